@@ -1,0 +1,167 @@
+/* applet.c: one binary, many names.  `blkparse` (a symlink) runs the parser,
+ * `iomon parse` does the same, and any name we do not know acts as the
+ * multiplexer, so a renamed copy (iomon_unstripped, iomon-s390x) still works.
+ * Errors from every applet are formatted here, in one place. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "iomon.h"
+
+extern const char parse_usage[];
+
+static const struct applet {
+	const char *name;
+	int (*main)(int, char **);
+	const char *usage;
+} applets[] = {		/* sorted by name */
+	{ "blkparse", parse_main, parse_usage },
+	{ "parse", parse_main, parse_usage },
+};
+#define NAPPLETS (sizeof(applets) / sizeof(applets[0]))
+
+const char *applet_name = "iomon";
+
+void warn_msg(const char *fmt, ...)
+{
+	char buf[768];
+	va_list ap;
+	int n = snprintf(buf, sizeof(buf), "%s: ", applet_name);
+
+	va_start(ap, fmt);
+	n += vsnprintf(buf + n, sizeof(buf) - (size_t)n - 1, fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(buf) - 2)
+		n = sizeof(buf) - 2;
+	buf[n++] = '\n';
+	if (write(2, buf, (size_t)n) < 0)
+		return;		/* nowhere left to complain */
+}
+
+void err_sys(const char *what)
+{
+	warn_msg("%s: %s", what, strerror(errno));
+}
+
+/* Outputs are never written through a symlink someone planted: iomon runs
+ * as root in directories other users can write. */
+int open_out(const char *path, int mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
+
+	if (fd < 0)
+		err_sys(path);
+	return fd;
+}
+
+static const struct applet *find_applet(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NAPPLETS; i++)
+		if (!strcmp(applets[i].name, name))
+			return &applets[i];
+	return NULL;
+}
+
+static void put(int fd, const char *s)
+{
+	if (write(fd, s, strlen(s)) < 0)
+		return;
+}
+
+static int install(const char *dir, const char *self)
+{
+	char path[PATH_LEN];
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < NAPPLETS; i++) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, applets[i].name) >= sizeof(path)) {
+			warn_msg("%s: path too long", dir);
+			return 1;
+		}
+		unlink(path);
+		if (symlink(self, path)) {
+			err_sys(path);
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
+static int run(const struct applet *a, int argc, char **argv)
+{
+	applet_name = a->name;
+	if (argc > 1 && !strcmp(argv[1], "--help")) {
+		put(1, a->usage);
+		return 0;
+	}
+	return a->main(argc, argv);
+}
+
+static int multiplexer(int argc, char **argv)
+{
+	const struct applet *a;
+	size_t i;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		put(argc < 2 ? 2 : 1,
+		    "usage: iomon APPLET [ARGS...] | --list | --install DIR\n\n"
+		    "Block I/O tracing toolkit in one binary; also runs as a symlink\n"
+		    "named after an applet (blkparse -> iomon).  Applets:");
+		for (i = 0; i < NAPPLETS; i++) {
+			put(argc < 2 ? 2 : 1, " ");
+			put(argc < 2 ? 2 : 1, applets[i].name);
+		}
+		put(argc < 2 ? 2 : 1, "\n");
+		return argc < 2;
+	}
+	if (!strcmp(argv[1], "--list")) {
+		for (i = 0; i < NAPPLETS; i++) {
+			put(1, applets[i].name);
+			put(1, "\n");
+		}
+		return 0;
+	}
+	if (!strcmp(argv[1], "--install")) {
+		if (argc != 3) {
+			warn_msg("usage: iomon --install DIR");
+			return 1;
+		}
+		/* A relative link when DIR holds iomon (an initramfs moves),
+		 * else the absolute path of this binary. */
+		{
+			char self[PATH_LEN];
+			ssize_t n;
+
+			snprintf(self, sizeof(self), "%s/iomon", argv[2]);
+			if (!access(self, X_OK))
+				return install(argv[2], "iomon");
+			n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+			if (n > 0)
+				self[n] = 0;
+			else
+				snprintf(self, sizeof(self), "%s", argv[0]);
+			return install(argv[2], self);
+		}
+	}
+	a = find_applet(argv[1]);
+	if (!a) {
+		warn_msg("unknown applet '%s' (try --list)", argv[1]);
+		return 1;
+	}
+	return run(a, argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	const char *base = argv[0] ? strrchr(argv[0], '/') : NULL;
+	const struct applet *a;
+
+	base = base ? base + 1 : (argv[0] ? argv[0] : "iomon");
+	a = find_applet(base);
+	return a ? run(a, argc, argv) : multiplexer(argc, argv);
+}

@@ -1,0 +1,92 @@
+/* Input sources: a trace file or stdin read in large chunks into a fixed
+ * buffer owned by the caller.  A record is always decoded from contiguous
+ * bytes: when one straddles the end we slide the tail to the front. */
+#include <errno.h>
+#include <unistd.h>
+#include <string.h>
+#include "iomon.h"
+
+unsigned long long src_errors;
+
+void src_init(struct src *s, int fd, const char *name, u8 *buf, u32 cap)
+{
+	s->fd = fd;
+	s->eof = fd < 0;
+	s->name = name;
+	s->buf = buf;
+	s->cap = cap;
+	s->pos = s->len = 0;
+	s->keep = NO_KEEP;
+	s->base = 0;
+}
+
+u32 src_need(struct src *s, u32 want)
+{
+	while (s->len - s->pos < want && !s->eof) {
+		ssize_t n;
+		u32 ask;
+
+		u32 from = s->keep < s->pos ? s->keep : s->pos;
+
+		if (s->cap - s->len < STREAM_READ && from) {
+			memmove(s->buf, s->buf + from, s->len - from);
+			s->base += from;
+			s->len -= from;
+			s->pos -= from;
+			if (s->keep != NO_KEEP)
+				s->keep -= from;
+		}
+		ask = s->cap - s->len;
+		if (ask > STREAM_READ && want <= STREAM_READ)
+			ask = STREAM_READ;
+		if (!ask)
+			break;
+		n = read(s->fd, s->buf + s->len, ask);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			warn_msg("%s: read error at byte %llu: %s", s->name,
+				 (unsigned long long)(s->base + s->len), strerror(errno));
+			src_errors++;
+			s->eof = 1;
+		} else if (n == 0)
+			s->eof = 1;
+		else
+			s->len += (u32)n;
+	}
+	return s->len - s->pos;
+}
+
+int src_record(struct src *s, struct rec *r)
+{
+	u32 have = src_need(s, 64);
+	int n;
+
+	if (!have)
+		return 0;
+	n = rec_decode(s->buf + s->pos, have, r);
+	if (n == DEC_MORE) {
+		u32 want = have < 48 ? 48 : (u32)r->hdr_len + r->pdu_len;
+
+		have = src_need(s, want);
+		n = rec_decode(s->buf + s->pos, have, r);
+	}
+	if (n > 0) {
+		s->pos += (u32)n;
+		return 1;
+	}
+	src_errors++;
+	if (n == DEC_MORE)
+		warn_msg("%s: truncated record at byte %llu (%u bytes left, record needs %u)",
+			 s->name, (unsigned long long)(s->base + s->pos), have,
+			 have < 48 ? 48 : (unsigned)r->hdr_len + r->pdu_len);
+	else if (n == DEC_BADMAGIC)
+		warn_msg("%s: bad trace magic %08x at byte %llu", s->name,
+			 be32_load(s->buf + s->pos), (unsigned long long)(s->base + s->pos));
+	else
+		warn_msg("%s: unsupported trace version %u at byte %llu", s->name,
+			 r->version, (unsigned long long)(s->base + s->pos));
+	s->eof = 1;
+	s->pos = s->len;
+	return -1;
+}

@@ -1,0 +1,96 @@
+/* config.h: every size iomon uses.  Each one can be overridden with -D at
+ * build time (make CFLAGS_EXTRA=-DPROC_MAX=16); the tests build a tiny-pool
+ * variant that way to prove that exhausting any pool is counted and
+ * reported, never a crash.  Nothing in iomon allocates from a heap: these
+ * are the whole memory budget. */
+#ifndef IOMON_CONFIG_H
+#define IOMON_CONFIG_H
+
+/* Bytes of text collected before one write(2).  Large enough that the
+ * syscall cost vanishes against formatting, small enough to stay in L2. */
+#ifndef OUT_BUF
+#define OUT_BUF (32 * 1024)
+#endif
+
+/* Binary dump (-d) buffer. */
+#ifndef DUMP_BUF
+#define DUMP_BUF (16 * 1024)
+#endif
+
+/* Per input stream (one per-CPU file, or stdin).  It holds the batch of
+ * records blkparse would have read ahead (see BATCH_DEFAULT) plus room for
+ * one record with the largest pdu (64 + 65535 bytes).  This is virtual
+ * size: only the pages a batch actually needs are ever touched. */
+#ifndef STREAM_BUF
+#define STREAM_BUF (128 * 1024)
+#endif
+/* One read(2) asks for this much; only the pages a batch needs are touched,
+ * which is what keeps resident memory small with many CPUs. */
+#ifndef STREAM_READ
+#define STREAM_READ (32 * 1024)
+#endif
+
+/* Per-CPU trace files open at once (all devices together). */
+#ifndef STREAMS_MAX
+#define STREAMS_MAX 64
+#endif
+
+/* Devices one run can report on (-i names, or devices seen in a stream). */
+#ifndef DEVS_MAX
+#define DEVS_MAX 32
+#endif
+
+/* (device, cpu) statistic slots shared by all devices. */
+#ifndef CPUS_MAX
+#define CPUS_MAX 256
+#endif
+
+/* Records blkparse reads per batch by default (its -b); the order in which
+ * process names become known follows these batches. */
+#ifndef BATCH_DEFAULT
+#define BATCH_DEFAULT 512
+#endif
+
+/* Pipe mode sorts each batch before printing it; this bounds the batch
+ * (-b) and so the reorder window.  blkparse instead holds everything after
+ * a lost record until EOF. */
+#ifndef PIPE_WINDOW
+#define PIPE_WINDOW 1024
+#endif
+
+/* Sequence gaps remembered per run (pipe mode), for blkparse's Skips line. */
+#ifndef SKIPS_MAX
+#define SKIPS_MAX 1024
+#endif
+
+/* pid -> command name table (PROCESS notes), first name wins as in blkparse. */
+#ifndef PROC_MAX
+#define PROC_MAX 4096
+#endif
+
+/* Per-process statistics for -s. */
+#ifndef PPI_MAX
+#define PPI_MAX 1024
+#endif
+
+/* In-flight requests tracked by sector for -t. */
+#ifndef TRACK_MAX
+#define TRACK_MAX 8192
+#endif
+
+/* -f / -F format strings, all of them together. */
+#ifndef FMT_SPACE
+#define FMT_SPACE 2048
+#endif
+
+/* Path names we build (DIR/NAME.blktrace.CPU). */
+#ifndef PATH_LEN
+#define PATH_LEN 512
+#endif
+
+/* "Input file X added" lines, which blkparse prints at exit. */
+#ifndef NOTICE_BUF
+#define NOTICE_BUF 4096
+#endif
+
+#endif

@@ -1,0 +1,540 @@
+/* Event lines in blkparse's text layout, byte for byte, and its -f/-F
+ * user formats.  Hand-formatted: this is the inner loop of parse. */
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "iomon.h"
+
+#define VALID_SPECS "ABCDFGIMPQRSTUWX"
+static char fmt_space[FMT_SPACE];
+static u32 fmt_used;
+static const char *override[128];
+s64 abs_start_sec, abs_start_nsec;
+
+static const char *fmt_keep(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p;
+
+	if (n > FMT_SPACE - fmt_used) {
+		warn_msg("formats longer than %d bytes in all", FMT_SPACE);
+		return NULL;
+	}
+	p = fmt_space + fmt_used;
+	memcpy(p, s, n);
+	fmt_used += (u32)n;
+	return p;
+}
+
+int fmt_set_all(const char *f)
+{
+	const char *p, *k = fmt_keep(f);
+
+	if (!k)
+		return -1;
+	for (p = VALID_SPECS; *p; p++)
+		if (!override[(int)*p])
+			override[(int)*p] = k;
+	return 0;
+}
+
+int fmt_overridden(int act) { return override[act & 127] != NULL; }
+
+int fmt_set_one(const char *spec)
+{
+	int c = (unsigned char)spec[0];
+
+	if (!c || !strchr(VALID_SPECS, c)) {
+		warn_msg("Bad format specifier %c", c);
+		return -1;
+	}
+	if (spec[1] != ',') {
+		warn_msg("Bad format specifier - need ',' %s", spec);
+		return -1;
+	}
+	return (override[c] = fmt_keep(spec + 2)) ? 0 : -1;
+}
+
+/* RWBS letters; version-8 zone operations take the place of R/W/N the way
+ * newer upstream blkparse shows them. */
+static char *rwbs(char *p, const struct rec *r)
+{
+	u64 a = r->action;
+
+	if (a & TC(TC_FLUSH))
+		*p++ = 'F';
+	if (a & TC(TC_DISCARD))
+		*p++ = 'D';
+	else if (a & TC2(TC2_ZONE_APPEND))
+		*p++ = 'Z', *p++ = 'A';
+	else if (a & TC2(TC2_ZONE_RESET))
+		*p++ = 'Z', *p++ = 'R';
+	else if (a & TC2(TC2_ZONE_RESET_ALL))
+		*p++ = 'Z', *p++ = 'R', *p++ = 'A';
+	else if (a & TC2(TC2_ZONE_FINISH))
+		*p++ = 'Z', *p++ = 'F';
+	else if (a & TC2(TC2_ZONE_OPEN))
+		*p++ = 'Z', *p++ = 'O';
+	else if (a & TC2(TC2_ZONE_CLOSE))
+		*p++ = 'Z', *p++ = 'C';
+	else if (a & TC(TC_WRITE))
+		*p++ = 'W';
+	else if (r->bytes)
+		*p++ = 'R';
+	else
+		*p++ = 'N';
+	if (a & TC(TC_FUA))
+		*p++ = 'F';
+	if (a & TC(TC_AHEAD))
+		*p++ = 'A';
+	if (a & TC(TC_SYNC))
+		*p++ = 'S';
+	if (a & TC(TC_META))
+		*p++ = 'M';
+	*p = 0;
+	return p;
+}
+
+/* The payload behind an optional cgroup id (newer kernels put one first). */
+static const u8 *pdu_body(const struct rec *r, u32 *len)
+{
+	u32 skip = ((u32)r->action & TA_CGROUP) && r->pdu_len >= 8 ? 8 : 0;
+
+	*len = r->pdu_len - skip;
+	return r->pdu + skip;
+}
+
+/* The big-endian u64 at the start of U/UT/X payloads, truncated to unsigned
+ * int as blkparse prints it.  A short payload reads as zero-padded. */
+static u32 pdu_int(const struct rec *r)
+{
+	u8 b[8] = { 0 };
+	u32 n;
+	const u8 *p = pdu_body(r, &n);
+
+	memcpy(b, p, n < 8 ? n : 8);
+	return (u32)be64_load(b);
+}
+
+static void pdu_remap(const struct rec *r, u32 *from, u32 *to, u64 *sector)
+{
+	u8 b[16] = { 0 };
+	u32 n;
+	const u8 *p = pdu_body(r, &n);
+
+	memcpy(b, p, n < 16 ? n : 16);
+	*from = be32_load(b);
+	*to = be32_load(b + 4);
+	*sector = be64_load(b + 8);
+}
+
+/* "%02x %02x ..", stopping with " .." once only zeros remain. */
+static char *hexdump(char *p, const u8 *b, u32 n)
+{
+	static const char hx[] = "0123456789abcdef";
+	u32 i, j;
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			*p++ = ' ';
+		*p++ = hx[b[i] >> 4];
+		*p++ = hx[b[i] & 15];
+		if (!b[i]) {
+			for (j = i; j < n && !b[j]; j++)
+				;
+			if (j == n) {
+				memcpy(p, " ..", 3);
+				return p + 3;
+			}
+		}
+	}
+	return p;
+}
+
+static char *snum(char *p, s64 v, int w, int left)
+{
+	return fmt_num(p, v < 0 ? -(u64)v : (u64)v, v < 0, w, left);
+}
+
+static char *name_or_null(char *p, u32 pid)
+{
+	const char *n = proc_name(pid);
+
+	return fmt_str(p, n ? n : "(null)", 0, 0);
+}
+
+/* The header every default line starts with:
+ * "%3d,%-3d %2d %8d %5d.%09lu %5u %2s %3s " */
+static char *header(char *p, const struct ev *e)
+{
+	const struct rec *r = e->r;
+	char rw[8];
+
+	p = fmt_num(p, DEV_MAJOR(e->dev), 0, 3, 0);
+	*p++ = ',';
+	p = fmt_num(p, DEV_MINOR(e->dev), 0, 3, 1);
+	*p++ = ' ';
+	p = fmt_num(p, e->cpu, 0, 2, 0);
+	*p++ = ' ';
+	p = snum(p, (int32_t)r->seq, 8, 0);
+	*p++ = ' ';
+	p = snum(p, (int32_t)(r->time / 1000000000u), 5, 0);
+	*p++ = '.';
+	p = fmt_zpad(p, r->time % 1000000000u, 9);
+	*p++ = ' ';
+	p = fmt_num(p, r->pid, 0, 5, 0);
+	*p++ = ' ';
+	p = fmt_str(p, e->act, 2, 0);
+	*p++ = ' ';
+	rwbs(rw, r);
+	p = fmt_str(p, rw, 3, 0);
+	*p++ = ' ';
+	return p;
+}
+
+static char *sector_len(char *p, const struct rec *r)
+{
+	p = fmt_u64(p, r->sector);
+	if (r->bytes >> 9) {
+		memcpy(p, " + ", 3);
+		p = fmt_u64(p + 3, r->bytes >> 9);
+	}
+	return p;
+}
+
+static char *elapsed_col(char *p, u64 el)
+{
+	*p++ = '(';
+	p = fmt_num(p, el, 0, 8, 0);
+	*p++ = ')';
+	return p;
+}
+
+static void fmt_default(struct obuf *o, const struct ev *e)
+{
+	const struct rec *r = e->r;
+	int pc = (r->action & TC(TC_PC)) != 0;
+	char *p;
+
+	p = ob_room(o, 512 + 3 * e->pdu_len);
+	p = header(p, e);
+	switch (e->act[0]) {
+	case 'R':
+	case 'C':
+		if (pc) {
+			if (e->pdu && e->pdu_len) {
+				*p++ = '(';
+				p = hexdump(p, e->pdu, e->pdu_len);
+				*p++ = ')', *p++ = ' ';
+			}
+		} else {
+			p = fmt_u64(p, r->sector);
+			if (r->bytes >> 9) {
+				memcpy(p, " + ", 3);
+				p = fmt_u64(p + 3, r->bytes >> 9);
+			}
+			*p++ = ' ';
+			if (e->elapsed != NO_ELAPSED) {
+				p = elapsed_col(p, e->elapsed);
+				*p++ = ' ';
+			}
+		}
+		*p++ = '[';
+		p = fmt_u64(p, r->error);
+		*p++ = ']';
+		break;
+	case 'D':
+	case 'I':
+	case 'Q':
+	case 'B':
+		if (pc) {
+			p = fmt_u64(p, r->bytes);
+			*p++ = ' ';
+			if (e->pdu && e->pdu_len) {
+				*p++ = '(';
+				p = hexdump(p, e->pdu, e->pdu_len);
+				*p++ = ')', *p++ = ' ';
+			}
+		} else if (e->elapsed != NO_ELAPSED) {
+			if (r->bytes >> 9) {
+				p = sector_len(p, r);
+				*p++ = ' ';
+			}
+			p = elapsed_col(p, e->elapsed);
+			*p++ = ' ';
+		} else if (r->bytes >> 9) {
+			p = sector_len(p, r);
+			*p++ = ' ';
+		}
+		*p++ = '[';
+		p = name_or_null(p, r->pid);
+		*p++ = ']';
+		break;
+	case 'M':
+	case 'F':
+	case 'G':
+	case 'S':
+	case 'Z':	/* v8 zone write plug/unplug: the bio, like G */
+		if (r->bytes >> 9) {
+			p = sector_len(p, r);
+			*p++ = ' ';
+		}
+		/* fall through */
+	case 'P':
+		*p++ = '[';
+		p = name_or_null(p, r->pid);
+		*p++ = ']';
+		break;
+	case 'U':
+	case 'T':
+		*p++ = '[';
+		p = name_or_null(p, r->pid);
+		*p++ = ']';
+		*p++ = ' ';
+		p = fmt_u64(p, pdu_int(r));
+		break;
+	case 'A': {
+		u32 from, to;
+		u64 sec;
+
+		pdu_remap(r, &from, &to, &sec);
+		p = fmt_u64(p, r->sector);
+		memcpy(p, " + ", 3);
+		p = fmt_u64(p + 3, r->bytes >> 9);
+		memcpy(p, " <- (", 5);
+		p = fmt_u64(p + 5, DEV_MAJOR(from));
+		*p++ = ',';
+		p = fmt_u64(p, DEV_MINOR(from));
+		*p++ = ')', *p++ = ' ';
+		p = fmt_u64(p, sec);
+		break;
+	}
+	case 'X':
+		p = fmt_u64(p, r->sector);
+		memcpy(p, " / ", 3);
+		p = fmt_u64(p + 3, pdu_int(r));
+		*p++ = ' ', *p++ = '[';
+		p = name_or_null(p, r->pid);
+		*p++ = ']';
+		break;
+	}
+	*p++ = '\n';
+	ob_done(o, p);
+}
+
+/* %z: wall clock of the event, from the trace's TIMESTAMP note. */
+static char *wallclock(char *p, u64 t)
+{
+	time_t sec = (time_t)(abs_start_sec + (s64)(t / 1000000000u));
+	u64 nsec = (u64)abs_start_nsec + t % 1000000000u;
+	struct tm tm;
+
+	if (nsec >= 1000000000u) {
+		nsec -= 1000000000u;
+		sec++;
+	}
+	if (!localtime_r(&sec, &tm))
+		memset(&tm, 0, sizeof(tm));
+	p = fmt_zpad(p, (u64)tm.tm_hour, 2);
+	*p++ = ':';
+	p = fmt_zpad(p, (u64)tm.tm_min, 2);
+	*p++ = ':';
+	p = fmt_zpad(p, (u64)tm.tm_sec, 2);
+	*p++ = '.';
+	return fmt_zpad(p, nsec / 1000, 6);
+}
+
+static void field(struct obuf *o, const struct ev *e, char f, int left, int has_w, int w)
+{
+	const struct rec *r = e->r;
+	char *p, tmp[24];
+
+	if (w > 256)
+		w = 256;	/* blkparse would pad further; nobody needs to */
+	p = ob_room(o, 300 + 3 * e->pdu_len);
+	if (!has_w)
+		w = 0;
+	switch (f) {
+	case 'a':
+		p = fmt_str(p, e->act, w, left);
+		break;
+	case 'c':
+		p = snum(p, (int32_t)e->cpu, w, left);
+		break;
+	case 'C': {
+		const char *n = proc_name(r->pid);
+
+		p = fmt_str(p, n ? n : "(null)", w, left);
+		break;
+	}
+	case 'd':
+		rwbs(tmp, r);
+		p = fmt_str(p, tmp, w, left);
+		break;
+	case 'D':
+		p = fmt_num(p, DEV_MAJOR(r->dev), 0, 3, 0);
+		*p++ = ',';
+		p = fmt_num(p, DEV_MINOR(r->dev), 0, 3, 1);
+		break;
+	case 'e':
+		p = fmt_num(p, r->error, 0, w, left);
+		break;
+	case 'g': {	/* cgroup id; 1.2.0 lacks it and prints "g" */
+		u64 id = 0;
+		char *q = tmp;
+
+		if (((u32)r->action & TA_CGROUP) && r->pdu_len >= 8) {
+			u8 b[8];
+
+			memcpy(b, r->pdu, 8);
+			id = r->swapped ? be64_load(b)
+				: (u64)b[0] | (u64)b[1] << 8 | (u64)b[2] << 16 | (u64)b[3] << 24 |
+				  (u64)b[4] << 32 | (u64)b[5] << 40 | (u64)b[6] << 48 | (u64)b[7] << 56;
+		}
+		{
+			static const char hx[] = "0123456789abcdef";
+			u32 part[2] = { (u32)id, (u32)(id >> 32) };
+			int k, s, started;
+
+			for (k = 0; k < 2; k++) {
+				if (k)
+					*q++ = ',';
+				for (s = 28, started = 0; s >= 0; s -= 4) {
+					u32 d = part[k] >> s & 15;
+
+					if (d || started || !s) {
+						*q++ = hx[d];
+						started = 1;
+					}
+				}
+			}
+			*q = 0;
+		}
+		p = fmt_str(p, tmp, w, left);
+		break;
+	}
+	case 'M':
+		p = fmt_num(p, DEV_MAJOR(r->dev), 0, w, left);
+		break;
+	case 'm':
+		p = fmt_num(p, DEV_MINOR(r->dev), 0, w, left);
+		break;
+	case 'n':
+		p = fmt_num(p, r->bytes >> 9, 0, w, left);
+		break;
+	case 'N':
+		p = fmt_num(p, r->bytes, 0, w, left);
+		break;
+	case 'p':
+		p = fmt_num(p, r->pid, 0, w, left);
+		break;
+	case 'P':
+		if (e->pdu && e->pdu_len)
+			p = hexdump(p, e->pdu, e->pdu_len);
+		break;
+	case 's':
+		p = fmt_num(p, r->seq, 0, w, left);
+		break;
+	case 'S':
+		p = fmt_num(p, r->sector, 0, w, left);
+		break;
+	case 't':
+		p = fmt_zpad(p, r->time % 1000000000u, has_w ? w : 9);
+		break;
+	case 'T':
+		p = snum(p, (int32_t)(r->time / 1000000000u), w, left);
+		break;
+	case 'u':
+		if (e->elapsed == NO_ELAPSED) {
+			ob_done(o, p);
+			fmt_fatal("Expecting elapsed value (%u needs -t, and a timed event)");
+		}
+		p = fmt_num(p, e->elapsed / 1000, 0, w, left);
+		break;
+	case 'U':
+		p = fmt_num(p, pdu_int(r), 0, w, left);
+		break;
+	case 'z':
+		p = wallclock(tmp, r->time);
+		*p = 0;
+		p = fmt_str(ob_room(o, 300), tmp, w, left);
+		break;
+	default:
+		tmp[0] = f, tmp[1] = 0;
+		p = fmt_str(p, tmp, w, left);
+		break;
+	}
+	ob_done(o, p);
+}
+
+void fmt_event(struct obuf *o, const struct ev *e)
+{
+	const char *p = override[(int)e->act[0]];
+
+	if (!p) {
+		fmt_default(o, e);
+		return;
+	}
+	while (*p) {
+		if (*p == '%') {
+			int left = 0, has_w = 0, w = 0;
+
+			p++;
+			if (*p == '%' || !*p) {
+				ob_write(o, "%", 1);
+				p += *p == '%';
+				continue;
+			}
+			if (*p == '-')
+				left = 1, p++;
+			if (*p >= '0' && *p <= '9') {
+				has_w = 1;
+				while (*p >= '0' && *p <= '9')
+					w = w * 10 + (*p++ - '0'), w = w > 100000 ? 100000 : w;
+			}
+			if (*p)
+				field(o, e, *p++, left, has_w, w);
+		} else if (*p == '\\') {
+			static const char esc[] = "b\bn\nr\rt\t";
+			const char *k = p[1] ? strchr(esc, p[1]) : NULL;
+
+			if (!k || (k - esc) % 2)
+				fmt_fatal("Invalid escape char in format");
+			ob_write(o, k + 1, 1);
+			p += 2;
+		} else {
+			const char *q = p;
+
+			while (*q && *q != '%' && *q != '\\')
+				q++;
+			ob_write(o, p, (size_t)(q - p));
+			p = q;
+		}
+	}
+}
+
+/* MESSAGE notes: "%3d,%-3d %2d %8s %5d.%09lu %5u %2s %3s %s\n" with
+ * sequence "0", pid 0, action m, RWBS N, then the text up to a NUL. */
+void fmt_message(struct obuf *o, const struct rec *r, u32 shown_cpu)
+{
+	struct rec h = *r;
+	struct ev e = { &h, "m", shown_cpu, NO_ELAPSED, NULL, 0, r->dev };
+	u32 n, len;
+	const u8 *t = pdu_body(r, &len);
+	char *p;
+
+	for (n = 0; n < len && t[n]; n++)
+		;
+	if (!len)
+		return;
+	h.seq = 0;
+	h.pid = 0;
+	h.action = 0;
+	h.bytes = 0;
+	p = ob_room(o, 128);
+	p = header(p, &e);
+	/* blkparse prints the sequence with %8s of "0" */
+	ob_done(o, p);
+	ob_write(o, t, n);
+	ob_write(o, "\n", 1);
+}

@@ -1,0 +1,1271 @@
+/* parse: blkparse, byte for byte.
+ *
+ * usage: iomon parse [-i NAME]... [-D DIR] [-o FILE] [-d FILE] [OPTIONS] [NAME]...
+ */
+const char parse_usage[] =
+"usage: blkparse -i NAME [-i NAME]... [OPTIONS]\n"
+"       iomon parse -i NAME [OPTIONS]\n"
+"\n"
+"Print block trace records (NAME.blktrace.CPU files, or '-' for a stream on\n"
+"stdin) as text, merged by time, with per-CPU and per-device summaries.\n"
+"\n"
+" -i, --input=NAME            trace name or '-' (repeatable; bare NAMEs too)\n"
+" -D, --input-directory=DIR   folder holding the trace files\n"
+" -a, --act-mask=NAME         only these categories (repeatable): read write\n"
+"                             flush sync queue requeue issue complete fs pc\n"
+"                             notify ahead meta discard drv_data fua\n"
+" -A, --set-mask=HEX          the category mask as one hex number\n"
+" -o, --output=FILE           text to FILE instead of stdout\n"
+" -O, --no-text-output        no text (with -d: only the binary dump)\n"
+" -d, --dump-binary=FILE      merged records as binary, for btt ('-' stdout)\n"
+" -M, --no-msgs               leave messages out of the binary dump\n"
+" -f, --format=FMT            line format for every action\n"
+" -F, --format-spec=A,FMT     line format for action A\n"
+" -q, --quiet                 no summary\n"
+" -s, --per-program-stats     per-process summary\n"
+" -S, --sort-program-stats=K  ... sorted by N Q q R r W w C c\n"
+" -h, --hash-by-name          per-process summary by name, not pid\n"
+" -t, --track-ios             queue/dispatch/complete times per request\n"
+" -w, --stopwatch=[START:]END only events between these seconds\n"
+" -b, --batch=N               records read per batch (default 512)\n"
+" -v, --verbose               say more about marginal errors\n"
+" -V, --version               print the version\n";
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "iomon.h"
+
+/* ---- state: blkparse's per_dev_info and per_cpu_info, in fixed tables ---- */
+
+struct cpuinfo {
+	iostats st;
+	u32 cpu, nelems, last_seq, next;	/* next: the device's list, by cpu */
+	u8 seen;				/* last_seq valid (pipe mode) */
+};
+
+struct devinfo {
+	u32 dev;
+	char *name;		/* from -i; NULL: shown as MAJ,MIN */
+	u64 events, first_time, last_time;
+	u32 cur_depth[2], max_depth[2];
+	u32 cpus;		/* first cpuinfo + 1, sorted by cpu */
+	u16 direct[64];		/* cpuinfo + 1 for cpus below 64 */
+};
+
+struct stream {			/* one NAME.blktrace.CPU file */
+	struct src s;
+	struct rec head;
+	u32 cons, pp;		/* head record; end of the primed batch */
+	u32 more;		/* records of this batch still to prime */
+	int next;		/* merge list, by head time */
+	u16 dev;
+	u32 cpu;
+	char path[PATH_LEN];
+};
+
+struct skip { u64 start, end; u32 cpu; u8 live; };
+
+static struct parse_state {
+	struct devinfo devs[DEVS_MAX];
+	struct cpuinfo cpus[CPUS_MAX];
+	struct stream streams[STREAMS_MAX];
+	struct skip skips[SKIPS_MAX];
+	u16 order[PIPE_WINDOW], tmp[PIPE_WINDOW];
+	struct rec batch[PIPE_WINDOW];
+	char outbuf[OUT_BUF], dumpbuf[DUMP_BUF], notebuf[NOTICE_BUF];
+	struct obuf out, dump;
+	u32 ndevs, ncpus, nstreams, nskips, notelen;
+	int ms_head;
+	u64 genesis, start_ts, sw_start, sw_end;
+	u64 skip_overflow;
+	u32 act_mask, batch_n;
+	const char *input_dir, *pipe_name, *out_name, *dump_name;
+	int text, dumping, bin_msgs, track, per_proc, sort_key, show_stats;
+	int verbose, have_drv_data, notes_direct, ts_seen;
+	u64 cpu_overflow, dev_overflow;
+} P;
+
+static volatile sig_atomic_t stop_now;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_now = 1;
+}
+
+/* ---- "Input file X added": blkparse prints these with stdio on stdout,
+ * where they wait in a 4 KiB buffer and so land after all the text. ---- */
+
+static void notice(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (P.notes_direct) {
+		if (write(1, s, n) < 0)
+			return;
+		return;
+	}
+	while (n) {
+		size_t k = NOTICE_BUF - P.notelen;
+
+		if (k > n)
+			k = n;
+		memcpy(P.notebuf + P.notelen, s, k);
+		P.notelen += (u32)k;
+		s += k;
+		n -= k;
+		if (P.notelen == NOTICE_BUF) {
+			if (write(1, P.notebuf, NOTICE_BUF) < 0)
+				P.notes_direct = 1;
+			P.notelen = 0;
+		}
+	}
+}
+
+/* blkparse exit()s on a bad -f field mid-run: stdio still flushes what
+ * was printed, and the notices after it. */
+void fmt_fatal(const char *why)
+{
+	warn_msg("%s", why);
+	if (P.text)
+		ob_close(&P.out);
+	if (P.dumping)
+		ob_close(&P.dump);
+	if (P.notelen && write(1, P.notebuf, P.notelen) < 0)
+		_exit(1);
+	_exit(1);
+}
+
+/* ---- devices and cpus ---- */
+
+static struct devinfo *dev_add(char *name, u32 dev)
+{
+	struct devinfo *d;
+
+	if (P.ndevs == DEVS_MAX) {
+		P.dev_overflow++;
+		return NULL;
+	}
+	d = &P.devs[P.ndevs++];
+	memset(d, 0, sizeof(*d));
+	d->name = name;
+	d->dev = dev;
+	return d;
+}
+
+/* blkparse's get_dev_info: an entry named by -i but not yet bound to a
+ * device number takes the first device it is asked about. */
+static struct devinfo *dev_get(u32 dev)
+{
+	u32 i;
+
+	for (i = 0; i < P.ndevs; i++) {
+		if (!P.devs[i].dev)
+			P.devs[i].dev = dev;
+		if (P.devs[i].dev == dev)
+			return &P.devs[i];
+	}
+	return dev_add(NULL, dev);
+}
+
+static struct cpuinfo overflow_cpu;
+
+static struct cpuinfo *cpu_get(struct devinfo *d, u32 cpu)
+{
+	u32 *link, i;
+	struct cpuinfo *c;
+
+	if (cpu < 64 && d->direct[cpu])
+		return &P.cpus[d->direct[cpu] - 1];
+	for (link = &d->cpus; *link; link = &P.cpus[*link - 1].next) {
+		c = &P.cpus[*link - 1];
+		if (c->cpu == cpu)
+			return c;
+		if (c->cpu > cpu)
+			break;
+	}
+	if (P.ncpus == CPUS_MAX) {
+		P.cpu_overflow++;
+		memset(&overflow_cpu, 0, sizeof(overflow_cpu));
+		overflow_cpu.cpu = cpu;
+		return &overflow_cpu;
+	}
+	i = P.ncpus++;
+	c = &P.cpus[i];
+	c->cpu = cpu;
+	c->next = *link;
+	*link = i + 1;
+	if (cpu < 64)
+		d->direct[cpu] = (u16)(i + 1);
+	return c;
+}
+
+/* ---- notes, the binary dump ---- */
+
+static void dump_rec(const struct rec *r, u64 time, u32 dev)
+{
+	struct rec h = *r;
+	char *p;
+
+	if (!P.dumping)
+		return;
+	/* Zone operations have no version-7 form; btt would misread them. */
+	if ((r->action >> 32) || (ACT32(r) & 0xff) >= TA_ZONE_PLUG)
+		if (!(ACT32(r) & TC(TC_NOTIFY)))
+			return;
+	h.time = time;
+	h.dev = dev;
+	p = ob_room(&P.dump, 48);
+	rec_encode_v7((u8 *)p, &h);
+	ob_done(&P.dump, p + 48);
+	ob_write(&P.dump, r->pdu, r->pdu_len);
+}
+
+/* PROCESS and TIMESTAMP notes act when they are read, as in blkparse,
+ * which is why names can show up on lines printed before them. */
+static void handle_note(const struct rec *r)
+{
+	u32 a = ACT32(r);
+
+	if (a == TN_PROCESS)
+		proc_add(r->pid, r->pdu, r->pdu_len);
+	else if (a == TN_TIMESTAMP && r->pdu_len == 8) {
+		P.start_ts = r->time;
+		P.ts_seen = 1;
+		abs_start_sec = ne32_load(r->pdu, r->swapped);
+		abs_start_nsec = ne32_load(r->pdu + 4, r->swapped);
+	}
+	dump_rec(r, r->time, r->dev);
+}
+
+/* ---- accounting: blkparse's account_* on the cpu and, with -s, the pid ---- */
+
+static void account(struct cpuinfo *c, u32 pid, int base, int w, u64 n, u64 kb, u64 b)
+{
+	struct ppi *p;
+
+	c->st[base + w] += n;
+	c->st[base + 2 + w] += kb;
+	c->st[base + 4 + w] += b;
+	if (P.per_proc && (p = ppi_get(pid))) {
+		p->st[base + w] += n;
+		p->st[base + 2 + w] += kb;
+		p->st[base + 4 + w] += b;
+	}
+}
+
+static void account1(struct cpuinfo *c, u32 pid, int idx)
+{
+	struct ppi *p;
+
+	c->st[idx]++;
+	if (P.per_proc && (p = ppi_get(pid)))
+		p->st[idx]++;
+}
+
+/* ---- -t tracking (blkparse's log_track_*) ---- */
+
+static int is_remapper(const struct devinfo *d)
+{
+	return DEV_MAJOR(d->dev) == 253 || DEV_MAJOR(d->dev) == 9;
+}
+
+static struct track *track_new(struct devinfo *d, const struct rec *r, u64 sector)
+{
+	struct track *t = track_get((u32)(d - P.devs), sector, r->pid);
+
+	if (t && !proc_name(r->pid))
+		proc_add(r->pid, (const u8 *)"unknown", 8);
+	return t;
+}
+
+static void wait_max(u64 *slot, u64 v)
+{
+	if (v > *slot)
+		*slot = v;
+}
+
+static void verbose_miss(const char *what, const struct rec *r, u64 sector)
+{
+	if (P.verbose)
+		warn_msg("%s not found for (%u,%u): %llu", what, DEV_MAJOR(r->dev),
+			 DEV_MINOR(r->dev), (unsigned long long)sector);
+}
+
+static u64 track_insert(struct devinfo *d, const struct rec *r, u64 time, int w)
+{
+	struct track *t;
+	struct ppi *p;
+	u64 el;
+
+	if (!P.track || !(t = track_new(d, r, r->sector)))
+		return NO_ELAPSED;
+	t->queue = time;
+	if (!t->alloc)
+		return NO_ELAPSED;
+	el = t->queue - t->alloc;
+	if (P.per_proc && (p = ppi_find(t->pid)))
+		wait_max(&p->wait_alloc[w], el);
+	return el;
+}
+
+static u64 track_issue(struct devinfo *d, const struct rec *r, u64 time, int w)
+{
+	struct track *t;
+	struct ppi *p;
+	u64 el;
+
+	if (!P.track || !(ACT32(r) & TC(TC_FS)))
+		return NO_ELAPSED;
+	if (!(t = track_find((u32)(d - P.devs), r->sector))) {
+		verbose_miss("issue", r, r->sector);
+		return NO_ELAPSED;
+	}
+	t->dispatch = time;
+	/* blkparse subtracts an unset (uninitialised) queue time here and
+	 * prints garbage; blk-mq requests often skip I.  No I, no figure. */
+	if (!t->queue)
+		return NO_ELAPSED;
+	el = time - t->queue;
+	if (P.per_proc && (p = ppi_find(t->pid)))
+		wait_max(&p->wait_dispatch[w], el);
+	return el;
+}
+
+static u64 track_complete(struct devinfo *d, const struct rec *r, u64 time, int w)
+{
+	struct track *t;
+	struct ppi *p;
+	u64 el;
+
+	if (!P.track)
+		return NO_ELAPSED;
+	if (!(t = track_find((u32)(d - P.devs), r->sector))) {
+		verbose_miss("complete", r, r->sector);
+		return NO_ELAPSED;
+	}
+	if (!t->dispatch) {
+		track_del(t);
+		return NO_ELAPSED;
+	}
+	el = time - t->dispatch;
+	if (P.per_proc && (p = ppi_find(t->pid)))
+		wait_max(&p->wait_complete[w], el);
+	track_del(t);
+	return el;
+}
+
+static void track_frontmerge(struct devinfo *d, const struct rec *r)
+{
+	u64 sector = r->sector + (r->bytes >> 9);
+	struct track *t;
+
+	if (!P.track)
+		return;
+	if (!(t = track_find((u32)(d - P.devs), sector))) {
+		verbose_miss("merge", r, sector);
+		return;
+	}
+	if (track_rekey(t, t->sector - (r->bytes >> 9)))
+		warn_msg("sector alias (%llu) on device %u,%u!",
+			 (unsigned long long)(sector - 2 * (r->bytes >> 9) + (r->bytes >> 9)),
+			 DEV_MAJOR(d->dev), DEV_MINOR(d->dev));
+}
+
+/* ---- one record through blkparse's dump_trace ---- */
+
+static void show(struct devinfo *d, struct cpuinfo *c, const struct rec *r, u64 time, const char *act,
+		 u64 el, int with_pdu)
+{
+	struct rec h = *r;
+	struct ev e = { &h, act, c->cpu, el, NULL, 0, r->dev };
+
+	h.time = time;
+	if (with_pdu) {
+		e.pdu = r->pdu;
+		e.pdu_len = r->pdu_len;
+	}
+	if (act[0] == 'A' && !fmt_overridden('A')) {
+		u8 b[8] = { 0 };
+
+		memcpy(b, r->pdu, r->pdu_len < 8 ? r->pdu_len : 8);
+		e.dev = be32_load(b + 4);
+	}
+	(void)d;
+	fmt_event(&P.out, &e);
+}
+
+static void depth_down(struct devinfo *d, int w)
+{
+	if (d->cur_depth[w])
+		d->cur_depth[w]--;
+}
+
+static void depth_up(struct devinfo *d, int w)
+{
+	if (++d->cur_depth[w] > d->max_depth[w])
+		d->max_depth[w] = d->cur_depth[w];
+}
+
+static void trace_pc(struct devinfo *d, struct cpuinfo *c, const struct rec *r, u64 time)
+{
+	int w = (ACT32(r) & TC(TC_WRITE)) != 0;
+	u32 kb = r->bytes >> 10, b = r->bytes & 1023;
+
+	switch (ACT32(r) & 0xffff) {
+	case TA_QUEUE:
+		show(d, c, r, time, "Q", NO_ELAPSED, 0);
+		/* blkparse books PC read kilobytes as plain queued reads */
+		if (w)
+			account(c, r->pid, ST_QPC, 1, 1, kb, b);
+		else {
+			account(c, r->pid, ST_QPC, 0, 1, 0, b);
+			c->st[ST_Q_KB] += kb;
+			if (P.per_proc) {
+				struct ppi *p = ppi_get(r->pid);
+
+				if (p)
+					p->st[ST_Q_KB] += kb;
+			}
+		}
+		break;
+	case TA_GETRQ:
+		show(d, c, r, time, "G", NO_ELAPSED, 0);
+		break;
+	case TA_SLEEPRQ:
+		show(d, c, r, time, "S", NO_ELAPSED, 0);
+		break;
+	case TA_REQUEUE:
+		depth_down(d, w);
+		account1(c, r->pid, ST_RQPC + w);
+		account(c, r->pid, ST_IPC, w, 0, -(u64)kb, -(u64)b);
+		show(d, c, r, time, "R", NO_ELAPSED, 0);
+		break;
+	case TA_ISSUE:
+		account(c, r->pid, ST_IPC, w, 1, kb, b);
+		depth_up(d, w);
+		show(d, c, r, time, "D", NO_ELAPSED, 1);
+		break;
+	case TA_COMPLETE:
+		depth_down(d, w);
+		show(d, c, r, time, "C", NO_ELAPSED, 1);
+		account1(c, r->pid, ST_CPC + w);
+		break;
+	case TA_INSERT:
+		show(d, c, r, time, "I", NO_ELAPSED, 1);
+		break;
+	default:
+		warn_msg("Bad pc action %x", ACT32(r) & 0xffff);
+	}
+}
+
+static void trace_fs(struct devinfo *d, struct cpuinfo *c, const struct rec *r, u64 time)
+{
+	int w = (ACT32(r) & TC(TC_WRITE)) != 0;
+	u32 kb = r->bytes >> 10, b = r->bytes & 1023;
+	struct track *t;
+
+	switch (ACT32(r) & 0xffff) {
+	case TA_QUEUE:
+		if (P.track && is_remapper(d) && (t = track_new(d, r, r->sector)))
+			t->dispatch = time;
+		account(c, r->pid, ST_Q, w, 1, kb, b);
+		show(d, c, r, time, "Q", NO_ELAPSED, 0);
+		break;
+	case TA_INSERT:
+		show(d, c, r, time, "I", track_insert(d, r, time, w), 0);
+		break;
+	case TA_BACKMERGE:
+		account(c, r->pid, ST_M, w, 1, kb, b);
+		show(d, c, r, time, "M", NO_ELAPSED, 0);
+		break;
+	case TA_FRONTMERGE:
+		account(c, r->pid, ST_M, w, 1, kb, b);
+		track_frontmerge(d, r);
+		show(d, c, r, time, "F", NO_ELAPSED, 0);
+		break;
+	case TA_GETRQ:
+		if (P.track && (t = track_new(d, r, r->sector)))
+			t->alloc = time;
+		show(d, c, r, time, "G", NO_ELAPSED, 0);
+		break;
+	case TA_SLEEPRQ:
+		show(d, c, r, time, "S", NO_ELAPSED, 0);
+		break;
+	case TA_REQUEUE:
+		depth_down(d, w);
+		account1(c, r->pid, ST_RQ + w);
+		account(c, r->pid, ST_I, w, 0, -(u64)kb, -(u64)b);
+		show(d, c, r, time, "R", NO_ELAPSED, 0);
+		break;
+	case TA_ISSUE:
+		account(c, r->pid, ST_I, w, 1, kb, b);
+		depth_up(d, w);
+		show(d, c, r, time, "D", track_issue(d, r, time, w), 0);
+		break;
+	case TA_COMPLETE:
+		depth_down(d, w);
+		/* blkparse passes the size as a signed int here */
+		account(c, r->pid, ST_C, w, 1, (u64)(s64)((int32_t)r->bytes >> 10),
+			(u64)(s64)((int32_t)r->bytes & 1023));
+		show(d, c, r, time, "C", track_complete(d, r, time, w), 0);
+		break;
+	case TA_PLUG:
+		show(d, c, r, time, "P", NO_ELAPSED, 0);
+		break;
+	case TA_UNPLUG_IO:
+		account1(c, r->pid, ST_UNPLUG_IO);
+		show(d, c, r, time, "U", NO_ELAPSED, 0);
+		break;
+	case TA_UNPLUG_TIMER:
+		account1(c, r->pid, ST_UNPLUG_TIMER);
+		show(d, c, r, time, "UT", NO_ELAPSED, 0);
+		break;
+	case TA_SPLIT:
+		show(d, c, r, time, "X", NO_ELAPSED, 0);
+		break;
+	case TA_BOUNCE:
+		show(d, c, r, time, "B", NO_ELAPSED, 0);
+		break;
+	case TA_REMAP:
+		show(d, c, r, time, "A", NO_ELAPSED, 0);
+		break;
+	case TA_DRV_DATA:
+		P.have_drv_data = 1;	/* binary dump only */
+		break;
+	case TA_ZONE_PLUG:
+		show(d, c, r, time, "ZP", NO_ELAPSED, 0);
+		break;
+	case TA_ZONE_UNPLUG:
+		show(d, c, r, time, "ZU", NO_ELAPSED, 0);
+		break;
+	default:
+		warn_msg("Bad fs action %x", (u32)r->action);
+	}
+}
+
+static void dump_trace(struct devinfo *d, struct cpuinfo *c, const struct rec *r, u64 time)
+{
+	u32 shown_dev = r->dev;
+
+	if (P.text) {
+		if (ACT32(r) == TN_MESSAGE) {
+			struct rec h = *r;
+
+			h.time = time;
+			fmt_message(&P.out, &h, r->cpu);
+		} else if (ACT32(r) & TC(TC_PC))
+			trace_pc(d, c, r, time);
+		else
+			trace_fs(d, c, r, time);
+		/* blkparse rewrote the record's device while printing a remap */
+		if ((ACT32(r) & 0xffff) == TA_REMAP && !(ACT32(r) & TC(TC_PC)) &&
+		    !fmt_overridden('A') && r->pdu_len >= 8)
+			shown_dev = be32_load(r->pdu + 4);
+	}
+	if (!d->events)
+		d->first_time = time;
+	d->events++;
+	if (P.bin_msgs || ACT32(r) != TN_MESSAGE)
+		dump_rec(r, time, shown_dev);
+}
+
+/* ---- file mode: per-CPU files merged by time, the way blkparse does it:
+ * each file is read ahead in batches (-b, 512) and notes act when read;
+ * the merge list is ordered by each file's next record. ---- */
+
+static u64 head_time(int i) { return P.streams[i].head.time; }
+
+static void ms_insert(int i)
+{
+	struct stream *m = &P.streams[i];
+	int at = P.ms_head;
+
+	if (at < 0 || m->head.time < head_time(at)) {
+		m->next = at;
+		P.ms_head = i;
+		return;
+	}
+	while (P.streams[at].next >= 0 && head_time(P.streams[at].next) < m->head.time)
+		at = P.streams[at].next;
+	m->next = P.streams[at].next;
+	P.streams[at].next = i;
+}
+
+/* Read ahead up to n records (notes do not count), acting on notes.  A
+ * batch too large for the buffer is finished later, when the reader
+ * catches up; that only delays when names become known. */
+static u32 prime(struct stream *m, u32 n)
+{
+	struct src *s = &m->s;
+	struct devinfo *d = &P.devs[m->dev];
+	struct rec r;
+	u32 done = 0, i;
+
+	s->keep = m->cons;
+	s->pos = m->pp;
+	for (i = 0; i < n && !stop_now; i++) {
+		if (s->pos - s->keep + 65600 > s->cap)
+			break;
+		if (src_record(s, &r) <= 0) {
+			n = i;
+			break;
+		}
+		if (r.cpu != m->cpu) {
+			warn_msg("%s: record for cpu %u in cpu %u's file, skipped", m->path, r.cpu, m->cpu);
+			continue;
+		}
+		if (REC_IS_NOTE(&r)) {
+			handle_note(&r);
+			i--;
+			continue;
+		}
+		done++;
+	}
+	m->more = n - i;
+	m->pp = s->pos;
+	m->cons = s->keep;
+	s->keep = NO_KEEP;
+	(void)d;
+	return done;
+}
+
+/* Decode the next record of the primed batch into m->head; 0 at its end. */
+static int next_head(struct stream *m)
+{
+	struct rec *r = &m->head;
+
+	while (m->cons < m->pp) {
+		int n = rec_decode(m->s.buf + m->cons, m->pp - m->cons, r);
+
+		if (n <= 0)
+			break;
+		if (r->cpu == m->cpu && !REC_IS_NOTE(r))
+			return 1;
+		m->cons += (u32)n;
+	}
+	return 0;
+}
+
+/* blkparse's ms_deq: drop the head; refill at the end of a batch. */
+static void ms_advance(int i)
+{
+	struct stream *m = &P.streams[i];
+
+	m->cons += m->head.hdr_len + m->head.pdu_len;
+	while (!next_head(m)) {
+		u32 got = m->more ? prime(m, m->more) : prime(m, P.batch_n);
+
+		if (!got && (!m->more || stop_now)) {
+			P.ms_head = m->next;
+			m->next = -1;
+			if (m->s.fd >= 0)
+				close(m->s.fd);
+			m->s.fd = -1;
+			return;
+		}
+	}
+	if (m->next >= 0 && m->head.time > head_time(m->next)) {
+		P.ms_head = m->next;
+		m->next = -1;
+		ms_insert(i);
+	}
+}
+
+static u8 stream_mem[STREAMS_MAX][STREAM_BUF];
+
+/* blkparse moves a folder given in the -i name into its input folder
+ * (POSIX dirname/basename); "./x" has dirname "." and is left alone. */
+static char *split_dir(char *name)
+{
+	char *base = strrchr(name, '/'), *end;
+
+	if (!base || !base[1])
+		return name;
+	end = base;
+	while (end > name && end[-1] == '/')
+		end--;
+	if (end == name) {
+		P.input_dir = "/";
+		return base + 1;
+	}
+	if (end - name == 1 && name[0] == '.')
+		return name;
+	*end = 0;
+	P.input_dir = name;
+	return base + 1;
+}
+
+static int open_device_files(struct devinfo *d, u16 di)
+{
+	char *b = strstr(d->name, ".blktrace.");
+	u32 cpu;
+
+	if (b)
+		*b = 0;
+	for (cpu = 0;; cpu++) {
+		struct stream *m;
+		struct stat st;
+		char path[PATH_LEN];
+		int fd;
+
+		d->name = split_dir(d->name);
+		if ((size_t)snprintf(path, sizeof(path), "%s%s%s.blktrace.%u",
+				     P.input_dir ? P.input_dir : "", P.input_dir ? "/" : "",
+				     d->name, cpu) >= sizeof(path)) {
+			warn_msg("%s: path too long", d->name);
+			break;
+		}
+		if (stat(path, &st) < 0)
+			break;
+		if (!st.st_size)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			warn_msg("%s: is a directory", path);
+			src_errors++;
+			break;
+		}
+		if (P.nstreams == STREAMS_MAX) {
+			warn_msg("%s: more than %d trace files, ignored (STREAMS_MAX)", path, STREAMS_MAX);
+			src_errors++;
+			break;
+		}
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			err_sys(path);
+			src_errors++;
+			break;
+		}
+		{
+			char line[PATH_LEN + 32];
+
+			snprintf(line, sizeof(line), "Input file %s added\n", path);
+			notice(line);
+		}
+		m = &P.streams[P.nstreams];
+		memset(m, 0, sizeof(*m) - sizeof(m->path));
+		memcpy(m->path, path, sizeof(path));
+		src_init(&m->s, fd, m->path, stream_mem[P.nstreams], STREAM_BUF);
+		m->dev = di;
+		m->cpu = cpu;
+		m->next = -1;
+		if (prime(m, P.batch_n) && next_head(m))
+			ms_insert((int)P.nstreams);
+		P.nstreams++;
+	}
+	if (!cpu) {
+		warn_msg("No input files found for %s", d->name);
+		return -1;
+	}
+	return 0;
+}
+
+static int do_files(void)
+{
+	u32 i;
+
+	P.ms_head = -1;
+	for (i = 0; i < P.ndevs; i++)
+		if (open_device_files(&P.devs[i], (u16)i))
+			return -1;
+	if (P.ms_head >= 0)
+		P.genesis = head_time(P.ms_head);
+	while (P.ms_head >= 0 && !stop_now) {
+		struct stream *m = &P.streams[P.ms_head];
+		struct devinfo *d = &P.devs[m->dev];
+		struct cpuinfo *c = cpu_get(d, m->cpu);
+		u64 t = m->head.time - P.genesis;
+
+		c->nelems++;
+		if (t > P.sw_end)
+			break;
+		d->last_time = t;
+		if ((ACT32(&m->head) & (P.act_mask << TC_SHIFT)) && t >= P.sw_start)
+			dump_trace(d, c, &m->head, t);
+		ms_advance(P.ms_head);
+	}
+	return 0;
+}
+
+/* ---- pipe mode: a stream of all CPUs' records.  blkparse reads a batch,
+ * sorts it by (time, device, sequence) and prints it.  After a lost record
+ * it holds everything back until EOF; we count the gap and go on. ---- */
+
+static void skip_insert(u32 cpu, u64 start, u64 end)
+{
+	u32 i;
+
+	for (i = P.nskips; i-- > 0;) {
+		struct skip *k = &P.skips[i];
+
+		if (!k->live || k->cpu != cpu)
+			continue;
+		if (end == k->start - 1) {
+			k->start = start;
+			return;
+		}
+		if (start == k->end + 1) {
+			k->end = end;
+			return;
+		}
+	}
+	if (P.nskips == SKIPS_MAX) {
+		P.skip_overflow++;
+		return;
+	}
+	P.skips[P.nskips++] = (struct skip){ start, end, cpu, 1 };
+}
+
+static int skip_claim(u32 cpu, u64 seq)
+{
+	u32 i;
+
+	for (i = P.nskips; i-- > 0;) {
+		struct skip *k = &P.skips[i];
+
+		if (!k->live || k->cpu != cpu || seq < k->start || seq > k->end)
+			continue;
+		if (k->start == seq && k->end == seq)
+			k->live = 0;
+		else if (k->start == seq)
+			k->start++;
+		else if (k->end == seq)
+			k->end--;
+		else {
+			u64 hi = k->end;
+
+			k->end = seq - 1;
+			skip_insert(cpu, seq + 1, hi);
+		}
+		return 1;
+	}
+	return 0;
+}
+
+static void check_sequence(struct cpuinfo *c, u32 cpu_key, const struct rec *r)
+{
+	u64 expected = c->seen ? (u64)c->last_seq + 1 : 0;
+
+	if (!c->seen || r->seq == expected)
+		return;
+	if (skip_claim(cpu_key, r->seq))
+		return;
+	if (expected < r->seq)
+		skip_insert(cpu_key, expected, (u64)r->seq - 1);
+}
+
+static int batch_cmp(u16 a, u16 b)
+{
+	const struct rec *x = &P.batch[a], *y = &P.batch[b];
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return a > b ? -1 : 1;	/* exact ties: later read first, as blkparse */
+}
+
+static void batch_sort(u32 n)
+{
+	u32 w, i, j, k, lo, mid, hi;
+
+	for (i = 0; i < n; i++)
+		P.order[i] = (u16)i;
+	for (w = 1; w < n; w *= 2) {
+		for (lo = 0; lo < n; lo += 2 * w) {
+			mid = lo + w < n ? lo + w : n;
+			hi = lo + 2 * w < n ? lo + 2 * w : n;
+			for (i = lo, j = mid, k = lo; k < hi; k++)
+				P.tmp[k] = (j >= hi || (i < mid && batch_cmp(P.order[i], P.order[j]) < 0))
+					? P.order[i++] : P.order[j++];
+		}
+		memcpy(P.order, P.tmp, n * sizeof(P.order[0]));
+	}
+}
+
+static int do_pipe(void)
+{
+	struct src s;
+	int fd = strcmp(P.pipe_name, "-") ? open(P.pipe_name, O_RDONLY | O_CLOEXEC) : 0;
+	int end = 0;
+
+	if (fd < 0) {
+		err_sys(P.pipe_name);
+		return -1;
+	}
+	src_init(&s, fd, strcmp(P.pipe_name, "-") ? P.pipe_name : "(stdin)", stream_mem[0], STREAM_BUF);
+	while (!end && !stop_now) {
+		u64 youngest = 0;
+		u32 n = 0, i;
+		int gen = !P.genesis;
+
+		s.keep = s.pos;
+		while (n < P.batch_n && n < PIPE_WINDOW && !stop_now) {
+			struct rec *r = &P.batch[n];
+			int rc;
+
+			if (s.pos - s.keep + 65600 > s.cap)
+				break;
+			rc = src_record(&s, r);
+			if (rc <= 0) {
+				end = 1;
+				break;
+			}
+			if (REC_IS_NOTE(r)) {
+				handle_note(r);
+				continue;
+			}
+			/* devices are numbered in the order records are read */
+			dev_get(r->dev);
+			n++;
+		}
+		s.keep = NO_KEEP;	/* the batch's bytes stay until the next read */
+		if (!n)
+			break;
+		if (gen) {
+			P.genesis = ~(u64)0;
+			for (i = 0; i < n; i++)
+				if (P.batch[i].time < P.genesis)
+					P.genesis = P.batch[i].time;
+				}
+		/* blkparse walks its list newest first; youngest keeps its quirk */
+		for (i = n; i-- > 0;) {
+			struct rec *r = &P.batch[i];
+
+			r->time -= P.genesis;
+			if (r->time < youngest || !youngest)
+				youngest = r->time;
+		}
+		batch_sort(n);
+		for (i = 0; i < n; i++) {
+			struct rec *r = &P.batch[P.order[i]];
+			struct devinfo *d;
+			struct cpuinfo *c;
+
+			if (!(d = dev_get(r->dev)))
+				continue;
+			c = cpu_get(d, r->cpu);
+			if (r->time >= P.sw_end || r->time < P.sw_start)
+				continue;
+			if (ACT32(r) != TN_MESSAGE) {
+				check_sequence(c, (u32)(c - P.cpus), r);
+				c->last_seq = r->seq;
+				c->seen = 1;
+			}
+			d->last_time = r->time;
+			c->nelems++;
+			if (ACT32(r) & (P.act_mask << TC_SHIFT))
+				dump_trace(d, c, r, r->time);
+		}
+		if (youngest > P.sw_end)
+			break;
+	}
+	if (fd > 0)
+		close(fd);
+	return 0;
+}
+
+/* ---- the summary ---- */
+
+static void dev_label(char *buf, size_t len, const struct devinfo *d)
+{
+	if (d->name)
+		snprintf(buf, len, "%s", d->name);
+	else
+		snprintf(buf, len, "%u,%u", DEV_MAJOR(d->dev), DEV_MINOR(d->dev));
+}
+
+static void show_summary(void)
+{
+	u32 i;
+
+	for (i = 0; i < P.ndevs; i++) {
+		struct devinfo *d = &P.devs[i];
+		iostats total;
+		char name[32], line[48];
+		int shown = 0;
+		u64 msec, rrate = 0, wrate = 0, nskip = 0, seqskip = 0;
+		double ratio;
+		u32 ci;
+
+		memset(total, 0, sizeof(total));
+		if (i)
+			ob_write(&P.out, "\n", 1);
+		dev_label(name, sizeof(name), d);
+		for (ci = d->cpus; ci; ci = P.cpus[ci - 1].next) {
+			struct cpuinfo *c = &P.cpus[ci - 1];
+			u32 k;
+
+			for (k = 0; k < P.nskips; k++)
+				if (P.skips[k].live && P.skips[k].cpu == ci - 1) {
+					nskip++;
+					seqskip += P.skips[k].end - P.skips[k].start + 1;
+					if (P.verbose)
+						warn_msg("(%u,%u): skipping %llu -> %llu", DEV_MAJOR(d->dev),
+							 DEV_MINOR(d->dev), (unsigned long long)P.skips[k].start,
+							 (unsigned long long)P.skips[k].end);
+				}
+			if (!c->nelems)
+				continue;
+			iostats_add(total, c->st);
+			snprintf(line, sizeof(line) - 1, "CPU%u (%s):", c->cpu, name);
+			iostats_print(&P.out, c->st, line, d->max_depth);
+			shown++;
+		}
+		if (shown > 1) {
+			ob_write(&P.out, "\n", 1);
+			snprintf(line, sizeof(line) - 1, "Total (%s):", name);
+			iostats_print(&P.out, total, line, NULL);
+		}
+		msec = (d->last_time - d->first_time) / 1000000;
+		if (msec) {
+			rrate = (1000 * total[ST_C_KB] + total[ST_C_B]) / msec;
+			wrate = (1000 * total[ST_C_KB_W] + total[ST_C_B_W]) / msec;
+		}
+		dev_label(line, sizeof(line), d);
+		ratio = (!nskip && !d->events) ? 0.0
+			: 100.0 * ((double)seqskip / (double)(d->events + seqskip));
+		ob_printf(&P.out, "\nThroughput (R/W): %lluKiB/s / %lluKiB/s\n"
+			  "Events (%s): %llu entries\nSkips: %llu forward (%llu - %5.1f%%)\n",
+			  (unsigned long long)rrate, (unsigned long long)wrate, line,
+			  (unsigned long long)d->events, (unsigned long long)nskip,
+			  (unsigned long long)seqskip, ratio);
+	}
+}
+
+/* ---- options ---- */
+
+static const char *const mask_names[] = {
+	"read", "write", "flush", "sync", "queue", "requeue", "issue", "complete",
+	"fs", "pc", "notify", "ahead", "meta", "discard", "drv_data", "fua",
+};
+
+static int mask_bit(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(mask_names) / sizeof(mask_names[0]); i++)
+		if (!strcasecmp(s, mask_names[i]))
+			return 1 << i;
+	return -1;
+}
+
+/* "[start:]end" in seconds, as blkparse's -w */
+static int stopwatch(const char *arg)
+{
+	char *e;
+	double v = strtod(arg, &e);
+
+	if (e == arg) {
+		warn_msg("Invalid stopwatch timer: %s", arg);
+		return -1;
+	}
+	if (*e == ':') {
+		const char *d = e + 1;
+
+		P.sw_start = (u64)(v * 1000000000);
+		v = strtod(d, &e);
+		if (e == d || *e) {
+			warn_msg("Invalid stopwatch duration time: %s", d);
+			return -1;
+		}
+	} else if (*e) {
+		warn_msg("Invalid stopwatch start timer: %s", arg);
+		return -1;
+	}
+	P.sw_end = (u64)(v * 1000000000);
+	if (P.sw_end <= P.sw_start) {
+		warn_msg("Invalid stopwatch interval: %llu -> %llu",
+			 (unsigned long long)P.sw_start, (unsigned long long)P.sw_end);
+		return -1;
+	}
+	return 0;
+}
+
+static int is_pipe(const char *s)
+{
+	struct stat st;
+
+	return !strcmp(s, "-") || (!stat(s, &st) && S_ISFIFO(st.st_mode));
+}
+
+static int add_input(char *name)
+{
+	if (is_pipe(name) && !P.pipe_name) {
+		P.pipe_name = name;
+		return 0;
+	}
+	if (!dev_add(name, 0)) {
+		warn_msg("%s: more than %d inputs (DEVS_MAX)", name, DEVS_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct option longopts[] = {
+	{ "act-mask", 1, 0, 'a' }, { "set-mask", 1, 0, 'A' }, { "batch", 1, 0, 'b' },
+	{ "input-directory", 1, 0, 'D' }, { "dump-binary", 1, 0, 'd' },
+	{ "format", 1, 0, 'f' }, { "format-spec", 1, 0, 'F' },
+	{ "hash-by-name", 0, 0, 'h' }, { "input", 1, 0, 'i' }, { "no-msgs", 0, 0, 'M' },
+	{ "output", 1, 0, 'o' }, { "no-text-output", 0, 0, 'O' }, { "quiet", 0, 0, 'q' },
+	{ "per-program-stats", 0, 0, 's' }, { "sort-program-stats", 1, 0, 'S' },
+	{ "track-ios", 0, 0, 't' }, { "stopwatch", 1, 0, 'w' }, { "verbose", 0, 0, 'v' },
+	{ "version", 0, 0, 'V' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
+};
+
+static int options(int argc, char **argv)
+{
+	u32 mask = 0;
+	int c, v;
+	char *e;
+
+	while ((c = getopt_long(argc, argv, "a:A:b:D:d:f:F:hi:o:OqsS:tw:vVM", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			if ((v = mask_bit(optarg)) < 0) {
+				warn_msg("Invalid action mask %s", optarg);
+				return 1;
+			}
+			mask |= (u32)v;
+			break;
+		case 'A':
+			errno = 0;
+			v = (int)strtoul(optarg, &e, 16);
+			if (e == optarg || v < 1 || v >= 1 << 16) {
+				warn_msg("Invalid set action mask %s/0x%x", optarg, v);
+				return 1;
+			}
+			mask = (u32)v;
+			break;
+		case 'b':
+			v = atoi(optarg);
+			P.batch_n = v <= 0 ? BATCH_DEFAULT : (u32)v;
+			break;
+		case 'D': P.input_dir = optarg; break;
+		case 'd': P.dump_name = optarg; break;
+		case 'f':
+			if (fmt_set_all(optarg))
+				return 1;
+			break;
+		case 'F':
+			if (fmt_set_one(optarg))
+				return 1;
+			break;
+		case 'h': ppi_by_name = 1; break;
+		case 'i':
+			if (add_input(optarg))
+				return 1;
+			break;
+		case 'M': P.bin_msgs = 0; break;
+		case 'o': P.out_name = optarg; break;
+		case 'O': P.text = 0; break;
+		case 'q': P.show_stats = 0; break;
+		case 's': P.per_proc = 1; break;
+		case 'S':
+			P.per_proc = 1;
+			if (!strchr("NQqRrWwCc", optarg[0]) || !optarg[0])
+				return 1;
+			P.sort_key = optarg[0];
+			break;
+		case 't': P.track = 1; break;
+		case 'w':
+			if (stopwatch(optarg))
+				return 1;
+			break;
+		case 'v': P.verbose++; break;
+		case 'V': {
+			char line[128];
+			int n = snprintf(line, sizeof(line), "%s version 1.2.0\n", argv[0]);
+
+			return write(1, line, (size_t)n) == n ? -2 : 1;
+		}
+		case 'H':
+			return write(1, parse_usage, sizeof(parse_usage) - 1) < 0 ? 1 : -2;
+		default:
+			if (write(2, parse_usage, sizeof(parse_usage) - 1) < 0)
+				return 1;
+			return 1;
+		}
+	}
+	for (; optind < argc; optind++)
+		if (add_input(argv[optind]))
+			return 1;
+	if (!P.pipe_name && !P.ndevs) {
+		if (write(2, parse_usage, sizeof(parse_usage) - 1) < 0)
+			return 1;
+		return 1;
+	}
+	if (mask)
+		P.act_mask = mask;
+	return 0;
+}
+
+int parse_main(int argc, char **argv)
+{
+	int rc, fd;
+
+	memset(&P, 0, sizeof(P));
+	P.act_mask = ~0u;
+	P.batch_n = BATCH_DEFAULT;
+	P.text = P.bin_msgs = P.show_stats = 1;
+	P.sort_key = 'N';
+	P.sw_end = ~(u64)0;
+	rc = options(argc, argv);
+	if (rc)
+		return rc == -2 ? 0 : rc;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	P.notes_direct = isatty(1);
+	if (P.text) {
+		fd = 1;
+		if (P.out_name && strcmp(P.out_name, "-") && (fd = open_out(P.out_name, 0644)) < 0)
+			return 1;
+		ob_init(&P.out, fd, P.out_name ? P.out_name : "stdout", P.outbuf, OUT_BUF);
+	}
+	if (P.dump_name) {
+		fd = 1;
+		if (strcmp(P.dump_name, "-") && (fd = open_out(P.dump_name, 0644)) < 0)
+			return 1;
+		ob_init(&P.dump, fd, P.dump_name, P.dumpbuf, DUMP_BUF);
+		P.dumping = 1;
+	}
+	rc = P.pipe_name ? do_pipe() : do_files();
+	if (!rc && P.text) {
+		if (P.per_proc)
+			ppi_print_all(&P.out, P.sort_key);
+		if (P.show_stats)
+			show_summary();
+	}
+	if (P.text && ob_close(&P.out))
+		rc = -1;
+	if (P.dumping && ob_close(&P.dump))
+		rc = -1;
+	if (P.have_drv_data && !P.dump_name)
+		notice("\ndiscarded traces containing low-level device driver specific data (only available in binary output)\n");
+	if (P.notelen && write(1, P.notebuf, P.notelen) < 0)
+		rc = -1;
+	if (proc_dropped)
+		warn_msg("process table full: %llu names dropped (PROC_MAX %d)", proc_dropped, PROC_MAX);
+	if (track_dropped)
+		warn_msg("request table full: %llu requests untracked (TRACK_MAX %d)", track_dropped, TRACK_MAX);
+	if (ppi_dropped)
+		warn_msg("process statistics full: %llu events unattributed (PPI_MAX %d)", ppi_dropped, PPI_MAX);
+	if (P.cpu_overflow)
+		warn_msg("cpu table full: %llu events uncounted (CPUS_MAX %d)", (unsigned long long)P.cpu_overflow, CPUS_MAX);
+	if (P.dev_overflow)
+		warn_msg("device table full: %llu devices dropped (DEVS_MAX %d)", (unsigned long long)P.dev_overflow, DEVS_MAX);
+	if (P.skip_overflow)
+		warn_msg("gap table full: %llu gaps uncounted (SKIPS_MAX %d)", (unsigned long long)P.skip_overflow, SKIPS_MAX);
+	return rc || src_errors ? 1 : 0;
+}
