@@ -1,0 +1,85 @@
+# Differential: the same input through Debian's blkparse 1.2.0 (the oracle)
+# and iomon parse, every option at least once, stdout and -d dumps compared
+# byte for byte.
+if ! have_oracle; then
+	skip "oracle tests" "Debian's blkparse is not installed (run tests/setup-deps.sh as root)"
+else
+	# diffparse NAME DIR ARGS...: run both in DIR, compare stdout.
+	diffparse() {
+		local n=$1 d=$2; shift 2
+		( cd "$d" && blkparse "$@" ) >"$OUT/or.exp" 2>"$OUT/or.experr"
+		( cd "$d" && "$IOMON" parse "$@" ) >"$OUT/or.txt" 2>"$OUT/or.err"
+		same "$n" "$OUT/or.txt" "$OUT/or.exp"
+	}
+	E=$FIX/ext4 M=$FIX/mq-randrw R=$FIX/remap D=$FIX/discard-flush
+	for args in "-q" "-s" "-h -s" "-s -q" "-a write" "-a READ -a complete" "-a fs -a discard" \
+		"-A 0x40" "-A c0" "-w 0.25" "-w 0.1:0.3" "-b 7" "-b 1" "-b 100000" "-v" "-M" \
+		"-f %D|%a|%C|%d|%e|%M|%m|%n|%N|%p|%s|%S|%t|%T|%c\n" \
+		"-f %5T.%-9t%%%z\t%-16C%3c%a\n" "-F Q,%S+%n(%p)\n -F C,%S:%e\n" \
+		"-F A,%a->%D\n" "-F X,split %S\n -f %a\n" "--quiet --per-program-stats" \
+		"--act-mask=queue --hash-by-name -s"; do
+		diffparse "oracle ext4 $args" "$E" -i nullb0 $args
+	done
+	for args in "" "-s" "-q -a issue" "-f %a%d\n"; do
+		diffparse "oracle remap $args" "$R" -i nullb0 $args
+		diffparse "oracle discard-flush $args" "$D" -i nullb0 $args
+		diffparse "oracle mq-randrw $args" "$M" -i nullb0 $args
+	done
+	diffparse "oracle two devices, two -i" "$FIX/two-devs" -i nullb0 -i nullb1
+	diffparse "oracle two devices, bare names and -s" "$FIX/two-devs" nullb1 nullb0 -s
+	diffparse "oracle big-endian s390x trace -s" "$FIX/s390x-discard-flush" -i nullb0 -s
+	mkdir -p "$OUT/bin"; "$IOMON" --install "$OUT/bin" >/dev/null 2>&1
+	( cd "$E" && PATH=$OUT/bin:$PATH blkparse -V ) >"$OUT/V.txt" 2>&1
+	( cd "$E" && blkparse -V ) >"$OUT/V.exp" 2>&1
+	same "oracle -V through the blkparse symlink" "$OUT/V.txt" "$OUT/V.exp"
+	# A missing CPU 0 file is an error in both; an empty one is skipped.
+	mkdir -p "$OUT/holes"; rm -f "$OUT/holes"/*
+	: >"$OUT/holes/x.blktrace.0"; cp "$E/nullb0.blktrace.1" "$OUT/holes/x.blktrace.1"
+	diffparse "oracle empty cpu0 file" "$OUT/holes" -i x
+	( cd "$OUT/holes" && "$IOMON" parse -i nothere ) >/dev/null 2>&1
+	rc=$?; [ $rc -eq 1 ] && pass "missing input exits 1" || fail "missing input exits 1" "rc=$rc"
+
+	# -d: the merged binary dump btt reads, and what blkparse reads back.
+	for args in "" "-M" "-O" "-a complete" "-w 0.1:0.5"; do
+		( cd "$E" && blkparse -i nullb0 -d "$OUT/d.exp" $args ) >/dev/null 2>&1
+		( cd "$E" && "$IOMON" parse -i nullb0 -d "$OUT/d.bin" $args ) >/dev/null 2>&1
+		same "oracle -d dump ext4 $args" "$OUT/d.bin" "$OUT/d.exp"
+	done
+	( cd "$R" && blkparse -i nullb0 -d "$OUT/d.exp" ) >/dev/null 2>&1
+	( cd "$R" && "$IOMON" parse -i nullb0 -d "$OUT/d.bin" ) >/dev/null 2>&1
+	same "oracle -d dump remap" "$OUT/d.bin" "$OUT/d.exp"
+	( cd "$FIX/ext4-v8" && "$IOMON" parse -i nullb0 -d "$OUT/d.bin" ) >/dev/null 2>&1
+	( cd "$E" && blkparse -i nullb0 -d "$OUT/d.exp" ) >/dev/null 2>&1
+	same "oracle -d dump of a version-8 trace is blkparse's version-7 dump" "$OUT/d.bin" "$OUT/d.exp"
+	blkparse -i - <"$OUT/d.bin" >"$OUT/d.back.exp" 2>/dev/null
+	"$IOMON" parse -i - <"$OUT/d.bin" >"$OUT/d.back.txt" 2>/dev/null
+	same "oracle dump read back as a stream" "$OUT/d.back.txt" "$OUT/d.back.exp"
+	# stream options
+	S=$FIX/stream/nullb0.stream
+	for args in "" "-s" "-b 64" "-a complete" "-w 0.2" "-w 0.1:0.3" "-f %a%T.%t\n" "-q -s"; do
+		blkparse -i - $args <"$S" >"$OUT/p.exp" 2>/dev/null
+		"$IOMON" parse -i - $args <"$S" >"$OUT/p.txt" 2>/dev/null
+		same "oracle stream $args" "$OUT/p.txt" "$OUT/p.exp"
+	done
+	blkparse -i - -d "$OUT/pd.exp" <"$S" >/dev/null 2>&1
+	"$IOMON" parse -i - -d "$OUT/pd.bin" <"$S" >/dev/null 2>&1
+	same "oracle stream -d dump" "$OUT/pd.bin" "$OUT/pd.exp"
+
+	# -t: identical except where blkparse reads uninitialised memory (a D
+	# or C whose request was never inserted): it prints a figure there,
+	# iomon prints none.  Every other line must match exactly.
+	for f in ext4 mq-randrw remap split; do
+		( cd "$FIX/$f" && blkparse -i nullb0 -t ) >"$OUT/t.exp" 2>/dev/null
+		( cd "$FIX/$f" && "$IOMON" parse -i nullb0 -t ) >"$OUT/t.txt" 2>/dev/null
+		if awk 'NR == FNR { ours[FNR] = $0; n = FNR; next }
+			{ o = ours[FNR]; if (o == $0) { same++; next }
+			  t = $0; if ((o ~ / [DC] /) && sub(/ \( *[0-9]+\)/, "", t) && t == o) { garbage++; next }
+			  print "line " FNR ": " o " | " $0; bad++; exit 1 }
+			END { if (!bad && (FNR != n || same < 100 || !garbage)) { print "counts: " same " " garbage " " n " " FNR; exit 1 } }' \
+			"$OUT/t.txt" "$OUT/t.exp" >"$OUT/t.log"; then
+			pass "oracle -t $f (lines equal but blkparse's uninitialised figures)"
+		else
+			fail "oracle -t $f" "$(head -3 "$OUT/t.log")"
+		fi
+	done
+fi
