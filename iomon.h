@@ -139,6 +139,7 @@ void iostats_print(struct obuf *o, const iostats s, const char *title, const u32
 /* output/fmt.c: one event line, default layout or -f/-F */
 struct ev {
 	const struct rec *r;
+	u64 time;		/* relative to the trace's first event */
 	const char *act;	/* "Q", "UT", ... */
 	u32 cpu;		/* the column blkparse prints (file's CPU in file mode) */
 	u64 elapsed;		/* -t timing, or ~0 */
@@ -153,7 +154,7 @@ int fmt_overridden(int act);
 void fmt_event(struct obuf *o, const struct ev *e);
 /* blkparse exits on these mid-run; the applet flushes what it has first */
 void fmt_fatal(const char *why) __attribute__((noreturn));
-void fmt_message(struct obuf *o, const struct rec *r, u32 shown_cpu);
+void fmt_message(struct obuf *o, const struct rec *r, u64 time, u32 shown_cpu);
 extern s64 abs_start_sec, abs_start_nsec;	/* from the TIMESTAMP note, for %z */
 
 /* match/track.c: requests in flight by (device, sector), for -t */

@@ -28,7 +28,9 @@ u32 src_need(struct src *s, u32 want)
 
 		u32 from = s->keep < s->pos ? s->keep : s->pos;
 
-		if (s->cap - s->len < STREAM_READ && from) {
+		/* Slide down as soon as that is cheaper than what it saves:
+		 * the same low pages get reused, which keeps RSS small. */
+		if (from && (s->cap - s->len < STREAM_READ || s->len - from <= from)) {
 			memmove(s->buf, s->buf + from, s->len - from);
 			s->base += from;
 			s->len -= from;

@@ -178,16 +178,23 @@ static char *header(char *p, const struct ev *e)
 	*p++ = ' ';
 	p = snum(p, (int32_t)r->seq, 8, 0);
 	*p++ = ' ';
-	p = snum(p, (int32_t)(r->time / 1000000000u), 5, 0);
+	p = snum(p, (int32_t)(e->time / 1000000000u), 5, 0);
 	*p++ = '.';
-	p = fmt_zpad(p, r->time % 1000000000u, 9);
+	p = fmt_zpad(p, e->time % 1000000000u, 9);
 	*p++ = ' ';
 	p = fmt_num(p, r->pid, 0, 5, 0);
 	*p++ = ' ';
-	p = fmt_str(p, e->act, 2, 0);
+	if (!e->act[1])
+		*p++ = ' ';
+	p = fmt_str(p, e->act, 0, 0);
 	*p++ = ' ';
-	rwbs(rw, r);
-	p = fmt_str(p, rw, 3, 0);
+	{
+		int n = (int)(rwbs(rw, r) - rw);
+
+		for (; n < 3; n++)
+			*p++ = ' ';
+		p = fmt_str(p, rw, 0, 0);
+	}
 	*p++ = ' ';
 	return p;
 }
@@ -439,10 +446,10 @@ static void field(struct obuf *o, const struct ev *e, char f, int left, int has_
 		p = fmt_num(p, r->sector, 0, w, left);
 		break;
 	case 't':
-		p = fmt_zpad(p, r->time % 1000000000u, has_w ? w : 9);
+		p = fmt_zpad(p, e->time % 1000000000u, has_w ? w : 9);
 		break;
 	case 'T':
-		p = snum(p, (int32_t)(r->time / 1000000000u), w, left);
+		p = snum(p, (int32_t)(e->time / 1000000000u), w, left);
 		break;
 	case 'u':
 		if (e->elapsed == NO_ELAPSED) {
@@ -455,7 +462,7 @@ static void field(struct obuf *o, const struct ev *e, char f, int left, int has_
 		p = fmt_num(p, pdu_int(r), 0, w, left);
 		break;
 	case 'z':
-		p = wallclock(tmp, r->time);
+		p = wallclock(tmp, e->time);
 		*p = 0;
 		p = fmt_str(ob_room(o, 300), tmp, w, left);
 		break;
@@ -515,10 +522,10 @@ void fmt_event(struct obuf *o, const struct ev *e)
 
 /* MESSAGE notes: "%3d,%-3d %2d %8s %5d.%09lu %5u %2s %3s %s\n" with
  * sequence "0", pid 0, action m, RWBS N, then the text up to a NUL. */
-void fmt_message(struct obuf *o, const struct rec *r, u32 shown_cpu)
+void fmt_message(struct obuf *o, const struct rec *r, u64 time, u32 shown_cpu)
 {
 	struct rec h = *r;
-	struct ev e = { &h, "m", shown_cpu, NO_ELAPSED, NULL, 0, r->dev };
+	struct ev e = { &h, time, "m", shown_cpu, NO_ELAPSED, NULL, 0, r->dev };
 	u32 n, len;
 	const u8 *t = pdu_body(r, &len);
 	char *p;

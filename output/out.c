@@ -85,18 +85,61 @@ int ob_close(struct obuf *o)
 	return o->failed ? -1 : 0;
 }
 
+static const char digits2[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+static int ndigits(u64 v)
+{
+	int n = 1;
+
+	while (v >= 10000) {
+		v /= 10000;
+		n += 4;
+	}
+	return n + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+
+/* Right to left, two digits per step: this runs several times per line. */
+static void put_digits(char *end, u64 v)
+{
+	u32 w;
+
+	while (v >= 100000000) {
+		u64 q = v / 100000000;
+
+		w = (u32)(v - q * 100000000);
+		v = q;
+		for (int i = 0; i < 4; i++) {
+			u32 d = w % 100;
+
+			w /= 100;
+			end -= 2;
+			end[0] = digits2[2 * d], end[1] = digits2[2 * d + 1];
+		}
+	}
+	w = (u32)v;
+	while (w >= 100) {
+		u32 d = w % 100;
+
+		w /= 100;
+		end -= 2;
+		end[0] = digits2[2 * d], end[1] = digits2[2 * d + 1];
+	}
+	if (w >= 10) {
+		end -= 2;
+		end[0] = digits2[2 * w], end[1] = digits2[2 * w + 1];
+	} else
+		*--end = (char)('0' + w);
+}
+
 char *fmt_u64(char *p, u64 v)
 {
-	char t[20];
-	int n = 0;
+	int n = ndigits(v);
 
-	do {
-		t[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = t[--n];
-	return p;
+	put_digits(p + n, v);
+	return p + n;
 }
 
 char *fmt_s64(char *p, s64 v)
@@ -110,48 +153,50 @@ char *fmt_s64(char *p, s64 v)
 
 char *fmt_num(char *p, u64 v, int neg, int width, int left)
 {
-	char t[24];
-	char *e = t;
-	int n;
+	int n = ndigits(v) + !!neg;
 
-	if (neg)
-		*e++ = '-';
-	e = fmt_u64(e, v);
-	n = (int)(e - t);
 	if (!left)
 		for (; n < width; width--)
 			*p++ = ' ';
-	memcpy(p, t, (size_t)(e - t));
-	p += e - t;
+	if (neg)
+		*p++ = '-';
+	p += n - !!neg;
+	put_digits(p, v);
 	if (left)
 		for (; n < width; width--)
 			*p++ = ' ';
 	return p;
 }
 
+/* Strings here are short (actions, RWBS, command names): a byte loop beats
+ * a call to memcpy and strlen. */
 char *fmt_str(char *p, const char *s, int width, int left)
 {
-	int n = (int)strlen(s);
+	char *start = p;
+	int n;
 
-	if (!left)
-		for (; n < width; width--)
+	if (!left && width) {
+		const char *e = s;
+
+		while (*e)
+			e++;
+		for (n = (int)(e - s); n < width; width--)
 			*p++ = ' ';
-	memcpy(p, s, (size_t)n);
-	p += n;
-	if (left)
-		for (; n < width; width--)
-			*p++ = ' ';
+		width = 0;
+	}
+	while (*s)
+		*p++ = *s++;
+	for (n = (int)(p - start); n < width; n++)
+		*p++ = ' ';
 	return p;
 }
 
 char *fmt_zpad(char *p, u64 v, int width)
 {
-	char t[20];
-	char *e = fmt_u64(t, v);
-	int n = (int)(e - t);
+	int n = ndigits(v);
 
 	for (; n < width; width--)
 		*p++ = '0';
-	memcpy(p, t, (size_t)(e - t));
-	return p + (e - t);
+	put_digits(p + n, v);
+	return p + n;
 }

@@ -212,11 +212,12 @@ static struct cpuinfo *cpu_get(struct devinfo *d, u32 cpu)
 
 static void dump_rec(const struct rec *r, u64 time, u32 dev)
 {
-	struct rec h = *r;
+	struct rec h;
 	char *p;
 
 	if (!P.dumping)
 		return;
+	h = *r;
 	/* Zone operations have no version-7 form; btt would misread them. */
 	if ((r->action >> 32) || (ACT32(r) & 0xff) >= TA_ZONE_PLUG)
 		if (!(ACT32(r) & TC(TC_NOTIFY)))
@@ -385,10 +386,8 @@ static void track_frontmerge(struct devinfo *d, const struct rec *r)
 static void show(struct devinfo *d, struct cpuinfo *c, const struct rec *r, u64 time, const char *act,
 		 u64 el, int with_pdu)
 {
-	struct rec h = *r;
-	struct ev e = { &h, act, c->cpu, el, NULL, 0, r->dev };
+	struct ev e = { r, time, act, c->cpu, el, NULL, 0, r->dev };
 
-	h.time = time;
 	if (with_pdu) {
 		e.pdu = r->pdu;
 		e.pdu_len = r->pdu_len;
@@ -557,12 +556,9 @@ static void dump_trace(struct devinfo *d, struct cpuinfo *c, const struct rec *r
 	u32 shown_dev = r->dev;
 
 	if (P.text) {
-		if (ACT32(r) == TN_MESSAGE) {
-			struct rec h = *r;
-
-			h.time = time;
-			fmt_message(&P.out, &h, r->cpu);
-		} else if (ACT32(r) & TC(TC_PC))
+		if (ACT32(r) == TN_MESSAGE)
+			fmt_message(&P.out, r, time, r->cpu);
+		else if (ACT32(r) & TC(TC_PC))
 			trace_pc(d, c, r, time);
 		else
 			trace_fs(d, c, r, time);
@@ -1214,7 +1210,7 @@ int parse_main(int argc, char **argv)
 {
 	int rc, fd;
 
-	memset(&P, 0, sizeof(P));
+	/* P starts zeroed in bss; clearing it again would touch every page. */
 	P.act_mask = ~0u;
 	P.batch_n = BATCH_DEFAULT;
 	P.text = P.bin_msgs = P.show_stats = 1;
