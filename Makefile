@@ -53,4 +53,7 @@ tests/peakrss: tests/peakrss.c
 clean:
 	rm -rf build iomon iomon_unstripped tests/gentrace tests/peakrss
 
-.PHONY: all install check demo bench clean
+print-srcs:
+	@echo $(SRCS)
+
+.PHONY: all install check demo bench clean print-srcs

@@ -52,6 +52,7 @@ struct rec {
 /* capture/decode.c */
 enum { DEC_MORE = 0, DEC_BADMAGIC = -1, DEC_BADVERSION = -2 };
 int rec_decode(const u8 *p, size_t avail, struct rec *r);
+int rec_unfilled(const u8 *p);	/* needs 48 bytes */
 u64 be64_load(const u8 *p);
 u32 be32_load(const u8 *p);
 u32 ne32_load(const u8 *p, int swapped);
@@ -73,7 +74,8 @@ u32 src_need(struct src *s, u32 want);
 /* Decode the record at s->pos.  1: r filled; 0: clean end; -1: damaged input
  * (message printed, naming the file and byte offset). */
 int src_record(struct src *s, struct rec *r);
-extern unsigned long long src_errors;
+extern unsigned long long src_errors, src_zero_records, src_zero_first_off;
+extern const char *src_zero_first;
 
 /* output/out.c: buffered writes to a raw fd, formatting helpers */
 struct obuf {

@@ -91,6 +91,17 @@ int rec_decode(const u8 *p, size_t avail, struct rec *r)
 	return r->hdr_len + r->pdu_len;
 }
 
+/* 48 zero bytes: space a relay buffer reserved and never filled. */
+int rec_unfilled(const u8 *p)
+{
+	u64 acc = 0;
+	int i;
+
+	for (i = 0; i < 48; i++)
+		acc |= p[i];
+	return !acc;
+}
+
 /* Host-order version-7 header, as blkparse -d writes it for btt. */
 void rec_encode_v7(u8 *out, const struct rec *r)
 {

@@ -6,7 +6,9 @@
 #include <string.h>
 #include "iomon.h"
 
-unsigned long long src_errors;
+unsigned long long src_errors, src_zero_records;
+const char *src_zero_first;
+unsigned long long src_zero_first_off;
 
 void src_init(struct src *s, int fd, const char *name, u8 *buf, u32 cap)
 {
@@ -64,6 +66,17 @@ int src_record(struct src *s, struct rec *r)
 	u32 have = src_need(s, 64);
 	int n;
 
+	/* A relay read while tracing can return space the kernel reserved but
+	 * has not filled yet: 48 zero bytes where no real record can be zero.
+	 * blkparse stops the file there and loses the rest; we step over it. */
+	while (have >= 48 && rec_unfilled(s->buf + s->pos)) {
+		if (!src_zero_records++) {
+			src_zero_first = s->name;
+			src_zero_first_off = s->base + s->pos;
+		}
+		s->pos += 48;
+		have = src_need(s, 64);
+	}
 	if (!have)
 		return 0;
 	n = rec_decode(s->buf + s->pos, have, r);

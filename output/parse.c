@@ -642,8 +642,12 @@ static int next_head(struct stream *m)
 	while (m->cons < m->pp) {
 		int n = rec_decode(m->s.buf + m->cons, m->pp - m->cons, r);
 
-		if (n <= 0)
-			break;
+		if (n <= 0) {
+			if (m->pp - m->cons < 48 || !rec_unfilled(m->s.buf + m->cons))
+				break;
+			m->cons += 48;	/* counted when primed */
+			continue;
+		}
 		if (r->cpu == m->cpu && !REC_IS_NOTE(r))
 			return 1;
 		m->cons += (u32)n;
@@ -1251,6 +1255,9 @@ int parse_main(int argc, char **argv)
 		notice("\ndiscarded traces containing low-level device driver specific data (only available in binary output)\n");
 	if (P.notelen && write(1, P.notebuf, P.notelen) < 0)
 		rc = -1;
+	if (src_zero_records)
+		warn_msg("skipped %llu unfilled (all-zero) records, the first in %s at byte %llu",
+			 src_zero_records, src_zero_first, src_zero_first_off);
 	if (proc_dropped)
 		warn_msg("process table full: %llu names dropped (PROC_MAX %d)", proc_dropped, PROC_MAX);
 	if (track_dropped)
