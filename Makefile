@@ -38,7 +38,7 @@ install: iomon
 	install -D -m 0755 iomon $(DESTDIR)$(PREFIX)/bin/iomon
 	./iomon --install $(DESTDIR)$(PREFIX)/bin
 
-check: iomon
+check: iomon build/tiny/iomon
 	bash tests/run.sh
 
 demo: iomon
@@ -52,6 +52,13 @@ tests/peakrss: tests/peakrss.c
 
 clean:
 	rm -rf build iomon iomon_unstripped tests/gentrace tests/peakrss
+
+# A build with every pool tiny: tests drive each one past its limit.
+TINY := -DPROC_MAX=3 -DTRACK_MAX=4 -DPPI_MAX=2 -DCPUS_MAX=1 -DDEVS_MAX=1 \
+	-DSKIPS_MAX=1 -DSTREAMS_MAX=1 -DPIPE_WINDOW=16 -DFMT_SPACE=24
+build/tiny/iomon: $(SRCS) iomon.h config.h
+	@mkdir -p $(dir $@)
+	$(CC) -I. $(TINY) -Os $(WARN) $(LDFLAGS) -o $@ $(SRCS)
 
 print-srcs:
 	@echo $(SRCS)

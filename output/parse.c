@@ -34,6 +34,7 @@ const char parse_usage[] =
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -893,16 +894,25 @@ static void batch_sort(u32 n)
 	}
 }
 
+static int ready(int fd)
+{
+	struct pollfd p = { fd, POLLIN, 0 };
+
+	return poll(&p, 1, 0) > 0;
+}
+
 static int do_pipe(void)
 {
 	struct src s;
 	int fd = strcmp(P.pipe_name, "-") ? open(P.pipe_name, O_RDONLY | O_CLOEXEC) : 0;
-	int end = 0;
+	int end = 0, live;
+	struct stat st;
 
 	if (fd < 0) {
 		err_sys(P.pipe_name);
 		return -1;
 	}
+	live = fstat(fd, &st) || !S_ISREG(st.st_mode);
 	src_init(&s, fd, strcmp(P.pipe_name, "-") ? P.pipe_name : "(stdin)", stream_mem[0], STREAM_BUF);
 	while (!end && !stop_now) {
 		u64 youngest = 0;
@@ -915,6 +925,11 @@ static int do_pipe(void)
 			int rc;
 
 			if (s.pos - s.keep + 65600 > s.cap)
+				break;
+			/* Like blkparse, a live pipe ends the batch when nothing more
+			 * is waiting, so text follows the I/O instead of lagging by
+			 * up to a batch. */
+			if (n && s.len - s.pos < 64 && !ready(fd))
 				break;
 			rc = src_record(&s, r);
 			if (rc <= 0) {
@@ -967,6 +982,9 @@ static int do_pipe(void)
 			if (ACT32(r) & (P.act_mask << TC_SHIFT))
 				dump_trace(d, c, r, r->time);
 		}
+		/* Live input: show each batch now (blkparse line-buffers). */
+		if (live && P.text)
+			ob_flush(&P.out);
 		if (youngest > P.sw_end)
 			break;
 	}
