@@ -25,6 +25,18 @@ else
 		diffparse "oracle discard-flush $args" "$D" -i nullb0 $args
 		diffparse "oracle mq-randrw $args" "$M" -i nullb0 $args
 	done
+	diffparse "oracle -D and long options" / --input-directory="$E" --input=nullb0 --batch=32 --verbose
+	diffparse "oracle -i with a folder in the name" / -i "$R/nullb0" -s
+	( cd "$E" && blkparse -i nullb0 -o "$OUT/o.exp" -s ) >"$OUT/o.so.exp" 2>/dev/null
+	( cd "$E" && "$IOMON" parse -i nullb0 --output="$OUT/o.txt" -s ) >"$OUT/o.so.txt" 2>/dev/null
+	same "oracle -o FILE" "$OUT/o.txt" "$OUT/o.exp"
+	same "oracle -o FILE, stdout" "$OUT/o.so.txt" "$OUT/o.so.exp"
+	rm -f "$OUT/fifo"; mkfifo "$OUT/fifo"
+	cat "$FIX/stream/nullb0.stream" >"$OUT/fifo" & blkparse -i "$OUT/fifo" >"$OUT/f.exp" 2>/dev/null; wait
+	cat "$FIX/stream/nullb0.stream" >"$OUT/fifo" & "$IOMON" parse -i "$OUT/fifo" >"$OUT/f.txt" 2>/dev/null; wait
+	# how a live pipe splits into batches depends on timing, for both tools
+	grep -v depth: "$OUT/f.txt" | sort >"$OUT/f.s1"; grep -v depth: "$OUT/f.exp" | sort >"$OUT/f.s2"
+	same "oracle -i FIFO is a stream (same lines)" "$OUT/f.s1" "$OUT/f.s2"
 	diffparse "oracle two devices, two -i" "$FIX/two-devs" -i nullb0 -i nullb1
 	diffparse "oracle two devices, bare names and -s" "$FIX/two-devs" nullb1 nullb0 -s
 	diffparse "oracle big-endian s390x trace -s" "$FIX/s390x-discard-flush" -i nullb0 -s
