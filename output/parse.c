@@ -85,12 +85,12 @@ static struct parse_state {
 	struct obuf out, dump;
 	u32 ndevs, ncpus, nstreams, nskips, notelen;
 	int ms_head;
-	u64 genesis, start_ts, sw_start, sw_end;
+	u64 genesis, sw_start, sw_end;
 	u64 skip_overflow;
 	u32 act_mask, batch_n;
 	const char *input_dir, *pipe_name, *out_name, *dump_name;
 	int text, dumping, bin_msgs, track, per_proc, sort_key, show_stats;
-	int verbose, have_drv_data, notes_direct, ts_seen;
+	int verbose, have_drv_data, notes_direct;
 	u64 cpu_overflow, dev_overflow;
 } P;
 
@@ -240,8 +240,6 @@ static void handle_note(const struct rec *r)
 	if (a == TN_PROCESS)
 		proc_add(r->pid, r->pdu, r->pdu_len);
 	else if (a == TN_TIMESTAMP && r->pdu_len == 8) {
-		P.start_ts = r->time;
-		P.ts_seen = 1;
 		abs_start_sec = ne32_load(r->pdu, r->swapped);
 		abs_start_nsec = ne32_load(r->pdu + 4, r->swapped);
 	}
@@ -376,9 +374,8 @@ static void track_frontmerge(struct devinfo *d, const struct rec *r)
 		verbose_miss("merge", r, sector);
 		return;
 	}
-	if (track_rekey(t, t->sector - (r->bytes >> 9)))
-		warn_msg("sector alias (%llu) on device %u,%u!",
-			 (unsigned long long)(sector - 2 * (r->bytes >> 9) + (r->bytes >> 9)),
+	if (track_rekey(t, r->sector))
+		warn_msg("sector alias (%llu) on device %u,%u!", (unsigned long long)r->sector,
 			 DEV_MAJOR(d->dev), DEV_MINOR(d->dev));
 }
 
@@ -399,7 +396,6 @@ static void show(struct devinfo *d, struct cpuinfo *c, const struct rec *r, u64 
 		memcpy(b, r->pdu, r->pdu_len < 8 ? r->pdu_len : 8);
 		e.dev = be32_load(b + 4);
 	}
-	(void)d;
 	fmt_event(&P.out, &e);
 }
 
@@ -603,7 +599,6 @@ static void ms_insert(int i)
 static u32 prime(struct stream *m, u32 n)
 {
 	struct src *s = &m->s;
-	struct devinfo *d = &P.devs[m->dev];
 	struct rec r;
 	u32 done = 0, i;
 
@@ -631,7 +626,6 @@ static u32 prime(struct stream *m, u32 n)
 	m->pp = s->pos;
 	m->cons = s->keep;
 	s->keep = NO_KEEP;
-	(void)d;
 	return done;
 }
 
