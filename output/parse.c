@@ -381,7 +381,7 @@ static void track_frontmerge(struct devinfo *d, const struct rec *r)
 
 /* ---- one record through blkparse's dump_trace ---- */
 
-static void show(struct devinfo *d, struct cpuinfo *c, const struct rec *r, u64 time, const char *act,
+static void show(struct cpuinfo *c, const struct rec *r, u64 time, const char *act,
 		 u64 el, int with_pdu)
 {
 	struct ev e = { r, time, act, c->cpu, el, NULL, 0, r->dev };
@@ -418,7 +418,7 @@ static void trace_pc(struct devinfo *d, struct cpuinfo *c, const struct rec *r, 
 
 	switch (ACT32(r) & 0xffff) {
 	case TA_QUEUE:
-		show(d, c, r, time, "Q", NO_ELAPSED, 0);
+		show(c, r, time, "Q", NO_ELAPSED, 0);
 		/* blkparse books PC read kilobytes as plain queued reads */
 		if (w)
 			account(c, r->pid, ST_QPC, 1, 1, kb, b);
@@ -434,29 +434,29 @@ static void trace_pc(struct devinfo *d, struct cpuinfo *c, const struct rec *r, 
 		}
 		break;
 	case TA_GETRQ:
-		show(d, c, r, time, "G", NO_ELAPSED, 0);
+		show(c, r, time, "G", NO_ELAPSED, 0);
 		break;
 	case TA_SLEEPRQ:
-		show(d, c, r, time, "S", NO_ELAPSED, 0);
+		show(c, r, time, "S", NO_ELAPSED, 0);
 		break;
 	case TA_REQUEUE:
 		depth_down(d, w);
 		account1(c, r->pid, ST_RQPC + w);
 		account(c, r->pid, ST_IPC, w, 0, -(u64)kb, -(u64)b);
-		show(d, c, r, time, "R", NO_ELAPSED, 0);
+		show(c, r, time, "R", NO_ELAPSED, 0);
 		break;
 	case TA_ISSUE:
 		account(c, r->pid, ST_IPC, w, 1, kb, b);
 		depth_up(d, w);
-		show(d, c, r, time, "D", NO_ELAPSED, 1);
+		show(c, r, time, "D", NO_ELAPSED, 1);
 		break;
 	case TA_COMPLETE:
 		depth_down(d, w);
-		show(d, c, r, time, "C", NO_ELAPSED, 1);
+		show(c, r, time, "C", NO_ELAPSED, 1);
 		account1(c, r->pid, ST_CPC + w);
 		break;
 	case TA_INSERT:
-		show(d, c, r, time, "I", NO_ELAPSED, 1);
+		show(c, r, time, "I", NO_ELAPSED, 1);
 		break;
 	default:
 		warn_msg("Bad pc action %x", ACT32(r) & 0xffff);
@@ -474,74 +474,74 @@ static void trace_fs(struct devinfo *d, struct cpuinfo *c, const struct rec *r, 
 		if (P.track && is_remapper(d) && (t = track_new(d, r, r->sector)))
 			t->dispatch = time;
 		account(c, r->pid, ST_Q, w, 1, kb, b);
-		show(d, c, r, time, "Q", NO_ELAPSED, 0);
+		show(c, r, time, "Q", NO_ELAPSED, 0);
 		break;
 	case TA_INSERT:
-		show(d, c, r, time, "I", track_insert(d, r, time, w), 0);
+		show(c, r, time, "I", track_insert(d, r, time, w), 0);
 		break;
 	case TA_BACKMERGE:
 		account(c, r->pid, ST_M, w, 1, kb, b);
-		show(d, c, r, time, "M", NO_ELAPSED, 0);
+		show(c, r, time, "M", NO_ELAPSED, 0);
 		break;
 	case TA_FRONTMERGE:
 		account(c, r->pid, ST_M, w, 1, kb, b);
 		track_frontmerge(d, r);
-		show(d, c, r, time, "F", NO_ELAPSED, 0);
+		show(c, r, time, "F", NO_ELAPSED, 0);
 		break;
 	case TA_GETRQ:
 		if (P.track && (t = track_new(d, r, r->sector)))
 			t->alloc = time;
-		show(d, c, r, time, "G", NO_ELAPSED, 0);
+		show(c, r, time, "G", NO_ELAPSED, 0);
 		break;
 	case TA_SLEEPRQ:
-		show(d, c, r, time, "S", NO_ELAPSED, 0);
+		show(c, r, time, "S", NO_ELAPSED, 0);
 		break;
 	case TA_REQUEUE:
 		depth_down(d, w);
 		account1(c, r->pid, ST_RQ + w);
 		account(c, r->pid, ST_I, w, 0, -(u64)kb, -(u64)b);
-		show(d, c, r, time, "R", NO_ELAPSED, 0);
+		show(c, r, time, "R", NO_ELAPSED, 0);
 		break;
 	case TA_ISSUE:
 		account(c, r->pid, ST_I, w, 1, kb, b);
 		depth_up(d, w);
-		show(d, c, r, time, "D", track_issue(d, r, time, w), 0);
+		show(c, r, time, "D", track_issue(d, r, time, w), 0);
 		break;
 	case TA_COMPLETE:
 		depth_down(d, w);
 		/* blkparse passes the size as a signed int here */
 		account(c, r->pid, ST_C, w, 1, (u64)(s64)((int32_t)r->bytes >> 10),
 			(u64)(s64)((int32_t)r->bytes & 1023));
-		show(d, c, r, time, "C", track_complete(d, r, time, w), 0);
+		show(c, r, time, "C", track_complete(d, r, time, w), 0);
 		break;
 	case TA_PLUG:
-		show(d, c, r, time, "P", NO_ELAPSED, 0);
+		show(c, r, time, "P", NO_ELAPSED, 0);
 		break;
 	case TA_UNPLUG_IO:
 		account1(c, r->pid, ST_UNPLUG_IO);
-		show(d, c, r, time, "U", NO_ELAPSED, 0);
+		show(c, r, time, "U", NO_ELAPSED, 0);
 		break;
 	case TA_UNPLUG_TIMER:
 		account1(c, r->pid, ST_UNPLUG_TIMER);
-		show(d, c, r, time, "UT", NO_ELAPSED, 0);
+		show(c, r, time, "UT", NO_ELAPSED, 0);
 		break;
 	case TA_SPLIT:
-		show(d, c, r, time, "X", NO_ELAPSED, 0);
+		show(c, r, time, "X", NO_ELAPSED, 0);
 		break;
 	case TA_BOUNCE:
-		show(d, c, r, time, "B", NO_ELAPSED, 0);
+		show(c, r, time, "B", NO_ELAPSED, 0);
 		break;
 	case TA_REMAP:
-		show(d, c, r, time, "A", NO_ELAPSED, 0);
+		show(c, r, time, "A", NO_ELAPSED, 0);
 		break;
 	case TA_DRV_DATA:
 		P.have_drv_data = 1;	/* binary dump only */
 		break;
 	case TA_ZONE_PLUG:
-		show(d, c, r, time, "ZP", NO_ELAPSED, 0);
+		show(c, r, time, "ZP", NO_ELAPSED, 0);
 		break;
 	case TA_ZONE_UNPLUG:
-		show(d, c, r, time, "ZU", NO_ELAPSED, 0);
+		show(c, r, time, "ZU", NO_ELAPSED, 0);
 		break;
 	default:
 		warn_msg("Bad fs action %x", (u32)r->action);
