@@ -58,6 +58,16 @@
 #define PIPE_WINDOW 1024
 #endif
 
+/* Pipe mode: records that sort after a newer one of their CPU (their time
+ * lies before the trace's start) are printed at the end, as blkparse does;
+ * this many, with this many payload bytes, are kept for it. */
+#ifndef HOLD_MAX
+#define HOLD_MAX 64
+#endif
+#ifndef HOLD_BYTES
+#define HOLD_BYTES 2048
+#endif
+
 /* Sequence gaps remembered per run (pipe mode), for blkparse's Skips line. */
 #ifndef SKIPS_MAX
 #define SKIPS_MAX 1024

@@ -81,6 +81,10 @@ static struct parse_state {
 	struct skip skips[SKIPS_MAX];
 	u16 order[PIPE_WINDOW], tmp[PIPE_WINDOW];
 	struct rec batch[PIPE_WINDOW];
+	struct rec held[HOLD_MAX];
+	u8 held_pdu[HOLD_BYTES];
+	u32 nheld, held_used;
+	u64 hold_overflow;
 	char outbuf[OUT_BUF], dumpbuf[DUMP_BUF], notebuf[NOTICE_BUF];
 	struct obuf out, dump;
 	u32 ndevs, ncpus, nstreams, nskips, notelen;
@@ -93,6 +97,9 @@ static struct parse_state {
 	int verbose, have_drv_data, notes_direct;
 	u64 cpu_overflow, dev_overflow;
 } P;
+
+_Static_assert(HOLD_MAX <= PIPE_WINDOW, "held records are ordered in P.order");
+_Static_assert(PIPE_WINDOW <= 65536, "batch indices are u16");
 
 static volatile sig_atomic_t stop_now;
 
@@ -620,6 +627,8 @@ static u32 prime(struct stream *m, u32 n)
 			i--;
 			continue;
 		}
+		if (REC_IS_CG_MSG(&r))
+			i--;
 		done++;
 	}
 	m->more = n - i;
@@ -888,6 +897,44 @@ static void batch_sort(u32 n)
 	}
 }
 
+static void emit(struct devinfo *d, struct cpuinfo *c, const struct rec *r)
+{
+	if (ACT32(r) != TN_MESSAGE) {
+		check_sequence(c, (u32)(c - P.cpus), r);
+		c->last_seq = r->seq;
+		c->seen = 1;
+	}
+	d->last_time = r->time;
+	c->nelems++;
+	if (ACT32(r) & (P.act_mask << TC_SHIFT))
+		dump_trace(d, c, r, r->time);
+}
+
+/* Keep a record (and its payload) until EOF; 0 when there is no room. */
+static int hold(const struct rec *r)
+{
+	if (P.nheld == HOLD_MAX || HOLD_BYTES - P.held_used < r->pdu_len) {
+		P.hold_overflow++;
+		return 0;
+	}
+	P.held[P.nheld] = *r;
+	memcpy(P.held_pdu + P.held_used, r->pdu, r->pdu_len);
+	P.held[P.nheld++].pdu = P.held_pdu + P.held_used;
+	P.held_used += r->pdu_len;
+	return 1;
+}
+
+static int held_cmp(u16 a, u16 b)
+{
+	const struct rec *x = &P.held[a], *y = &P.held[b];
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 static int ready(int fd)
 {
 	struct pollfd p = { fd, POLLIN, 0 };
@@ -901,6 +948,7 @@ static int do_pipe(void)
 	int fd = strcmp(P.pipe_name, "-") ? open(P.pipe_name, O_RDONLY | O_CLOEXEC) : 0;
 	int end = 0, live;
 	struct stat st;
+	u32 i;
 
 	if (fd < 0) {
 		err_sys(P.pipe_name);
@@ -910,11 +958,12 @@ static int do_pipe(void)
 	src_init(&s, fd, strcmp(P.pipe_name, "-") ? P.pipe_name : "(stdin)", stream_mem[0], STREAM_BUF);
 	while (!end && !stop_now) {
 		u64 youngest = 0;
-		u32 n = 0, i;
+		u32 n = 0, counted = 0;
+		u64 base;
 		int gen = !P.genesis;
 
 		s.keep = s.pos;
-		while (n < P.batch_n && n < PIPE_WINDOW && !stop_now) {
+		while (counted < P.batch_n && n < PIPE_WINDOW && !stop_now) {
 			struct rec *r = &P.batch[n];
 			int rc;
 
@@ -925,7 +974,11 @@ static int do_pipe(void)
 			 * up to a batch. */
 			if (n && s.len - s.pos < 64 && !ready(fd))
 				break;
+			base = s.base;
 			rc = src_record(&s, r);
+			if (s.base != base)	/* the buffer slid down under the batch */
+				for (i = 0; i < n; i++)
+					P.batch[i].pdu -= s.base - base;
 			if (rc <= 0) {
 				end = 1;
 				break;
@@ -936,6 +989,7 @@ static int do_pipe(void)
 			}
 			/* devices are numbered in the order records are read */
 			dev_get(r->dev);
+			counted += !REC_IS_CG_MSG(r);
 			n++;
 		}
 		s.keep = NO_KEEP;	/* the batch's bytes stay until the next read */
@@ -966,21 +1020,36 @@ static int do_pipe(void)
 			c = cpu_get(d, r->cpu);
 			if (r->time >= P.sw_end || r->time < P.sw_start)
 				continue;
-			if (ACT32(r) != TN_MESSAGE) {
-				check_sequence(c, (u32)(c - P.cpus), r);
-				c->last_seq = r->seq;
-				c->seen = 1;
-			}
-			d->last_time = r->time;
-			c->nelems++;
-			if (ACT32(r) & (P.act_mask << TC_SHIFT))
-				dump_trace(d, c, r, r->time);
+			/* An older record than its CPU has shown (it sorted late,
+			 * e.g. its time lies before the first batch's): blkparse
+			 * stalls on it until EOF and prints it last; so do we. */
+			if (ACT32(r) != TN_MESSAGE && c->seen && r->seq <= c->last_seq && hold(r))
+				continue;
+			emit(d, c, r);
 		}
 		/* Live input: show each batch now (blkparse line-buffers). */
 		if (live && P.text)
 			ob_flush(&P.out);
 		if (youngest > P.sw_end)
 			break;
+	}
+	/* What blkparse held back, in its order, as its final pass does. */
+	for (i = 0; i < P.nheld; i++)
+		P.order[i] = (u16)i;
+	for (i = 1; i < P.nheld; i++) {
+		u16 v = P.order[i];
+		u32 j;
+
+		for (j = i; j && held_cmp(P.order[j - 1], v) > 0; j--)
+			P.order[j] = P.order[j - 1];
+		P.order[j] = v;
+	}
+	for (i = 0; i < P.nheld; i++) {
+		struct rec *r = &P.held[P.order[i]];
+		struct devinfo *d = dev_get(r->dev);
+
+		if (d)
+			emit(d, cpu_get(d, r->cpu), r);
 	}
 	if (fd > 0)
 		close(fd);
@@ -1280,6 +1349,9 @@ int parse_main(int argc, char **argv)
 		warn_msg("cpu table full: %llu events uncounted (CPUS_MAX %d)", (unsigned long long)P.cpu_overflow, CPUS_MAX);
 	if (P.dev_overflow)
 		warn_msg("device table full: %llu devices dropped (DEVS_MAX %d)", (unsigned long long)P.dev_overflow, DEVS_MAX);
+	if (P.hold_overflow)
+		warn_msg("late-record table full: %llu records printed early (HOLD_MAX %d)",
+			 (unsigned long long)P.hold_overflow, HOLD_MAX);
 	if (P.skip_overflow)
 		warn_msg("gap table full: %llu gaps uncounted (SKIPS_MAX %d)", (unsigned long long)P.skip_overflow, SKIPS_MAX);
 	return rc || src_errors ? 1 : 0;

@@ -26,6 +26,8 @@ else
 	check "tiny: gap table overflow reported" grep -q 'gap table full: 1 gaps uncounted' "$OUT/tiny3.err"
 	"$T" parse -i x -f '%a%a%a%a%a%a%a%a%a%a%a%a%a' >/dev/null 2>"$OUT/tiny4.err"
 	check "tiny: format space overflow is refused with a message" grep -q 'formats longer than 24 bytes' "$OUT/tiny4.err"
+	"$TOP/tests/gentrace" -s 326302 -n 6000 -c 3 -S 2>/dev/null | "$T" parse -i - -b 40 >/dev/null 2>"$OUT/tiny6.err"
+	check "tiny: late-record table overflow reported" grep -q 'late-record table full: .* (HOLD_MAX 1)' "$OUT/tiny6.err"
 	( cd "$FIX/two-devs" && "$T" parse -i nullb0 -i nullb1 ) >/dev/null 2>"$OUT/tiny5.err"
 	check "tiny: too many inputs refused, named" grep -q 'nullb1: more than 1 inputs (DEVS_MAX)' "$OUT/tiny5.err"
 fi
