@@ -54,10 +54,10 @@ clean:
 	rm -rf build iomon iomon_unstripped tests/gentrace tests/peakrss
 
 # A build with every pool tiny: tests drive each one past its limit.
-TINY := -DPROC_MAX=3 -DTRACK_MAX=4 -DPPI_MAX=2 -DCPUS_MAX=1 -DDEVS_MAX=1 \
+TINY := -DPROC_MAX=3 -DTRACK_MAX=4 -DPPI_MAX=2 -DCPUS_MAX=2 -DDEVS_MAX=1 \
 	-DSKIPS_MAX=1 -DSTREAMS_MAX=1 -DPIPE_WINDOW=16 -DFMT_SPACE=24 \
 	-DHOLD_MAX=1 -DHOLD_BYTES=8
-build/tiny/iomon: $(SRCS) iomon.h config.h
+build/tiny/iomon: $(SRCS) iomon.h config.h Makefile
 	@mkdir -p $(dir $@)
 	$(CC) -I. $(TINY) -Os $(WARN) $(LDFLAGS) -o $@ $(SRCS)
 
