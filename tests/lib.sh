@@ -7,7 +7,7 @@ FIX=$TOP/tests/fixtures
 OUT=$TOP/tests/out
 mkdir -p "$OUT"
 
-pass() { T_PASS=$((T_PASS + 1)); [ -n "$VERBOSE" ] && echo "PASS $1"; return 0; }
+pass() { T_PASS=$((T_PASS + 1)); [ -n "${VERBOSE:-}" ] && echo "PASS $1"; return 0; }
 fail() { T_FAIL=$((T_FAIL + 1)); echo "FAIL $1${2:+: $2}"; return 0; }
 skip() { T_SKIP=$((T_SKIP + 1)); echo "SKIP $1: $2"; return 0; }
 
