@@ -12,7 +12,8 @@ CPPFLAGS += -I. $(CFLAGS_EXTRA)
 LDFLAGS += -static -Wl,-z,noseparate-code -Wl,--build-id=none
 PREFIX ?= /usr/local
 
-SRCS := applet.c capture/decode.c capture/source.c match/procs.c match/track.c \
+SRCS := applet.c capture/decode.c capture/source.c capture/trace.c capture/relay.c \
+	capture/tracefs.c match/procs.c match/track.c \
 	stats/iostats.c output/out.c output/fmt.c output/parse.c
 OBJS := $(SRCS:%.c=build/obj/%.o)
 # The per-record path: decoding and formatting.  -Os turns every divide by
@@ -24,7 +25,7 @@ $(HOT): CFLAGS += -O2
 
 all: iomon
 
-build/obj/%.o: %.c iomon.h config.h
+build/obj/%.o: %.c iomon.h config.h capture/capture.h capture/kdefs.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -ffunction-sections -fdata-sections -c -o $@ $<
 

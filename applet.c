@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include "iomon.h"
 
-extern const char parse_usage[];
+extern const char parse_usage[], trace_usage[];
 
 static const struct applet {
 	const char *name;
@@ -18,7 +18,9 @@ static const struct applet {
 	const char *usage;
 } applets[] = {		/* sorted by name */
 	{ "blkparse", parse_main, parse_usage },
+	{ "blktrace", trace_main, trace_usage },
 	{ "parse", parse_main, parse_usage },
+	{ "trace", trace_main, trace_usage },
 };
 #define NAPPLETS (sizeof(applets) / sizeof(applets[0]))
 

@@ -103,4 +103,25 @@
 #define NOTICE_BUF 4096
 #endif
 
+/* ---- capture ---- */
+
+/* Devices one capture can trace, and CPUs it can follow. */
+#ifndef CAP_DEVS
+#define CAP_DEVS 16
+#endif
+#ifndef CAP_CPUS
+#define CAP_CPUS 256
+#endif
+
+/* One read from the kernel: a relay sub-buffer (-b, 512 KiB by default)
+ * is read in pieces of this size; a tracefs ring-buffer page is 4 KiB. */
+#ifndef CAP_BUF
+#define CAP_BUF (256 * 1024)
+#endif
+
+/* How often a quiet capture wakes to check the clock and signals. */
+#ifndef CAP_POLL_MS
+#define CAP_POLL_MS 250
+#endif
+
 #endif

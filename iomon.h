@@ -115,8 +115,7 @@ int open_out(const char *path, int mode);	/* no symlink following */
 
 /* applets */
 int parse_main(int argc, char **argv);
-
-#endif
+int trace_main(int argc, char **argv);
 
 /* match/procs.c: pid -> command name, first name wins (as blkparse) */
 const char *proc_name(u32 pid);
@@ -186,3 +185,5 @@ struct ppi *ppi_get(u32 pid);		/* lookup or create; NULL: pool full */
 void ppi_print_all(struct obuf *o, int sort_key);
 extern int ppi_by_name;
 extern unsigned long long ppi_dropped;
+
+#endif

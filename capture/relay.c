@@ -1,0 +1,372 @@
+/* The relay backend: blktrace's own interface.  BLKTRACESETUP2 (version-8
+ * records, kernel 6.19+) or BLKTRACESETUP, START, read debugfs
+ * block/NAME/trace<cpu> while tracing, STOP, drain, TEARDOWN.
+ *
+ * While tracing we read only when poll() says a whole sub-buffer is done:
+ * a read of the sub-buffer the kernel is still filling can return records
+ * it has reserved but not written yet.  STOP flushes that last one. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include "capture/kdefs.h"
+#include "capture/capture.h"
+
+static int trace_path(char *p, size_t n, const struct tdev *d, const char *file)
+{
+	return (size_t)snprintf(p, n, "%s/block/%s/%s", C.debugfs, d->name, file) >= n ? -1 : 0;
+}
+
+/* Directory entries without opendir(), which allocates: getdents64 into
+ * a buffer on the stack.  fn returns non-zero to stop. */
+static long each_entry(const char *dir, long (*fn)(const char *dir, const char *name, const char *arg),
+		       const char *arg)
+{
+	char buf[2048];
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	long n, r = 0;
+
+	if (fd < 0)
+		return 0;
+	while (!r && (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		long off = 0;
+
+		while (!r && off < n) {
+			unsigned short reclen;
+
+			memcpy(&reclen, buf + off + 16, 2);
+			r = fn(dir, buf + off + 19, arg);
+			off += reclen;
+		}
+	}
+	close(fd);
+	return r;
+}
+
+static long fd_points_at(const char *dir, const char *name, const char *want)
+{
+	char p[96], link[PATH_LEN];
+	ssize_t n;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	n = readlink(p, link, sizeof(link) - 1);
+	if (n <= 0)
+		return 0;
+	link[n] = 0;
+	return !strncmp(link, want, strlen(want));
+}
+
+static long pid_holds(const char *dir, const char *name, const char *want)
+{
+	char p[64];
+
+	(void)dir;
+	if (name[0] < '1' || name[0] > '9' || atol(name) == (long)getpid())
+		return 0;
+	snprintf(p, sizeof(p), "/proc/%s/fd", name);
+	return each_entry(p, fd_points_at, want) ? atol(name) : 0;
+}
+
+/* Which live process has this device's relay files open, if any. */
+static long holder(const struct tdev *d)
+{
+	char want[PATH_LEN];
+
+	if (trace_path(want, sizeof(want), d, "trace"))
+		return 0;
+	return each_entry("/proc", pid_holds, want);
+}
+
+static int sysfs_flag(const struct tdev *d, const char *file)
+{
+	char p[128], c = 0;
+	int fd;
+
+	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/trace/%s", DEV_MAJOR(d->kdev), DEV_MINOR(d->kdev), file);
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	if (read(fd, &c, 1) != 1)
+		c = 0;
+	close(fd);
+	return c == '1';
+}
+
+static int setup_once(struct tdev *d)
+{
+	struct buts2 b2;
+	struct buts b;
+
+	memset(&b2, 0, sizeof(b2));
+	b2.act_mask = C.mask;	/* 0: everything */
+	b2.buf_size = C.buf_size;
+	b2.buf_nr = C.buf_nr;
+	if (!ioctl(d->fd, K_BLKTRACESETUP2, &b2)) {
+		snprintf(d->name, sizeof(d->name), "%.63s", b2.name);
+		d->version = 8;
+		return 0;
+	}
+	if (errno != ENOTTY && errno != EINVAL)
+		return -1;
+	memset(&b, 0, sizeof(b));
+	b.act_mask = C.mask ? (u16)C.mask : 0xffff;
+	b.buf_size = C.buf_size;
+	b.buf_nr = C.buf_nr;
+	if (ioctl(d->fd, K_BLKTRACESETUP, &b))
+		return -1;
+	snprintf(d->name, sizeof(d->name), "%.31s", b.name);
+	d->version = 7;
+	return 0;
+}
+
+/* SETUP, clearing a trace that a dead capture left behind. */
+static int setup(struct tdev *d)
+{
+	long pid;
+
+	d->fd = open(d->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (d->fd < 0) {
+		warn_msg("%s: %s", d->path, strerror(errno));
+		return -1;
+	}
+	if (!setup_once(d))
+		return 0;
+	if (errno == ENOTTY) {
+		warn_msg("%s: this kernel has no blktrace (CONFIG_BLK_DEV_IO_TRACE is off)", d->path);
+		return -1;
+	}
+	if (errno == EACCES || errno == EPERM) {
+		warn_msg("%s: BLKTRACESETUP refused: %s", d->path, strerror(errno));
+		return -1;
+	}
+	if (errno != EBUSY) {
+		warn_msg("BLKTRACESETUP(2) %s failed: %s", d->path, strerror(errno));
+		return -1;
+	}
+	if (sysfs_flag(d, "enable")) {
+		warn_msg("%s: the tracefs blk tracer is on for this device; not touching it "
+			 "(echo 0 > /sys/block/%s/trace/enable frees it)", d->path, d->name);
+		return -1;
+	}
+	if ((pid = holder(d))) {
+		warn_msg("%s: already being traced by pid %ld; not touching it", d->path, pid);
+		return -1;
+	}
+	ioctl(d->fd, K_BLKTRACESTOP);
+	ioctl(d->fd, K_BLKTRACETEARDOWN);
+	warn_msg("%s: cleared a trace left behind by a capture that is gone", d->path);
+	if (!setup_once(d))
+		return 0;
+	warn_msg("BLKTRACESETUP(2) %s failed: %s", d->path, strerror(errno));
+	return -1;
+}
+
+static void teardown(struct tdev *d)
+{
+	u32 c;
+
+	for (c = 0; c < C.ncpu; c++)
+		if (d->relay[c] >= 0) {
+			close(d->relay[c]);
+			d->relay[c] = -1;
+		}
+	if (d->setup) {
+		ioctl(d->fd, K_BLKTRACESTOP);
+		if (ioctl(d->fd, K_BLKTRACETEARDOWN))
+			warn_msg("BLKTRACETEARDOWN %s failed: %s", d->path, strerror(errno));
+		d->setup = 0;
+	}
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+}
+
+static void teardown_all(void)
+{
+	u32 i;
+
+	for (i = 0; i < C.ndev; i++)
+		teardown(&C.dev[i]);
+}
+
+/* debugfs must be mounted for the relay files; mount it if it is not. */
+static int have_debugfs(void)
+{
+	char p[PATH_LEN];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/block", C.debugfs);
+	if (!stat(p, &st))
+		return 1;
+	if (mount("debugfs", C.debugfs, "debugfs", 0, NULL) == 0 && !stat(p, &st)) {
+		if (C.verbose)
+			warn_msg("mounted debugfs on %s", C.debugfs);
+		return 1;
+	}
+	return 0;
+}
+
+static int open_relay(struct tdev *d)
+{
+	char p[PATH_LEN];
+	u32 c;
+
+	for (c = 0; c < C.ncpu; c++) {
+		snprintf(p, sizeof(p), "%s/block/%s/trace%u", C.debugfs, d->name, c);
+		d->relay[c] = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (d->relay[c] >= 0)
+			continue;
+		if (errno == ENOENT)
+			continue;	/* no such CPU */
+		if (errno == EPERM || errno == EACCES) {
+			warn_msg("%s: relay files refused (%s; kernel lockdown?)", p, strerror(errno));
+			return RUN_FALLBACK;
+		}
+		warn_msg("Could not open %s: %s", p, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static u64 read_dropped(const struct tdev *d)
+{
+	char p[PATH_LEN], buf[32];
+	int fd;
+	ssize_t n;
+
+	if (trace_path(p, sizeof(p), d, "dropped") || (fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	return strtoull(buf, NULL, 10);
+}
+
+/* Move what one relay file has to its output; 0 when it had nothing. */
+static ssize_t pump(struct tdev *d, u32 cpu, size_t max)
+{
+	ssize_t n = read(d->relay[cpu], C.buf, max);
+
+	if (n > 0 && cap_write(d, cpu, C.buf, (size_t)n))
+		return -1;
+	return n;
+}
+
+static u64 now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (u64)t.tv_sec * 1000 + (u64)t.tv_nsec / 1000000;
+}
+
+int relay_run(void)
+{
+	static struct pollfd pfd[CAP_DEVS * CAP_CPUS];
+	static u16 who[CAP_DEVS * CAP_CPUS][2];
+	size_t chunk = C.buf_size < CAP_BUF ? C.buf_size : CAP_BUF;
+	u64 end = C.stopwatch ? now_ms() + (u64)C.stopwatch * 1000 : 0;
+	u32 i, c, n = 0;
+	int rc;
+
+	if (!have_debugfs()) {
+		warn_msg("debugfs is not available at %s", C.debugfs);
+		return RUN_FALLBACK;
+	}
+	for (i = 0; i < C.ndev; i++) {
+		if (setup(&C.dev[i])) {
+			teardown_all();
+			return 1;
+		}
+		C.dev[i].setup = 1;
+	}
+	for (i = 0; i < C.ndev; i++)
+		if ((rc = open_relay(&C.dev[i]))) {
+			teardown_all();
+			return rc;
+		}
+	if (C.verbose || C.backend == BK_AUTO)
+		warn_msg("capturing through relay (debugfs), version-%d records", C.dev[0].version);
+	for (i = 0; i < C.ndev; i++)
+		for (c = 0; c < C.ncpu; c++)
+			if (C.dev[i].relay[c] >= 0) {
+				if (!C.to_stdout && cap_write(&C.dev[i], c, "", 0)) {
+					teardown_all();
+					return 1;
+				}
+				pfd[n] = (struct pollfd){ C.dev[i].relay[c], POLLIN, 0 };
+				who[n][0] = (u16)i, who[n][1] = (u16)c;
+				n++;
+			}
+	for (i = 0; i < C.ndev; i++)
+		if (ioctl(C.dev[i].fd, K_BLKTRACESTART)) {
+			warn_msg("BLKTRACESTART %s failed: %s", C.dev[i].path, strerror(errno));
+			teardown_all();
+			return 1;
+		}
+	while (!cap_stopping()) {
+		int wait = CAP_POLL_MS;
+
+		if (end) {
+			u64 t = now_ms();
+
+			if (t >= end)
+				break;
+			if (end - t < (u64)wait)
+				wait = (int)(end - t);
+		}
+		if (poll(pfd, n, wait) <= 0)
+			continue;
+		for (i = 0; i < n; i++)
+			if (pfd[i].revents & POLLIN)
+				pump(&C.dev[who[i][0]], who[i][1], chunk);
+	}
+	/* STOP flushes the sub-buffers being filled; then drain them all. */
+	for (i = 0; i < C.ndev; i++)
+		ioctl(C.dev[i].fd, K_BLKTRACESTOP);
+	for (i = 0; i < n && !C.write_failed; i++)
+		while (pump(&C.dev[who[i][0]], who[i][1], chunk) > 0)
+			;
+	for (i = 0; i < C.ndev; i++)
+		C.dev[i].dropped = read_dropped(&C.dev[i]);
+	teardown_all();
+	return 0;
+}
+
+/* -k: stop and remove whatever trace is set up on the devices. */
+int relay_kill(void)
+{
+	u32 i;
+	int bad = 0;
+
+	for (i = 0; i < C.ndev; i++) {
+		struct tdev *d = &C.dev[i];
+		int stopped;
+
+		d->fd = open(d->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (d->fd < 0) {
+			warn_msg("%s: %s", d->path, strerror(errno));
+			bad = 1;
+			continue;
+		}
+		stopped = !ioctl(d->fd, K_BLKTRACESTOP);
+		if (!ioctl(d->fd, K_BLKTRACETEARDOWN) || stopped)
+			warn_msg("%s: trace stopped and removed", d->path);
+		else if (errno == ENOTTY)
+			warn_msg("%s: this kernel has no blktrace (CONFIG_BLK_DEV_IO_TRACE is off)", d->path);
+		else if (C.verbose)
+			warn_msg("%s: no trace was set up (%s)", d->path, strerror(errno));
+		close(d->fd);
+		d->fd = -1;
+	}
+	return bad;
+}

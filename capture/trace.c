@@ -1,0 +1,497 @@
+/* trace: blktrace, capture from the kernel.
+ *
+ * Two ways in.  relay: the blktrace ioctls and debugfs trace<cpu> files, as
+ * blktrace does (BLKTRACESETUP2 for version-8 records where the kernel has
+ * it).  tracefs: the block tracepoints in a private tracefs instance, turned
+ * into the same records; used when the relay files are refused (kernel
+ * lockdown) or debugfs is missing.  Either way the files are
+ * [DIR/]NAME.blktrace.CPU, which blkparse and iomon parse read alike.
+ */
+const char trace_usage[] =
+"usage: blktrace -d DEV [-d DEV]... [OPTIONS]\n"
+"       iomon trace [OPTIONS] DEV...\n"
+"\n"
+"Trace block I/O on the devices until interrupted (or -w) and write\n"
+"NAME.blktrace.CPU files, or one stream to stdout with -o -.\n"
+"\n"
+" -d, --dev=DEV               device to trace (repeatable; bare DEVs too)\n"
+" -I, --input-devs=FILE       devices listed in FILE, one per line\n"
+" -a, --act-mask=NAME         trace only these categories (repeatable): read\n"
+"                             write flush sync queue requeue issue complete\n"
+"                             fs pc notify ahead meta discard drv_data fua\n"
+" -A, --set-mask=HEX          the category mask as one hex number\n"
+" -r, --relay=PATH            debugfs mount point (default /sys/kernel/debug)\n"
+" -o, --output=NAME           file name prefix, '-' for a stream on stdout\n"
+" -D, --output-dir=DIR        folder for the files\n"
+" -w, --stopwatch=SECS        stop after SECS seconds\n"
+" -b, --buffer-size=KIB       kernel sub-buffer size (default 512)\n"
+" -n, --num-sub-buffers=N     kernel sub-buffers per CPU (default 4)\n"
+" -k, --kill                  stop and remove a trace left running, then exit\n"
+"     --backend=NAME          relay, tracefs or auto (default)\n"
+" -v, --verbose               say more\n"
+" -V, --version               print the version\n";
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+#include "capture/kdefs.h"
+#include "capture/capture.h"
+
+struct cap C;
+static u8 cap_buf[CAP_BUF];
+static volatile sig_atomic_t cap_stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	cap_stop = 1;
+}
+
+int cap_stopping(void) { return cap_stop; }
+
+/* ---- output: per-CPU files or the stream ---- */
+
+static int out_open(struct tdev *d, u32 cpu)
+{
+	char path[PATH_LEN];
+
+	if (C.to_stdout) {
+		d->out[cpu] = 1;
+		return 0;
+	}
+	if ((size_t)snprintf(path, sizeof(path), "%s%s%s.blktrace.%u", C.dir ? C.dir : "",
+			     C.dir ? "/" : "", C.oname ? C.oname : d->name, cpu) >= sizeof(path)) {
+		warn_msg("%s: output path too long", d->name);
+		return -1;
+	}
+	/* 0600: a trace shows who did what to which blocks */
+	d->out[cpu] = open_out(path, 0600);
+	return d->out[cpu] < 0 ? -1 : 0;
+}
+
+/* Every byte reaches the file or the capture stops: a full disk or a
+ * reader that went away ends the run cleanly, kernel state torn down. */
+int cap_write(struct tdev *d, u32 cpu, const void *p, size_t n)
+{
+	const u8 *b = p;
+
+	if (cpu >= CAP_CPUS)
+		return -1;
+	if (d->out[cpu] < 0 && out_open(d, cpu))
+		goto fail;
+	d->bytes[cpu] += n;
+	while (n) {
+		ssize_t k = write(d->out[cpu], b, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			if (errno != EPIPE)
+				warn_msg("write %s.blktrace.%u: %s", C.oname ? C.oname : d->name, cpu,
+					 k ? strerror(errno) : "no progress");
+			goto fail;
+		}
+		b += k;
+		n -= (size_t)k;
+	}
+	return 0;
+fail:
+	C.write_failed = 1;
+	cap_stop = 1;
+	return -1;
+}
+
+/* ---- devices ---- */
+
+/* The kernel's name for a device: /sys/dev/block/MAJ:MIN/uevent DEVNAME. */
+static void kernel_name(u32 maj, u32 min, const char *path, char *name, size_t len)
+{
+	char p[96], buf[512];
+	const char *b;
+	int fd;
+	ssize_t n;
+
+	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/uevent", maj, min);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n > 0) {
+			char *s, *e;
+
+			buf[n] = 0;
+			if ((s = strstr(buf, "DEVNAME=")) && (e = strchr(s, '\n'))) {
+				*e = 0;
+				snprintf(name, len, "%s", s + 8);
+				return;
+			}
+		}
+	}
+	b = strrchr(path, '/');
+	snprintf(name, len, "%s", b ? b + 1 : path);
+}
+
+static int add_device(const char *path)
+{
+	struct tdev *d;
+	struct stat st;
+	u32 i;
+
+	if (C.ndev == CAP_DEVS) {
+		warn_msg("%s: more than %d devices (CAP_DEVS)", path, CAP_DEVS);
+		return -1;
+	}
+	if (stat(path, &st)) {
+		warn_msg("%s: no such device (%s)", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISBLK(st.st_mode)) {
+		warn_msg("%s: not a block device", path);
+		return -1;
+	}
+	d = &C.dev[C.ndev];
+	memset(d, 0, sizeof(*d));
+	d->path = path;
+	d->kdev = major(st.st_rdev) << 20 | minor(st.st_rdev);
+	d->fd = -1;
+	for (i = 0; i < CAP_CPUS; i++)
+		d->out[i] = d->relay[i] = -1;
+	kernel_name(major(st.st_rdev), minor(st.st_rdev), path, d->name, sizeof(d->name));
+	for (i = 0; i < C.ndev; i++)
+		if (C.dev[i].kdev == d->kdev) {
+			warn_msg("%s: given twice", path);
+			return -1;
+		}
+	C.ndev++;
+	return 0;
+}
+
+/* Partitions share their disk's queue: one trace per queue, so a disk and
+ * its partition cannot be traced together. */
+static int check_overlap(void)
+{
+	u32 i, j;
+
+	for (i = 0; i < C.ndev; i++) {
+		char p[96], buf[32];
+		int fd;
+		ssize_t n;
+
+		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/partition", DEV_MAJOR(C.dev[i].kdev),
+			 DEV_MINOR(C.dev[i].kdev));
+		C.dev[i].is_part = (fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0;
+		if (fd >= 0)
+			close(fd);
+		if (!C.dev[i].is_part)
+			continue;
+		/* ../sda/sda1: the parent directory names the disk */
+		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/../dev", DEV_MAJOR(C.dev[i].kdev),
+			 DEV_MINOR(C.dev[i].kdev));
+		if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = 0;
+		C.dev[i].disk = (u32)strtoul(buf, NULL, 10) << 20 | (u32)strtoul(strchr(buf, ':') ? strchr(buf, ':') + 1 : "0", NULL, 10);
+		for (j = 0; j < C.ndev; j++)
+			if (C.dev[j].kdev == C.dev[i].disk) {
+				warn_msg("%s and %s: a disk and its partition cannot be traced together "
+					 "(they share one request queue)", C.dev[j].path, C.dev[i].path);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+static const char *const mask_names[] = {
+	"read", "write", "flush", "sync", "queue", "requeue", "issue", "complete",
+	"fs", "pc", "notify", "ahead", "meta", "discard", "drv_data", "fua",
+};
+
+static int read_dev_list(const char *file)
+{
+	static char list[4096];
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	char *p, *e;
+
+	if (fd < 0) {
+		warn_msg("Invalid file for devices %s: %s", file, strerror(errno));
+		return -1;
+	}
+	n = read(fd, list, sizeof(list) - 1);
+	close(fd);
+	if (n < 0 || n == sizeof(list) - 1) {
+		warn_msg("%s: unreadable or longer than %zu bytes", file, sizeof(list) - 2);
+		return -1;
+	}
+	list[n] = 0;
+	for (p = list; *p; p = e) {
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		for (e = p; *e && *e != '\n' && *e != ' ' && *e != '\t'; e++)
+			;
+		if (*e)
+			*e++ = 0;
+		if (*p && add_device(p))
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- the end-of-run summary, in blktrace's layout ---- */
+
+static void summary(void)
+{
+	char line[160];
+	int fd = C.to_stdout ? 2 : 1;
+	u64 all = 0, lost = 0;
+	u32 i, c;
+
+	for (i = 0; i < C.ndev; i++) {
+		struct tdev *d = &C.dev[i];
+		u64 ev = 0, kb = 0;
+		int n;
+
+		n = snprintf(line, sizeof(line), "=== %s ===\n", d->name);
+		if (write(fd, line, (size_t)n) < 0)
+			return;
+		for (c = 0; c < C.ncpu; c++) {
+			u64 e = d->bytes[c] / 48, k = (d->bytes[c] + 1023) >> 10;
+
+			if (d->out[c] < 0 && !d->bytes[c])
+				continue;
+			n = snprintf(line, sizeof(line), "  CPU%3u: %20llu events, %8llu KiB data\n", c,
+				     (unsigned long long)e, (unsigned long long)k);
+			if (write(fd, line, (size_t)n) < 0)
+				return;
+			ev += e;
+			kb += k;
+		}
+		n = snprintf(line, sizeof(line), "  Total:  %20llu events (dropped %llu), %8llu KiB data\n",
+			     (unsigned long long)ev, (unsigned long long)d->dropped, (unsigned long long)kb);
+		if (write(fd, line, (size_t)n) < 0)
+			return;
+		all += ev;
+		lost += d->dropped;
+	}
+	if (lost) {
+		int n = snprintf(line, sizeof(line), "You have %llu (%5.1f%%) dropped events\n"
+				 "Consider using a larger buffer size (-b) and/or more buffers (-n)\n",
+				 (unsigned long long)lost, 100.0 * (double)lost / (double)(all + lost));
+
+		if (write(2, line, (size_t)n) < 0)
+			return;
+	}
+}
+
+/* ---- options and main ---- */
+
+static const struct option longopts[] = {
+	{ "dev", 1, 0, 'd' }, { "input-devs", 1, 0, 'I' }, { "act-mask", 1, 0, 'a' },
+	{ "set-mask", 1, 0, 'A' }, { "relay", 1, 0, 'r' }, { "output", 1, 0, 'o' },
+	{ "output-dir", 1, 0, 'D' }, { "stopwatch", 1, 0, 'w' }, { "buffer-size", 1, 0, 'b' },
+	{ "num-sub-buffers", 1, 0, 'n' }, { "kill", 0, 0, 'k' }, { "verbose", 0, 0, 'v' },
+	{ "version", 0, 0, 'V' }, { "backend", 1, 0, 'B' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
+};
+
+static int options(int argc, char **argv)
+{
+	int c;
+	size_t i;
+	char *e;
+	unsigned long v;
+
+	while ((c = getopt_long(argc, argv, "d:I:a:A:r:o:D:w:b:n:kvV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (add_device(optarg))
+				return 1;
+			break;
+		case 'I':
+			if (read_dev_list(optarg))
+				return 1;
+			break;
+		case 'a':
+			for (i = 0; i < 16 && strcasecmp(optarg, mask_names[i]); i++)
+				;
+			if (i == 16) {
+				warn_msg("Invalid action mask %s (names: read write flush sync queue requeue "
+					 "issue complete fs pc notify ahead meta discard drv_data fua)", optarg);
+				return 1;
+			}
+			C.mask |= 1u << i;
+			break;
+		case 'A':
+			v = strtoul(optarg, &e, 16);
+			if (e == optarg || *e || !v || v > 0xffff) {
+				warn_msg("Invalid set action mask %s", optarg);
+				return 1;
+			}
+			C.mask = (u32)v;
+			break;
+		case 'r': C.debugfs = optarg; break;
+		case 'o': C.oname = optarg; break;
+		case 'D': C.dir = optarg; break;
+		case 'w':
+			v = strtoul(optarg, &e, 10);
+			if (e == optarg || *e || !v) {
+				warn_msg("Invalid stopwatch value (%s secs)", optarg);
+				return 1;
+			}
+			C.stopwatch = (u32)v;
+			break;
+		case 'b':
+			v = strtoul(optarg, &e, 10);
+			if (e == optarg || *e || !v || v > 16 * 1024) {
+				warn_msg("Invalid buffer size (%s): 1 to 16384 KiB", optarg);
+				return 1;
+			}
+			C.buf_size = (u32)v << 10;
+			break;
+		case 'n':
+			v = strtoul(optarg, &e, 10);
+			if (e == optarg || *e || !v || v > 4096) {
+				warn_msg("Invalid buffer nr (%s)", optarg);
+				return 1;
+			}
+			C.buf_nr = (u32)v;
+			break;
+		case 'k': C.kill = 1; break;
+		case 'v': C.verbose++; break;
+		case 'V': {
+			char line[128];
+			int n = snprintf(line, sizeof(line), "%s version 2.0.0\n", argv[0]);
+
+			return write(1, line, (size_t)n) == n ? -2 : 1;
+		}
+		case 'B':
+			if (!strcmp(optarg, "relay"))
+				C.backend = BK_RELAY;
+			else if (!strcmp(optarg, "tracefs"))
+				C.backend = BK_TRACEFS;
+			else if (!strcmp(optarg, "auto"))
+				C.backend = BK_AUTO;
+			else {
+				warn_msg("unknown backend '%s' (relay, tracefs or auto)", optarg);
+				return 1;
+			}
+			break;
+		case 'H':
+			return write(1, trace_usage, sizeof(trace_usage) - 1) < 0 ? 1 : -2;
+		default:
+			if (write(2, trace_usage, sizeof(trace_usage) - 1) < 0)
+				return 1;
+			return 1;
+		}
+	}
+	for (; optind < argc; optind++)
+		if (add_device(argv[optind]))
+			return 1;
+	if (!C.ndev) {
+		warn_msg("no device given (try: %s -d /dev/sda)", argv[0]);
+		return 1;
+	}
+	if (C.oname && !strcmp(C.oname, "-"))
+		C.to_stdout = 1;
+	else if (C.oname && C.ndev > 1) {
+		warn_msg("-o not supported with multiple devices");
+		return 1;
+	}
+	return 0;
+}
+
+static int count_cpus(void)
+{
+	char buf[64], *p = buf;
+	int fd = open("/sys/devices/system/cpu/possible", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	unsigned long hi = 0;
+
+	if (fd < 0)
+		return (int)sysconf(_SC_NPROCESSORS_CONF);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 1;
+	buf[n] = 0;
+	/* "0-3" or "0,2-5": the highest number plus one */
+	while (*p) {
+		unsigned long v = strtoul(p, &p, 10);
+
+		if (v > hi)
+			hi = v;
+		if (*p)
+			p++;
+	}
+	return (int)hi + 1;
+}
+
+int trace_main(int argc, char **argv)
+{
+	int rc;
+	struct sigaction sa;
+
+	memset(&C, 0, sizeof(C));
+	C.buf_size = 512 << 10;
+	C.buf_nr = 4;
+	C.debugfs = "/sys/kernel/debug";
+	C.buf = cap_buf;
+	rc = options(argc, argv);
+	if (rc)
+		return rc == -2 ? 0 : rc;
+	if (check_overlap())
+		return 1;
+	C.ncpu = (u32)count_cpus();
+	if (C.ncpu > CAP_CPUS) {
+		warn_msg("%u CPUs; this build handles %d (CAP_CPUS)", C.ncpu, CAP_CPUS);
+		return 1;
+	}
+	if (geteuid() != 0) {
+		warn_msg("tracing needs root (the kernel refuses BLKTRACESETUP and tracefs to others)");
+		return 1;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (C.kill)
+		return relay_kill();
+	if (C.dir && mkdir(C.dir, 0755) && errno != EEXIST) {
+		warn_msg("Destination dir %s can't be made: %s", C.dir, strerror(errno));
+		return 1;
+	}
+	rc = -1;
+	if (C.backend != BK_TRACEFS) {
+		rc = relay_run();
+		if (rc == RUN_FALLBACK && C.backend == BK_AUTO)
+			rc = -1;
+		else if (rc == RUN_FALLBACK)
+			return 1;
+	}
+	if (rc < 0)
+		rc = tracefs_run();
+	if (rc == RUN_FALLBACK)
+		rc = 1;
+	if (!C.kill)
+		summary();
+	return rc || C.write_failed;
+}
