@@ -4,12 +4,15 @@
 #   musl-tools          static musl build (musl-gcc)
 #   blktrace            the oracle: Debian's blkparse 1.2.0
 #   file, python3       test helpers
+#   fdisk, mount        sfdisk and losetup for live captures on loop devices
 #   s390x cross + qemu  big-endian host tests (optional: tests SKIP without)
 set -u
 need=()
 command -v musl-gcc >/dev/null || need+=(musl-tools)
 command -v blkparse >/dev/null || need+=(blktrace)
 command -v file >/dev/null || need+=(file)
+command -v sfdisk >/dev/null || need+=(fdisk)
+command -v losetup >/dev/null || need+=(mount)
 command -v python3 >/dev/null || need+=(python3)
 command -v make >/dev/null || need+=(make)
 command -v gcc >/dev/null || need+=(gcc)
