@@ -99,6 +99,14 @@ static int sysfs_flag(const struct tdev *d, const char *file)
 	return c == '1';
 }
 
+static int relay_files(const struct tdev *d)
+{
+	char p[PATH_LEN];
+	struct stat st;
+
+	return !trace_path(p, sizeof(p), d, "dropped") && !stat(p, &st);
+}
+
 static int setup_once(struct tdev *d)
 {
 	struct buts2 b2;
@@ -150,7 +158,9 @@ static int setup(struct tdev *d)
 		warn_msg("BLKTRACESETUP(2) %s failed: %s", d->path, strerror(errno));
 		return -1;
 	}
-	if (sysfs_flag(d, "enable")) {
+	/* sysfs trace/enable reads 1 for any trace; only an ioctl trace has
+	 * relay files, so without them it is the tracefs blk tracer. */
+	if (sysfs_flag(d, "enable") && !relay_files(d)) {
 		warn_msg("%s: the tracefs blk tracer is on for this device; not touching it "
 			 "(echo 0 > /sys/block/%s/trace/enable frees it)", d->path, d->name);
 		return -1;
@@ -294,8 +304,7 @@ int relay_run(void)
 			teardown_all();
 			return rc;
 		}
-	if (C.verbose || C.backend == BK_AUTO)
-		warn_msg("capturing through relay (debugfs), version-%d records", C.dev[0].version);
+	warn_msg("capturing through relay (debugfs), version-%d records", C.dev[0].version);
 	for (i = 0; i < C.ndev; i++)
 		for (c = 0; c < C.ncpu; c++)
 			if (C.dev[i].relay[c] >= 0) {

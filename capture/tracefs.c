@@ -601,8 +601,7 @@ int tracefs_run(void)
 			if (cap_write(&C.dev[i], c, "", 0))
 				goto out;
 	}
-	if (C.verbose || C.backend == BK_AUTO)
-		warn_msg("capturing through tracefs (block tracepoints in %s)", inst);
+	warn_msg("capturing through tracefs (block tracepoints in %s)", inst);
 	timestamp_note();
 	put(inst, "tracing_on", "1");
 	while (!cap_stopping()) {

@@ -1,0 +1,39 @@
+# Runs inside Debian's 6.1 kernel under qemu (busybox sh, root, debugfs
+# mounted, results under /out); see tests/t-vm.sh.  iomon is in /bin.
+nb() { rmmod null_blk 2>/dev/null; insmod /lib/mod/null_blk.ko "$@"; sleep 0.2; }
+nb queue_mode=2 nr_devices=2 irqmode=2 completion_nsec=40000 gb=1
+# 1. relay capture by iomon on nullb0 while Debian's blktrace traces nullb1,
+#    the same load on both
+mkdir -p /out/iomon /out/bt
+iomon trace -d /dev/nullb0 -w 3 -D /out/iomon > /out/iomon.sum 2> /out/iomon.err &
+blktrace.real -d /dev/nullb1 -w 3 -D /out/bt > /out/bt.sum 2>&1 &
+sleep 0.5
+iogen /dev/nullb0 randrw 1 2 4096 & iogen /dev/nullb1 randrw 1 2 4096
+wait
+# 2. the tracefs backend, forced
+mkdir -p /out/tfs
+mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+iomon trace --backend=tracefs -d /dev/nullb0 -w 2 -D /out/tfs > /out/tfs.sum 2> /out/tfs.err &
+sleep 0.5; iogen /dev/nullb0 randrw 1 1 4096; wait
+# 3. a capture killed with SIGKILL leaves the trace set up; the next one clears it
+mkdir -p /out/k1 /out/k2
+iomon trace -d /dev/nullb0 -D /out/k1 > /dev/null 2>&1 &
+sleep 1; kill -9 $!; wait
+iomon trace -d /dev/nullb0 -w 1 -D /out/k2 > /out/k2.sum 2> /out/k2.err
+echo "rc=$?" >> /out/k2.err
+# 4. -k clears one explicitly
+iomon trace -d /dev/nullb0 -D /out/k1 > /dev/null 2>&1 &
+sleep 1; kill -9 $!; wait
+iomon trace -k -d /dev/nullb0 > /out/kill.out 2> /out/kill.err
+echo "rc=$?" >> /out/kill.err
+blktrace.real -d /dev/nullb0 -w 1 -D /out/k1 > /out/after-kill.out 2>&1
+echo "rc=$?" >> /out/after-kill.out
+# 5. a trace held by a live capture is refused, naming its pid
+iomon trace -d /dev/nullb0 -D /out/k1 > /dev/null 2>&1 &
+P=$!; sleep 1
+iomon trace -d /dev/nullb0 -w 1 -D /out/k1 > /dev/null 2> /out/held.err
+echo "rc=$? holder=$P" >> /out/held.err
+kill $P; wait
+# 6. the stream into the parser, in the VM
+iomon trace -o - -w 2 /dev/nullb0 2>/dev/null | iomon parse -i - > /out/stream.txt &
+sleep 0.5; iogen /dev/nullb0 randrw 1 1 4096; wait
