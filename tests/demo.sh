@@ -1,14 +1,39 @@
 #!/usr/bin/env bash
-# make demo: parse a real trace shipped with iomon (ext4 on null_blk,
-# captured with Debian's blktrace in Debian's 6.1 kernel) and show what
-# blkparse would: the first events, then the summary.
-set -eu
-cd "$(dirname "$0")/fixtures/ext4"
-IOMON=../../../iomon
-echo "\$ iomon parse -i nullb0   (first 12 lines)"
-"$IOMON" parse -i nullb0 | head -12
-echo "..."
-echo "\$ iomon parse -i nullb0 -q -s -f ''   (per process only, first two)"
-"$IOMON" parse -i nullb0 -q -s -f '' | head -22
-echo "\$ iomon parse -i nullb0 | tail   (summary)"
-"$IOMON" parse -i nullb0 | tail -22
+# make demo: as root, trace a loop device while writing and reading it and
+# show what blkparse would print; without root (or without loop devices or
+# tracing in this kernel), parse a real trace shipped with iomon instead.
+set -u
+cd "$(dirname "$0")/.."
+IOMON=$PWD/iomon
+live() {
+	[ "$(id -u)" = 0 ] && command -v losetup >/dev/null || return 1
+	W=$(mktemp -d /tmp/iomon-demo.XXXXXX) || return 1
+	truncate -s 64M "$W/disk.img"
+	LOOP=$(losetup -f --show "$W/disk.img" 2>/dev/null) || return 1
+	echo "\$ iomon trace -d $LOOP -w 3 -D $W    (while dd writes 4 MiB and reads it back)"
+	"$IOMON" trace -d "$LOOP" -w 3 -D "$W" &
+	pid=$!
+	sleep 0.7
+	dd if=/dev/urandom of="$LOOP" bs=64k count=64 oflag=direct 2>/dev/null
+	dd if="$LOOP" of=/dev/null bs=256k count=16 iflag=direct 2>/dev/null
+	wait $pid || { losetup -d "$LOOP"; return 1; }
+	losetup -d "$LOOP"
+	N=${LOOP#/dev/}
+	echo
+	echo "\$ iomon parse -D $W -i $N    (first 12 lines, then the summary)"
+	"$IOMON" parse -D "$W" -i "$N" | head -12
+	echo "..."
+	"$IOMON" parse -D "$W" -i "$N" | sed -n '/^CPU\|^Total/,$p' | tail -22
+	rm -rf "$W"
+}
+if ! live; then
+	echo "(no live capture here: needs root, a loop device and block tracing; parsing a bundled real trace instead)"
+	cd tests/fixtures/ext4
+	echo "\$ iomon parse -i nullb0   (ext4 on null_blk, captured in Debian's 6.1 kernel; first 12 lines)"
+	"$IOMON" parse -i nullb0 | head -12
+	echo "..."
+	echo "\$ iomon parse -i nullb0 -q -s -f ''   (per process, first two)"
+	"$IOMON" parse -i nullb0 -q -s -f '' | head -20
+	echo "\$ iomon parse -i nullb0 | tail   (summary)"
+	"$IOMON" parse -i nullb0 | tail -22
+fi
