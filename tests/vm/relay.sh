@@ -1,6 +1,15 @@
 # Runs inside Debian's 6.1 kernel under qemu (busybox sh, root, debugfs
 # mounted, results under /out); see tests/t-vm.sh.  iomon is in /bin.
 nb() { rmmod null_blk 2>/dev/null; insmod /lib/mod/null_blk.ko "$@"; sleep 0.2; }
+# load DEV SECS: random 4 KiB I/O (iogen where the image has it, else dd)
+load() {
+	if command -v iogen >/dev/null; then iogen "$1" randrw "$2" 2 4096; return; fi
+	end=$(($(date +%s) + $2))
+	while [ "$(date +%s)" -lt "$end" ]; do
+		dd if=/dev/zero of="$1" bs=4k count=64 seek=$((RANDOM % 1000)) oflag=direct 2>/dev/null
+		dd if="$1" of=/dev/null bs=4k count=64 skip=$((RANDOM % 1000)) iflag=direct 2>/dev/null
+	done
+}
 nb queue_mode=2 nr_devices=2 irqmode=2 completion_nsec=40000 gb=1
 # 1. relay capture by iomon on nullb0 while Debian's blktrace traces nullb1,
 #    the same load on both
@@ -8,13 +17,13 @@ mkdir -p /out/iomon /out/bt
 iomon trace -d /dev/nullb0 -w 3 -D /out/iomon > /out/iomon.sum 2> /out/iomon.err &
 blktrace.real -d /dev/nullb1 -w 3 -D /out/bt > /out/bt.sum 2>&1 &
 sleep 0.5
-iogen /dev/nullb0 randrw 1 2 4096 & iogen /dev/nullb1 randrw 1 2 4096
+load /dev/nullb0 1 & load /dev/nullb1 1
 wait
 # 2. the tracefs backend, forced
 mkdir -p /out/tfs
 mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 iomon trace --backend=tracefs -d /dev/nullb0 -w 2 -D /out/tfs > /out/tfs.sum 2> /out/tfs.err &
-sleep 0.5; iogen /dev/nullb0 randrw 1 1 4096; wait
+sleep 0.5; load /dev/nullb0 1; wait
 # 3. a capture killed with SIGKILL leaves the trace set up; the next one clears it
 mkdir -p /out/k1 /out/k2
 iomon trace -d /dev/nullb0 -D /out/k1 > /dev/null 2>&1 &
@@ -36,4 +45,4 @@ echo "rc=$? holder=$P" >> /out/held.err
 kill $P; wait
 # 6. the stream into the parser, in the VM
 iomon trace -o - -w 2 /dev/nullb0 2>/dev/null | iomon parse -i - > /out/stream.txt &
-sleep 0.5; iogen /dev/nullb0 randrw 1 1 4096; wait
+sleep 0.5; load /dev/nullb0 1; wait
