@@ -7,10 +7,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "iomon.h"
 
-extern const char parse_usage[], trace_usage[];
+extern const char parse_usage[], trace_usage[], btrace_usage[];
 
 static const struct applet {
 	const char *name;
@@ -19,6 +20,7 @@ static const struct applet {
 } applets[] = {		/* sorted by name */
 	{ "blkparse", parse_main, parse_usage },
 	{ "blktrace", trace_main, trace_usage },
+	{ "btrace", btrace_main, btrace_usage },
 	{ "parse", parse_main, parse_usage },
 	{ "trace", trace_main, trace_usage },
 };
@@ -48,11 +50,21 @@ void err_sys(const char *what)
 }
 
 /* Outputs are never written through a symlink someone planted: iomon runs
- * as root in directories other users can write. */
+ * as root in directories other users can write.  A link to a device, pipe
+ * or socket (/dev/stdout, /dev/fd/N from a shell's >(...)) is fine. */
 int open_out(const char *path, int mode)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
+	struct stat st;
+	int fd;
 
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+		if (stat(path, &st) || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+			warn_msg("%s: is a symbolic link; not writing through it", path);
+			return -1;
+		}
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	} else
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (fd < 0)
 		err_sys(path);
 	return fd;

@@ -22,7 +22,7 @@
  * one record with the largest pdu (64 + 65535 bytes).  This is virtual
  * size: only the pages a batch actually needs are ever touched. */
 #ifndef STREAM_BUF
-#define STREAM_BUF (128 * 1024)
+#define STREAM_BUF (256 * 1024)
 #endif
 /* One read(2) asks for this much; only the pages a batch needs are touched,
  * which is what keeps resident memory small with many CPUs. */
@@ -90,7 +90,7 @@
 
 /* -f / -F format strings, all of them together. */
 #ifndef FMT_SPACE
-#define FMT_SPACE 2048
+#define FMT_SPACE 8192
 #endif
 
 /* Path names we build (DIR/NAME.blktrace.CPU). */

@@ -68,6 +68,7 @@ struct src {
 	u8 *buf;
 	u32 cap, pos, len;
 	u32 keep;		/* bytes from here on survive a refill (NO_KEEP: from pos) */
+	int push;		/* fed by parse_push, not read from fd */
 	u64 base;		/* file offset of buf[0] */
 };
 #define NO_KEEP 0xffffffffu
@@ -116,6 +117,12 @@ int open_out(const char *path, int mode);	/* no symlink following */
 /* applets */
 int parse_main(int argc, char **argv);
 int trace_main(int argc, char **argv);
+int btrace_main(int argc, char **argv);
+int parse_begin(int argc, char **argv);	/* -2: done (--help, -V) */
+void parse_begin_push(void);
+int parse_push(const void *p, size_t n);
+void parse_pump(void);
+int parse_end(int rc);
 
 /* match/procs.c: pid -> command name, first name wins (as blkparse) */
 const char *proc_name(u32 pid);

@@ -25,6 +25,8 @@ struct cap {
 	const char *debugfs, *oname, *dir;
 	int to_stdout, kill, verbose, backend, write_failed;
 	u8 *buf;		/* CAP_BUF bytes */
+	int (*sink)(const void *, size_t);	/* btrace: records to the parser */
+	void (*round)(void);			/* btrace: after each round of reads */
 };
 extern struct cap C;
 

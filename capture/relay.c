@@ -338,6 +338,8 @@ int relay_run(void)
 		for (i = 0; i < n; i++)
 			if (pfd[i].revents & POLLIN)
 				pump(&C.dev[who[i][0]], who[i][1], chunk);
+		if (C.round)
+			C.round();
 	}
 	/* STOP flushes the sub-buffers being filled; then drain them all. */
 	for (i = 0; i < C.ndev; i++)
@@ -345,6 +347,8 @@ int relay_run(void)
 	for (i = 0; i < n && !C.write_failed; i++)
 		while (pump(&C.dev[who[i][0]], who[i][1], chunk) > 0)
 			;
+	if (C.round)
+		C.round();
 	for (i = 0; i < C.ndev; i++)
 		C.dev[i].dropped = read_dropped(&C.dev[i]);
 	teardown_all();

@@ -20,11 +20,12 @@ void src_init(struct src *s, int fd, const char *name, u8 *buf, u32 cap)
 	s->pos = s->len = 0;
 	s->keep = NO_KEEP;
 	s->base = 0;
+	s->push = 0;
 }
 
 u32 src_need(struct src *s, u32 want)
 {
-	while (s->len - s->pos < want && !s->eof) {
+	while (s->len - s->pos < want && !s->eof && !s->push) {
 		ssize_t n;
 		u32 ask;
 
@@ -79,6 +80,8 @@ int src_record(struct src *s, struct rec *r)
 	}
 	if (!have)
 		return 0;
+	if (s->push && have < 48)
+		return 0;
 	n = rec_decode(s->buf + s->pos, have, r);
 	if (n == DEC_MORE) {
 		u32 want = have < 48 ? 48 : (u32)r->hdr_len + r->pdu_len;
@@ -90,6 +93,8 @@ int src_record(struct src *s, struct rec *r)
 		s->pos += (u32)n;
 		return 1;
 	}
+	if (n == DEC_MORE && s->push)
+		return 0;	/* the rest is still to come */
 	src_errors++;
 	if (n == DEC_MORE)
 		warn_msg("%s: truncated record at byte %llu (%u bytes left, record needs %u)",

@@ -60,7 +60,18 @@ static void on_stop(int sig)
 	cap_stop = 1;
 }
 
-int cap_stopping(void) { return cap_stop; }
+/* Stop on a signal, or when the reader of our stream has gone away even
+ * if nothing is being written (poll reports POLLERR on a widowed pipe). */
+int cap_stopping(void)
+{
+	if (!cap_stop && C.to_stdout && !C.sink) {
+		struct pollfd p = { 1, 0, 0 };
+
+		if (poll(&p, 1, 0) > 0 && (p.revents & (POLLERR | POLLHUP)))
+			cap_stop = 1;
+	}
+	return cap_stop;
+}
 
 /* ---- output: per-CPU files or the stream ---- */
 
@@ -90,6 +101,12 @@ int cap_write(struct tdev *d, u32 cpu, const void *p, size_t n)
 
 	if (cpu >= CAP_CPUS)
 		return -1;
+	if (C.sink) {
+		d->bytes[cpu] += n;
+		if (n && C.sink(p, n))
+			goto fail;
+		return 0;
+	}
 	if (d->out[cpu] < 0 && out_open(d, cpu))
 		goto fail;
 	d->bytes[cpu] += n;
@@ -265,13 +282,14 @@ static void summary(void)
 
 	for (i = 0; i < C.ndev; i++) {
 		struct tdev *d = &C.dev[i];
-		u64 ev = 0, kb = 0;
+		u64 ev = 0, sum = 0;
 		int n;
 
 		n = snprintf(line, sizeof(line), "=== %s ===\n", d->name);
 		if (write(fd, line, (size_t)n) < 0)
 			return;
 		for (c = 0; c < C.ncpu; c++) {
+			/* blktrace estimates events as bytes / 48 */
 			u64 e = d->bytes[c] / 48, k = (d->bytes[c] + 1023) >> 10;
 
 			if (d->out[c] < 0 && !d->bytes[c])
@@ -281,17 +299,19 @@ static void summary(void)
 			if (write(fd, line, (size_t)n) < 0)
 				return;
 			ev += e;
-			kb += k;
+			sum += d->bytes[c];
 		}
+		/* and rounds the total with 1024, not 1023, as blktrace does */
 		n = snprintf(line, sizeof(line), "  Total:  %20llu events (dropped %llu), %8llu KiB data\n",
-			     (unsigned long long)ev, (unsigned long long)d->dropped, (unsigned long long)kb);
+			     (unsigned long long)ev, (unsigned long long)d->dropped,
+			     (unsigned long long)((sum + 1024) >> 10));
 		if (write(fd, line, (size_t)n) < 0)
 			return;
 		all += ev;
 		lost += d->dropped;
 	}
 	if (lost) {
-		int n = snprintf(line, sizeof(line), "You have %llu (%5.1f%%) dropped events\n"
+		int n = snprintf(line, sizeof(line), "\nYou have %llu (%5.1f%%) dropped events\n"
 				 "Consider using a larger buffer size (-b) and/or more buffers (-n)\n",
 				 (unsigned long long)lost, 100.0 * (double)lost / (double)(all + lost));
 
@@ -442,19 +462,20 @@ static int count_cpus(void)
 	return (int)hi + 1;
 }
 
-int trace_main(int argc, char **argv)
+static void defaults(void)
 {
-	int rc;
-	struct sigaction sa;
-
 	memset(&C, 0, sizeof(C));
 	C.buf_size = 512 << 10;
 	C.buf_nr = 4;
 	C.debugfs = "/sys/kernel/debug";
 	C.buf = cap_buf;
-	rc = options(argc, argv);
-	if (rc)
-		return rc == -2 ? 0 : rc;
+}
+
+static int run(void)
+{
+	int rc;
+	struct sigaction sa;
+
 	if (check_overlap())
 		return 1;
 	C.ncpu = (u32)count_cpus();
@@ -494,4 +515,91 @@ int trace_main(int argc, char **argv)
 	if (!C.kill)
 		summary();
 	return rc || C.write_failed;
+}
+
+int trace_main(int argc, char **argv)
+{
+	int rc;
+
+	defaults();
+	rc = options(argc, argv);
+	if (rc)
+		return rc == -2 ? 0 : rc;
+	return run();
+}
+
+/* btrace: blktrace -o - ... | blkparse -i - in one process.  The capture
+ * hands its records to the parser directly; nothing queues in between. */
+const char btrace_usage[] =
+"usage: btrace [-s] [-t] [-w N] [-n N] [-b N] [-a <trace>...] [-r <dbg mnt>] <dev>...\n"
+"\n"
+"Trace the devices and print blkparse's text live, until interrupted.\n"
+" -s  per-process statistics      -t  queue/dispatch/complete times\n"
+" -w N  stop after N seconds      -n N, -b N  kernel buffers (blktrace -n, -b)\n"
+" -a NAME  trace only this category (repeatable)   -r PATH  debugfs mount\n";
+
+int btrace_main(int argc, char **argv)
+{
+	char *pargv[12] = { "btrace", "-b100000", "-i", "-" };
+	int pargc = 4, c, rc, r2;
+	char *e;
+	unsigned long v;
+	size_t i;
+
+	defaults();
+	while ((c = getopt(argc, argv, "a:w:n:b:r:sthv")) != -1) {
+		switch (c) {
+		case 'a':
+			for (i = 0; i < 16 && strcasecmp(optarg, mask_names[i]); i++)
+				;
+			if (i == 16) {
+				warn_msg("Invalid action mask %s", optarg);
+				return 2;
+			}
+			C.mask |= 1u << i;
+			break;
+		case 'w': case 'n': case 'b':
+			v = strtoul(optarg, &e, 10);
+			if (e == optarg || *e || !v || (c == 'b' && v > 16384)) {
+				warn_msg("bad -%c value '%s'", c, optarg);
+				return 2;
+			}
+			if (c == 'w')
+				C.stopwatch = (u32)v;
+			else if (c == 'n')
+				C.buf_nr = (u32)v;
+			else
+				C.buf_size = (u32)v << 10;
+			break;
+		case 'r': C.debugfs = optarg; break;
+		case 's': pargv[pargc++] = "-s"; break;
+		case 't': pargv[pargc++] = "-t"; break;
+		case 'h': pargv[pargc++] = "-h"; break;
+		case 'v': pargv[pargc++] = "-v"; break;
+		default:
+			if (write(2, btrace_usage, sizeof(btrace_usage) - 1) < 0)
+				return 2;
+			return 2;
+		}
+	}
+	for (; optind < argc; optind++)
+		if (add_device(argv[optind]))
+			return 1;
+	if (!C.ndev) {
+		if (write(2, btrace_usage, sizeof(btrace_usage) - 1) < 0)
+			return 2;
+		return 2;
+	}
+	pargv[pargc] = NULL;
+	optind = 1;
+	rc = parse_begin(pargc, pargv);
+	if (rc)
+		return rc == -2 ? 0 : rc;
+	parse_begin_push();
+	C.to_stdout = 1;
+	C.sink = parse_push;
+	C.round = parse_pump;
+	rc = run();
+	r2 = parse_end(0);
+	return rc ? rc : r2;
 }

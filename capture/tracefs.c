@@ -621,6 +621,8 @@ int tracefs_run(void)
 		for (c = 0; c < C.ncpu; c++)
 			if (pipes[c] >= 0)
 				pump(c);
+		if (C.round)
+			C.round();
 	}
 	put(inst, "tracing_on", "0");
 	for (c = 0; c < C.ncpu; c++)

@@ -128,24 +128,28 @@ static void pdu_remap(const struct rec *r, u32 *from, u32 *to, u64 *sector)
 	*sector = be64_load(b + 8);
 }
 
-/* "%02x %02x ..", stopping with " .." once only zeros remain. */
-static char *hexdump(char *p, const u8 *b, u32 n)
+/* "%02x %02x ..", stopping with " .." once only zeros remain.  Written
+ * through the buffer a piece at a time: a payload can be 64 KiB. */
+static char *hexdump(struct obuf *o, char *p, const u8 *b, u32 n)
 {
 	static const char hx[] = "0123456789abcdef";
-	u32 i, j;
+	u32 i, j, zeros_from = n;
 
+	for (j = n; j > 0 && !b[j - 1]; j--)
+		;
+	zeros_from = j;		/* b[zeros_from..n) are all zero */
 	for (i = 0; i < n; i++) {
+		if (!(i & 63)) {
+			ob_done(o, p);
+			p = ob_room(o, 64 * 3 + 8);
+		}
 		if (i)
 			*p++ = ' ';
 		*p++ = hx[b[i] >> 4];
 		*p++ = hx[b[i] & 15];
-		if (!b[i]) {
-			for (j = i; j < n && !b[j]; j++)
-				;
-			if (j == n) {
-				memcpy(p, " ..", 3);
-				return p + 3;
-			}
+		if (!b[i] && i >= zeros_from) {
+			memcpy(p, " ..", 3);
+			return p + 3;
 		}
 	}
 	return p;
@@ -168,7 +172,7 @@ static char *name_or_null(char *p, u32 pid)
 static char *header(char *p, const struct ev *e)
 {
 	const struct rec *r = e->r;
-	char rw[8];
+	char rw[16];
 
 	p = fmt_num(p, DEV_MAJOR(e->dev), 0, 3, 0);
 	*p++ = ',';
@@ -223,7 +227,7 @@ static void fmt_default(struct obuf *o, const struct ev *e)
 	int pc = (r->action & TC(TC_PC)) != 0;
 	char *p;
 
-	p = ob_room(o, 512 + 3 * e->pdu_len);
+	p = ob_room(o, 512);
 	p = header(p, e);
 	switch (e->act[0]) {
 	case 'R':
@@ -231,7 +235,9 @@ static void fmt_default(struct obuf *o, const struct ev *e)
 		if (pc) {
 			if (e->pdu && e->pdu_len) {
 				*p++ = '(';
-				p = hexdump(p, e->pdu, e->pdu_len);
+				p = hexdump(o, p, e->pdu, e->pdu_len);
+				ob_done(o, p);
+				p = ob_room(o, 128);
 				*p++ = ')', *p++ = ' ';
 			}
 		} else {
@@ -259,7 +265,9 @@ static void fmt_default(struct obuf *o, const struct ev *e)
 			*p++ = ' ';
 			if (e->pdu && e->pdu_len) {
 				*p++ = '(';
-				p = hexdump(p, e->pdu, e->pdu_len);
+				p = hexdump(o, p, e->pdu, e->pdu_len);
+				ob_done(o, p);
+				p = ob_room(o, 128);
 				*p++ = ')', *p++ = ' ';
 			}
 		} else if (e->elapsed != NO_ELAPSED) {
@@ -356,9 +364,9 @@ static void field(struct obuf *o, const struct ev *e, char f, int left, int has_
 	const struct rec *r = e->r;
 	char *p, tmp[24];
 
-	if (w > 256)
-		w = 256;	/* blkparse would pad further; nobody needs to */
-	p = ob_room(o, 300 + 3 * e->pdu_len);
+	if (w > 4000)
+		w = 4000;	/* the buffer's share for one field */
+	p = ob_room(o, 300 + (u32)w);
 	if (!has_w)
 		w = 0;
 	switch (f) {
@@ -437,7 +445,7 @@ static void field(struct obuf *o, const struct ev *e, char f, int left, int has_
 		break;
 	case 'P':
 		if (e->pdu && e->pdu_len)
-			p = hexdump(p, e->pdu, e->pdu_len);
+			p = hexdump(o, p, e->pdu, e->pdu_len);
 		break;
 	case 's':
 		p = fmt_num(p, r->seq, 0, w, left);

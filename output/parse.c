@@ -89,7 +89,7 @@ static struct parse_state {
 	struct obuf out, dump;
 	u32 ndevs, ncpus, nstreams, nskips, notelen;
 	int ms_head;
-	u64 genesis, sw_start, sw_end;
+	u64 genesis, start_ts, sw_start, sw_end;
 	u64 skip_overflow;
 	u32 act_mask, batch_n;
 	const char *input_dir, *pipe_name, *out_name, *dump_name;
@@ -247,6 +247,7 @@ static void handle_note(const struct rec *r)
 	if (a == TN_PROCESS)
 		proc_add(r->pid, r->pdu, r->pdu_len);
 	else if (a == TN_TIMESTAMP && r->pdu_len == 8) {
+		P.start_ts = r->time;
 		abs_start_sec = ne32_load(r->pdu, r->swapped);
 		abs_start_nsec = ne32_load(r->pdu + 4, r->swapped);
 	}
@@ -285,10 +286,15 @@ static int is_remapper(const struct devinfo *d)
 	return DEV_MAJOR(d->dev) == 253 || DEV_MAJOR(d->dev) == 9;
 }
 
+/* blkparse's find_track: a new entry names an unnamed pid "unknown" (and
+ * first names stick); an existing one is left alone. */
 static struct track *track_new(struct devinfo *d, const struct rec *r, u64 sector)
 {
-	struct track *t = track_get((u32)(d - P.devs), sector, r->pid);
+	struct track *t = track_find((u32)(d - P.devs), sector);
 
+	if (t)
+		return t;
+	t = track_get((u32)(d - P.devs), sector, r->pid);
 	if (t && !proc_name(r->pid))
 		proc_add(r->pid, (const u8 *)"unknown", 8);
 	return t;
@@ -612,6 +618,8 @@ static u32 prime(struct stream *m, u32 n)
 	s->keep = m->cons;
 	s->pos = m->pp;
 	for (i = 0; i < n && !stop_now; i++) {
+		u32 at = s->pos;
+
 		if (s->pos - s->keep + 65600 > s->cap)
 			break;
 		if (src_record(s, &r) <= 0) {
@@ -619,11 +627,15 @@ static u32 prime(struct stream *m, u32 n)
 			break;
 		}
 		if (r.cpu != m->cpu) {
-			warn_msg("%s: record for cpu %u in cpu %u's file, skipped", m->path, r.cpu, m->cpu);
+			warn_msg("%s: record for cpu %u in cpu %u's file at byte %llu, skipped",
+				 m->path, r.cpu, m->cpu, (unsigned long long)(s->base + at));
 			continue;
 		}
 		if (REC_IS_NOTE(&r)) {
 			handle_note(&r);
+			/* notes act now; those ahead of every record need no room */
+			if (!done && s->keep == at)
+				s->keep = s->pos;
 			i--;
 			continue;
 		}
@@ -942,98 +954,118 @@ static int ready(int fd)
 	return poll(&p, 1, 0) > 0;
 }
 
-static int do_pipe(void)
+/* Pipe mode only (blkparse 1.2.0's find_genesis; its file mode does not):
+ * move the TIMESTAMP note's wall clock to the first event, with its
+ * signed arithmetic and lopsided normalisation. */
+static void pipe_wallclock(void)
 {
-	struct src s;
-	int fd = strcmp(P.pipe_name, "-") ? open(P.pipe_name, O_RDONLY | O_CLOEXEC) : 0;
-	int end = 0, live;
-	struct stat st;
+	s64 delta = (s64)(P.genesis - P.start_ts);
+
+	if (!P.start_ts || P.start_ts == P.genesis)
+		return;
+	abs_start_sec += (s64)((u64)delta / 1000000000u);
+	abs_start_nsec += (s64)((u64)delta % 1000000000u);
+	if (abs_start_nsec < 0) {
+		abs_start_nsec += 1000000000;
+		abs_start_sec--;
+	} else if (abs_start_nsec > 1000000000) {
+		abs_start_nsec -= 1000000000;
+		abs_start_sec++;
+	}
+}
+
+/* The stream being parsed: an fd, or bytes pushed in by btrace's capture. */
+static struct src PS;
+static int ps_live;
+
+/* Read one batch and print it.  0: nothing was waiting (push mode, or a
+ * live pipe that is empty); 1: a batch went out; -1: the stream ended. */
+static int pipe_batch(void)
+{
+	struct src *s = &PS;
+	u64 youngest = 0, base;
+	u32 n = 0, counted = 0, i;
+	int gen = !P.genesis, end = 0;
+
+	s->keep = s->pos;
+	while (counted < P.batch_n && n < PIPE_WINDOW && !stop_now) {
+		struct rec *r = &P.batch[n];
+		int rc;
+
+		if (s->pos - s->keep + 65600 > s->cap)
+			break;
+		/* Like blkparse, a live pipe ends the batch when nothing more
+		 * is waiting, so text follows the I/O instead of lagging by
+		 * up to a batch. */
+		if (s->fd >= 0 && n && s->len - s->pos < 64 && !ready(s->fd))
+			break;
+		base = s->base;
+		rc = src_record(s, r);
+		if (s->base != base)	/* the buffer slid down under the batch */
+			for (i = 0; i < n; i++)
+				P.batch[i].pdu -= s->base - base;
+		if (rc == 0 && s->push)
+			break;		/* the rest has not been pushed yet */
+		if (rc <= 0) {
+			end = 1;
+			break;
+		}
+		if (REC_IS_NOTE(r)) {
+			handle_note(r);
+			continue;
+		}
+		/* devices are numbered in the order records are read */
+		dev_get(r->dev);
+		counted += !REC_IS_CG_MSG(r);
+		n++;
+	}
+	s->keep = NO_KEEP;	/* the batch's bytes stay until the next read */
+	if (!n)
+		return end || stop_now ? -1 : 0;
+	if (gen) {
+		P.genesis = ~(u64)0;
+		for (i = 0; i < n; i++)
+			if (P.batch[i].time < P.genesis)
+				P.genesis = P.batch[i].time;
+		pipe_wallclock();
+	}
+	/* blkparse walks its list newest first; youngest keeps its quirk */
+	for (i = n; i-- > 0;) {
+		struct rec *r = &P.batch[i];
+
+		r->time -= P.genesis;
+		if (r->time < youngest || !youngest)
+			youngest = r->time;
+	}
+	batch_sort(n);
+	for (i = 0; i < n; i++) {
+		struct rec *r = &P.batch[P.order[i]];
+		struct devinfo *d;
+		struct cpuinfo *c;
+
+		if (!(d = dev_get(r->dev)))
+			continue;
+		c = cpu_get(d, r->cpu);
+		if (r->time >= P.sw_end || r->time < P.sw_start)
+			continue;
+		/* An older record than its CPU has shown (it sorted late,
+		 * e.g. its time lies before the first batch's): blkparse
+		 * stalls on it until EOF and prints it last; so do we. */
+		if (ACT32(r) != TN_MESSAGE && c->seen && r->seq <= c->last_seq && hold(r))
+			continue;
+		emit(d, c, r);
+	}
+	/* Live input: show each batch now (blkparse line-buffers). */
+	if (ps_live && P.text)
+		ob_flush(&P.out);
+	return end || youngest > P.sw_end ? -1 : 1;
+}
+
+/* What blkparse held back, in its order, as its final pass does. */
+static void pipe_finish(void)
+{
 	u32 i;
 
-	if (fd < 0) {
-		err_sys(P.pipe_name);
-		return -1;
-	}
-	live = fstat(fd, &st) || !S_ISREG(st.st_mode);
-	src_init(&s, fd, strcmp(P.pipe_name, "-") ? P.pipe_name : "(stdin)", stream_mem[0], STREAM_BUF);
-	while (!end && !stop_now) {
-		u64 youngest = 0;
-		u32 n = 0, counted = 0;
-		u64 base;
-		int gen = !P.genesis;
-
-		s.keep = s.pos;
-		while (counted < P.batch_n && n < PIPE_WINDOW && !stop_now) {
-			struct rec *r = &P.batch[n];
-			int rc;
-
-			if (s.pos - s.keep + 65600 > s.cap)
-				break;
-			/* Like blkparse, a live pipe ends the batch when nothing more
-			 * is waiting, so text follows the I/O instead of lagging by
-			 * up to a batch. */
-			if (n && s.len - s.pos < 64 && !ready(fd))
-				break;
-			base = s.base;
-			rc = src_record(&s, r);
-			if (s.base != base)	/* the buffer slid down under the batch */
-				for (i = 0; i < n; i++)
-					P.batch[i].pdu -= s.base - base;
-			if (rc <= 0) {
-				end = 1;
-				break;
-			}
-			if (REC_IS_NOTE(r)) {
-				handle_note(r);
-				continue;
-			}
-			/* devices are numbered in the order records are read */
-			dev_get(r->dev);
-			counted += !REC_IS_CG_MSG(r);
-			n++;
-		}
-		s.keep = NO_KEEP;	/* the batch's bytes stay until the next read */
-		if (!n)
-			break;
-		if (gen) {
-			P.genesis = ~(u64)0;
-			for (i = 0; i < n; i++)
-				if (P.batch[i].time < P.genesis)
-					P.genesis = P.batch[i].time;
-				}
-		/* blkparse walks its list newest first; youngest keeps its quirk */
-		for (i = n; i-- > 0;) {
-			struct rec *r = &P.batch[i];
-
-			r->time -= P.genesis;
-			if (r->time < youngest || !youngest)
-				youngest = r->time;
-		}
-		batch_sort(n);
-		for (i = 0; i < n; i++) {
-			struct rec *r = &P.batch[P.order[i]];
-			struct devinfo *d;
-			struct cpuinfo *c;
-
-			if (!(d = dev_get(r->dev)))
-				continue;
-			c = cpu_get(d, r->cpu);
-			if (r->time >= P.sw_end || r->time < P.sw_start)
-				continue;
-			/* An older record than its CPU has shown (it sorted late,
-			 * e.g. its time lies before the first batch's): blkparse
-			 * stalls on it until EOF and prints it last; so do we. */
-			if (ACT32(r) != TN_MESSAGE && c->seen && r->seq <= c->last_seq && hold(r))
-				continue;
-			emit(d, c, r);
-		}
-		/* Live input: show each batch now (blkparse line-buffers). */
-		if (live && P.text)
-			ob_flush(&P.out);
-		if (youngest > P.sw_end)
-			break;
-	}
-	/* What blkparse held back, in its order, as its final pass does. */
 	for (i = 0; i < P.nheld; i++)
 		P.order[i] = (u16)i;
 	for (i = 1; i < P.nheld; i++) {
@@ -1051,9 +1083,65 @@ static int do_pipe(void)
 		if (d)
 			emit(d, cpu_get(d, r->cpu), r);
 	}
+	P.nheld = 0;
+}
+
+static int do_pipe(void)
+{
+	int fd = strcmp(P.pipe_name, "-") ? open(P.pipe_name, O_RDONLY | O_CLOEXEC) : 0;
+	struct stat st;
+
+	if (fd < 0) {
+		err_sys(P.pipe_name);
+		return -1;
+	}
+	ps_live = fstat(fd, &st) || !S_ISREG(st.st_mode);
+	src_init(&PS, fd, strcmp(P.pipe_name, "-") ? P.pipe_name : "(stdin)", stream_mem[0], STREAM_BUF);
+	while (!stop_now && pipe_batch() >= 0)
+		;
+	pipe_finish();
 	if (fd > 0)
 		close(fd);
 	return 0;
+}
+
+/* btrace: the capture hands its records straight to the parser. */
+int parse_push(const void *p, size_t n)
+{
+	const u8 *b = p;
+
+	while (n) {
+		u32 room;
+
+		if (PS.pos && (PS.cap - PS.len < n || PS.len - PS.pos <= PS.pos)) {
+			memmove(PS.buf, PS.buf + PS.pos, PS.len - PS.pos);
+			PS.base += PS.pos;
+			PS.len -= PS.pos;
+			PS.pos = 0;
+		}
+		room = PS.cap - PS.len;
+		if (!room) {
+			if (pipe_batch() <= 0)
+				return -1;	/* no progress: cannot happen with whole records */
+			continue;
+		}
+		if (room > n)
+			room = (u32)n;
+		memcpy(PS.buf + PS.len, b, room);
+		PS.len += room;
+		b += room;
+		n -= room;
+	}
+	return P.text && P.out.failed ? -1 : 0;
+}
+
+/* After each round of reads from every CPU: print what has come.  Taking
+ * all CPUs' records together keeps the first batch's start (genesis) the
+ * earliest of them. */
+void parse_pump(void)
+{
+	while (pipe_batch() > 0)
+		;
 }
 
 /* ---- the summary ---- */
@@ -1291,7 +1379,8 @@ static int options(int argc, char **argv)
 	return 0;
 }
 
-int parse_main(int argc, char **argv)
+/* Options, outputs: everything before the input is read. */
+int parse_begin(int argc, char **argv)
 {
 	int rc, fd;
 
@@ -1303,7 +1392,7 @@ int parse_main(int argc, char **argv)
 	P.sw_end = ~(u64)0;
 	rc = options(argc, argv);
 	if (rc)
-		return rc == -2 ? 0 : rc;
+		return rc;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
@@ -1321,7 +1410,26 @@ int parse_main(int argc, char **argv)
 		ob_init(&P.dump, fd, P.dump_name, P.dumpbuf, DUMP_BUF);
 		P.dumping = 1;
 	}
-	rc = P.pipe_name ? do_pipe() : do_files();
+	return 0;
+}
+
+/* For btrace: a stream fed by parse_push instead of an fd. */
+void parse_begin_push(void)
+{
+	src_init(&PS, -1, "(capture)", stream_mem[0], STREAM_BUF);
+	PS.eof = 0;
+	PS.push = 1;
+	ps_live = 1;
+}
+
+/* The last records, the summaries, the exit status. */
+int parse_end(int rc)
+{
+	if (PS.push) {
+		while (pipe_batch() > 0)
+			;
+		pipe_finish();
+	}
 	if (!rc && P.text) {
 		if (P.per_proc)
 			ppi_print_all(&P.out, P.sort_key);
@@ -1355,4 +1463,13 @@ int parse_main(int argc, char **argv)
 	if (P.skip_overflow)
 		warn_msg("gap table full: %llu gaps uncounted (SKIPS_MAX %d)", (unsigned long long)P.skip_overflow, SKIPS_MAX);
 	return rc || src_errors ? 1 : 0;
+}
+
+int parse_main(int argc, char **argv)
+{
+	int rc = parse_begin(argc, argv);
+
+	if (rc)
+		return rc == -2 ? 0 : rc;
+	return parse_end(P.pipe_name ? do_pipe() : do_files());
 }

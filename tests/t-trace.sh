@@ -45,6 +45,19 @@ else
 	check "trace -o - | parse -i -: 100 queued writes" test "$(grep -cE ' Q +WS? [0-9]+ \+ 8 \[dd\]' "$OUT/st.txt")" = 100
 	check "trace -o -: summary on stderr" grep -q '^=== ' "$OUT/st.err"
 
+	# btrace: capture and text in one process
+	"$IOMON" btrace -w 3 -s "$LOOP" >"$OUT/bt.txt" 2>"$OUT/bt.err" &
+	pid=$!; sleep 0.7; load; wait $pid
+	check "btrace: exit 0" test $? = 0
+	check "btrace: 100 queued writes, live text" test "$(grep -cE ' Q +WS? [0-9]+ \+ 8 \[dd\]' "$OUT/bt.txt")" = 100
+	check "btrace: blkparse's summary on stdout" grep -q "^Events ($(printf '%d,%d' 0x$(stat -L -c '%t' "$LOOP") 0x$(stat -L -c '%T' "$LOOP"))): " "$OUT/bt.txt"
+	check "btrace -s: per-process block for dd" grep -qE '^dd \([0-9]+\)$' "$OUT/bt.txt"
+	check "btrace: blktrace's summary on stderr" grep -q '^=== ' "$OUT/bt.err"
+	check "btrace: no instance left" sh -c "! ls $TRACEFS/instances | grep -q '^iomon-'"
+	ln -sf "$IOMON" "$OUT/btrace"
+	"$OUT/btrace" >/dev/null 2>"$OUT/bt.err"
+	check "btrace without a device: its usage, exit 2" sh -c "test $? = 2 && grep -q '^usage: btrace' '$OUT/bt.err'"
+
 	# signals: the capture ends cleanly, kernel state removed
 	for sig in INT TERM HUP; do
 		rm -rf "$OUT/sig"; mkdir -p "$OUT/sig"
