@@ -147,8 +147,8 @@ static int setup(struct tdev *d)
 	if (!setup_once(d))
 		return 0;
 	if (errno == ENOTTY) {
-		warn_msg("%s: this kernel has no blktrace (CONFIG_BLK_DEV_IO_TRACE is off)", d->path);
-		return -1;
+		warn_msg("%s: this kernel has no blktrace ioctls (CONFIG_BLK_DEV_IO_TRACE is off)", d->path);
+		return RUN_FALLBACK;
 	}
 	if (errno == EACCES || errno == EPERM) {
 		warn_msg("%s: BLKTRACESETUP refused: %s", d->path, strerror(errno));
@@ -293,9 +293,9 @@ int relay_run(void)
 		return RUN_FALLBACK;
 	}
 	for (i = 0; i < C.ndev; i++) {
-		if (setup(&C.dev[i])) {
+		if ((rc = setup(&C.dev[i]))) {
 			teardown_all();
-			return 1;
+			return rc == RUN_FALLBACK ? rc : 1;
 		}
 		C.dev[i].setup = 1;
 	}

@@ -103,6 +103,19 @@ else
 	else
 		skip "trace: disk and partition" "this kernel shows no partitions on loop devices (no partscan)"
 	fi
+	# a kernel without the blktrace ioctls (CONFIG_BLK_DEV_IO_TRACE off):
+	# strace makes every ioctl fail with ENOTTY
+	if command -v strace >/dev/null; then
+		strace -f -o /dev/null -e trace=ioctl -e inject=ioctl:error=ENOTTY \
+			"$IOMON" trace -d "$LOOP" -w 1 -D "$OUT/nt" >/dev/null 2>"$OUT/nt.err"
+		check "no blktrace ioctls: said plainly" grep -q 'this kernel has no blktrace ioctls (CONFIG_BLK_DEV_IO_TRACE is off)' "$OUT/nt.err"
+		check "no blktrace ioctls: tracefs takes over" grep -q 'capturing through tracefs' "$OUT/nt.err"
+		strace -f -o /dev/null -e trace=ioctl -e inject=ioctl:error=ENOTTY \
+			"$IOMON" trace --backend=relay -d "$LOOP" -w 1 -D "$OUT/nt" >/dev/null 2>"$OUT/nt.err"
+		check "no blktrace ioctls, relay forced: exit 1" test $? = 1
+	else
+		skip "kernel without blktrace ioctls" "strace is not installed"
+	fi
 	"$IOMON" trace -k -d "$LOOP" >/dev/null 2>"$OUT/k.err"
 	check "trace -k: exit 0" test $? = 0
 	losetup -d "$LOOP"
