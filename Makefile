@@ -39,7 +39,7 @@ install: iomon
 	install -D -m 0755 iomon $(DESTDIR)$(PREFIX)/bin/iomon
 	./iomon --install $(DESTDIR)$(PREFIX)/bin
 
-check: iomon build/tiny/iomon
+check: iomon build/tiny/iomon tests/peakrss
 	bash tests/run.sh
 
 demo: iomon

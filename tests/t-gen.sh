@@ -68,7 +68,12 @@ else
 		# one piped stream (blktrace -o -), all CPUs interleaved
 		"$GT" -s "$seed" -n 6000 -c 3 -S >"$G/st" 2>/dev/null
 		python3 "$TOP/tests/dropcg.py" "$G/st" "$G/st.cg" >/dev/null
-		for args in "" "-s" "-b 40"; do
+		# tiny batches only on the fixed seeds: a CPU whose first records
+		# predate the first batch can make blkparse stall where iomon
+		# does not (README, deliberate differences); rare, but a new seed
+		# must not turn CI red by chance
+		small="-b 40"; [ "$seed" = "$NEW" ] && small=
+		for args in "" "-s" $small; do
 			blkparse -i - $args <"$G/st.cg" >"$G/exp" 2>/dev/null
 			"$IOMON" parse -i - $args <"$G/st.cg" >"$G/got" 2>/dev/null
 			same "gen seed $seed stream $args: as blkparse" "$G/got" "$G/exp"
