@@ -73,7 +73,7 @@ else
 		# does not (README, deliberate differences); rare, but a new seed
 		# must not turn CI red by chance
 		small="-b 40"; [ "$seed" = "$NEW" ] && small=
-		for args in "" "-s" $small; do
+		for args in "" "-s" ${small:+"$small"}; do
 			blkparse -i - $args <"$G/st.cg" >"$G/exp" 2>/dev/null
 			"$IOMON" parse -i - $args <"$G/st.cg" >"$G/got" 2>/dev/null
 			same "gen seed $seed stream $args: as blkparse" "$G/got" "$G/exp"
