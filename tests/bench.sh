@@ -35,3 +35,7 @@ else
 fi
 read -r qt qr < <(measure "$OLDPWD/iomon" parse -i big -q -O -d /dev/null)
 echo "iomon parse -O -d /dev/null (merge only): ${qt}s  peak RSS ${qr} KiB"
+if [ -n "${VM:-}" ]; then
+	echo "capture in Debian's 6.1 kernel under qemu, null_blk, -b 256 -n 4, 3 runs each:"
+	BENCH_DIR=$B bash "$OLDPWD/tests/bench-vm.sh"
+fi
