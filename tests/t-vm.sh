@@ -30,6 +30,13 @@ vm_checks() {	# TAG DIR VERSION
 	check "$t held by a live capture: refused naming its pid" \
 		sh -c "grep -q \"already being traced by pid \$(sed -n 's/.*holder=//p' '$V/held.err')\" '$V/held.err'"
 	check "$t stream into the parser inside the VM" grep -q '^Events (254,0): ' "$V/stream.txt"
+	if grep -q nullb0p1 "$V/parts.txt"; then
+		check "$t disk and partition at once: refused" grep -q 'cannot be traced together' "$V/both.err"
+		( cd "$V/part" && "$IOMON" parse -i nullb0p1 ) >"$OUT/vm.part" 2>&1
+		check "$t a partition alone: its 50 writes" test "$(grep -cE ' Q +WS? [0-9]+ \+ 8 \[dd\]' "$OUT/vm.part")" = 50
+	else
+		skip "$t partitions" "fdisk made no partition in the VM"
+	fi
 }
 VMCAP=$TOP/../shared/tools/vm-capture.sh
 if [ -z "${VM:-}${CI:-}" ]; then

@@ -46,3 +46,16 @@ kill $P; wait
 # 6. the stream into the parser, in the VM
 iomon trace -o - -w 2 /dev/nullb0 2>/dev/null | iomon parse -i - > /out/stream.txt &
 sleep 0.5; load /dev/nullb0 1; wait
+# 7. partitions: a disk and its partition at once is refused; a partition
+#    alone is traced (relay: the kernel limits it to the partition's sectors)
+nb queue_mode=2 memory_backed=1 gb=1
+printf 'n\np\n1\n\n\nw\n' | fdisk /dev/nullb0 >/dev/null 2>&1
+partprobe /dev/nullb0 2>/dev/null; sleep 0.5
+ls /dev/nullb0* > /out/parts.txt 2>&1
+iomon trace -d /dev/nullb0 -d /dev/nullb0p1 -w 1 -D /out/k1 > /dev/null 2> /out/both.err
+echo "rc=$?" >> /out/both.err
+mkdir -p /out/part
+iomon trace -d /dev/nullb0p1 -w 2 -D /out/part > /out/part.sum 2> /out/part.err &
+sleep 0.5
+dd if=/dev/zero of=/dev/nullb0p1 bs=4k count=50 oflag=direct 2>/dev/null
+wait
