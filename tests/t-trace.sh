@@ -45,6 +45,17 @@ else
 	check "trace -o - | parse -i -: 100 queued writes" test "$(grep -cE ' Q +WS? [0-9]+ \+ 8 \[dd\]' "$OUT/st.txt")" = 100
 	check "trace -o -: summary on stderr" grep -q '^=== ' "$OUT/st.err"
 
+	# drops: the tracer is stopped (SIGSTOP) while the load runs, so its
+	# small buffer (-b 4 -n 1) overflows; the summary counts the loss and
+	# the warning follows, as blktrace's
+	"$IOMON" trace -d "$LOOP" -b 4 -n 1 -w 3 -D "$OUT/cap" >"$OUT/drop.sum" 2>"$OUT/drop.err" &
+	pid=$!; sleep 0.7; kill -STOP $pid; load; load; kill -CONT $pid; wait $pid
+	check "trace: drops counted in the summary" grep -qE '^  Total: .*\(dropped [1-9][0-9]*\)' "$OUT/drop.sum"
+	check "trace: drops warned about, as blktrace does" \
+		grep -q '^Consider using a larger buffer size (-b) and/or more buffers (-n)$' "$OUT/drop.err"
+	( cd "$OUT/cap" && "$IOMON" parse -i "$LN" ) >"$OUT/drop.txt" 2>&1
+	check "trace: what survived the drops still parses" grep -q "^Events (" "$OUT/drop.txt"
+
 	# btrace: capture and text in one process
 	"$IOMON" btrace -w 3 -s "$LOOP" >"$OUT/bt.txt" 2>"$OUT/bt.err" &
 	pid=$!; sleep 0.7; load; wait $pid

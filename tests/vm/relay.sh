@@ -46,10 +46,10 @@ kill $P; wait
 # 6. the stream into the parser, in the VM
 iomon trace -o - -w 2 /dev/nullb0 2>/dev/null | iomon parse -i - > /out/stream.txt &
 sleep 0.5; load /dev/nullb0 1; wait
-# 6b. tiny buffers under load: drops counted and warned about
+# 6b. the tracer stopped while the load runs: relay drops, counted
 mkdir -p /out/drop
-iomon trace -d /dev/nullb0 -b 1 -n 2 -w 2 -D /out/drop > /out/drop.sum 2> /out/drop.err &
-sleep 0.5; load /dev/nullb0 1; wait
+iomon trace -d /dev/nullb0 -b 64 -n 2 -w 4 -D /out/drop > /out/drop.sum 2> /out/drop.err &
+P=$!; sleep 0.5; kill -STOP $P; load /dev/nullb0 1; kill -CONT $P; wait
 # 7. partitions: a disk and its partition at once is refused; a partition
 #    alone is traced (relay: the kernel limits it to the partition's sectors)
 nb queue_mode=2 memory_backed=1 gb=1
