@@ -60,6 +60,7 @@ u64 be64_load(const u8 *p);
 u32 be32_load(const u8 *p);
 u32 ne32_load(const u8 *p, int swapped);
 void rec_encode_v7(u8 *out, const struct rec *r);
+int mask_bit(const char *name);	/* -a NAME: its category bit, or -1 */
 
 /* capture/source.c: a byte stream read in large chunks into a fixed buffer */
 struct src {

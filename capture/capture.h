@@ -32,6 +32,7 @@ extern struct cap C;
 
 int cap_write(struct tdev *d, u32 cpu, const void *p, size_t n);
 int cap_stopping(void);
+int cap_wait(void);	/* poll timeout in ms; -1: -w is over */
 int relay_run(void);		/* 0, 1 (failed), RUN_FALLBACK */
 int relay_kill(void);
 int tracefs_run(void);

@@ -3,6 +3,7 @@
  * a little-endian v8 trace of another, on any host.  Loads go byte by byte:
  * the compiler turns them into one (byte-swapping) load where it can, and
  * nothing here cares about alignment or the host's order. */
+#include <strings.h>
 #include "iomon.h"
 
 static u16 le16(const u8 *p) { return (u16)(p[0] | p[1] << 8); }
@@ -114,4 +115,22 @@ void rec_encode_v7(u8 *out, const struct rec *r)
 		(u32)r->action, r->pid, r->dev, r->cpu, r->error, r->pdu_len };
 	_Static_assert(sizeof(h) == 48, "blk_io_trace is 48 bytes");
 	__builtin_memcpy(out, &h, 48);
+}
+
+/* Category names for -a, in bit order; blktrace and blkparse also take the
+ * kernel's BLK_TC_ spelling.  Returns the bit, or -1. */
+int mask_bit(const char *s)
+{
+	static const char *const names[] = {
+		"read", "write", "flush", "sync", "queue", "requeue", "issue", "complete",
+		"fs", "pc", "notify", "ahead", "meta", "discard", "drv_data", "fua",
+	};
+	int i;
+
+	if (!strncasecmp(s, "BLK_TC_", 7))
+		s += 7;
+	for (i = 0; i < 16; i++)
+		if (!strcasecmp(s, names[i]))
+			return 1 << i;
+	return -1;
 }

@@ -271,20 +271,11 @@ static ssize_t pump(struct tdev *d, u32 cpu, size_t max)
 	return n;
 }
 
-static u64 now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (u64)t.tv_sec * 1000 + (u64)t.tv_nsec / 1000000;
-}
-
 int relay_run(void)
 {
 	static struct pollfd pfd[CAP_DEVS * CAP_CPUS];
 	static u16 who[CAP_DEVS * CAP_CPUS][2];
 	size_t chunk = C.buf_size < CAP_BUF ? C.buf_size : CAP_BUF;
-	u64 end = C.stopwatch ? now_ms() + (u64)C.stopwatch * 1000 : 0;
 	u32 i, c, n = 0;
 	int rc;
 
@@ -323,16 +314,10 @@ int relay_run(void)
 			return 1;
 		}
 	while (!cap_stopping()) {
-		int wait = CAP_POLL_MS;
+		int wait = cap_wait();
 
-		if (end) {
-			u64 t = now_ms();
-
-			if (t >= end)
-				break;
-			if (end - t < (u64)wait)
-				wait = (int)(end - t);
-		}
+		if (wait < 0)
+			break;
 		if (poll(pfd, n, wait) <= 0)
 			continue;
 		for (i = 0; i < n; i++)

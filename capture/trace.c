@@ -73,6 +73,31 @@ int cap_stopping(void)
 	return cap_stop;
 }
 
+static u64 now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (u64)t.tv_sec * 1000 + (u64)t.tv_nsec / 1000000;
+}
+
+/* How long the capture loop may sleep in poll(); -1 when -w has run out.
+ * The clock starts at the first call, when tracing starts. */
+int cap_wait(void)
+{
+	static u64 end;
+	u64 t;
+
+	if (!C.stopwatch)
+		return CAP_POLL_MS;
+	t = now_ms();
+	if (!end)
+		end = t + (u64)C.stopwatch * 1000;
+	if (t >= end)
+		return -1;
+	return end - t < CAP_POLL_MS ? (int)(end - t) : CAP_POLL_MS;
+}
+
 /* ---- output: per-CPU files or the stream ---- */
 
 static int out_open(struct tdev *d, u32 cpu)
@@ -235,11 +260,6 @@ static int check_overlap(void)
 	return 0;
 }
 
-static const char *const mask_names[] = {
-	"read", "write", "flush", "sync", "queue", "requeue", "issue", "complete",
-	"fs", "pc", "notify", "ahead", "meta", "discard", "drv_data", "fua",
-};
-
 static int read_dev_list(const char *file)
 {
 	static char list[4096];
@@ -333,7 +353,6 @@ static const struct option longopts[] = {
 static int options(int argc, char **argv)
 {
 	int c;
-	size_t i;
 	char *e;
 	unsigned long v;
 
@@ -348,14 +367,12 @@ static int options(int argc, char **argv)
 				return 1;
 			break;
 		case 'a':
-			for (i = 0; i < 16 && strcasecmp(optarg, mask_names[i]); i++)
-				;
-			if (i == 16) {
+			if (mask_bit(optarg) < 0) {
 				warn_msg("Invalid action mask %s (names: read write flush sync queue requeue "
 					 "issue complete fs pc notify ahead meta discard drv_data fua)", optarg);
 				return 1;
 			}
-			C.mask |= 1u << i;
+			C.mask |= (u32)mask_bit(optarg);
 			break;
 		case 'A':
 			v = strtoul(optarg, &e, 16);
@@ -544,19 +561,16 @@ int btrace_main(int argc, char **argv)
 	int pargc = 4, c, rc, r2;
 	char *e;
 	unsigned long v;
-	size_t i;
 
 	defaults();
 	while ((c = getopt(argc, argv, "a:w:n:b:r:sthv")) != -1) {
 		switch (c) {
 		case 'a':
-			for (i = 0; i < 16 && strcasecmp(optarg, mask_names[i]); i++)
-				;
-			if (i == 16) {
+			if (mask_bit(optarg) < 0) {
 				warn_msg("Invalid action mask %s", optarg);
 				return 2;
 			}
-			C.mask |= 1u << i;
+			C.mask |= (u32)mask_bit(optarg);
 			break;
 		case 'w': case 'n': case 'b':
 			v = strtoul(optarg, &e, 10);

@@ -474,14 +474,6 @@ static u64 page(u32 cpu, const u8 *p, u32 n)
 	return missed;
 }
 
-static u64 now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (u64)t.tv_sec * 1000 + (u64)t.tv_nsec / 1000000;
-}
-
 static void pump(u32 cpu)
 {
 	ssize_t n;
@@ -545,7 +537,6 @@ static void timestamp_note(void)
 int tracefs_run(void)
 {
 	char dir[PATH_LEN], kb[32];
-	u64 end = C.stopwatch ? now_ms() + (u64)C.stopwatch * 1000 : 0;
 	struct pollfd pfd[CAP_CPUS];
 	u32 i, c, enabled = 0;
 	int rc = 1;
@@ -605,16 +596,10 @@ int tracefs_run(void)
 	timestamp_note();
 	put(inst, "tracing_on", "1");
 	while (!cap_stopping()) {
-		int wait = CAP_POLL_MS;
+		int wait = cap_wait();
 
-		if (end) {
-			u64 t = now_ms();
-
-			if (t >= end)
-				break;
-			if (end - t < (u64)wait)
-				wait = (int)(end - t);
-		}
+		if (wait < 0)
+			break;
 		if (poll(pfd, C.ncpu, wait) < 0)
 			continue;
 		/* a page is handed over only when full: take partial ones too */

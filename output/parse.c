@@ -1214,21 +1214,6 @@ static void show_summary(void)
 
 /* ---- options ---- */
 
-static const char *const mask_names[] = {
-	"read", "write", "flush", "sync", "queue", "requeue", "issue", "complete",
-	"fs", "pc", "notify", "ahead", "meta", "discard", "drv_data", "fua",
-};
-
-static int mask_bit(const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(mask_names) / sizeof(mask_names[0]); i++)
-		if (!strcasecmp(s, mask_names[i]))
-			return 1 << i;
-	return -1;
-}
-
 /* "[start:]end" in seconds, as blkparse's -w */
 static int stopwatch(const char *arg)
 {
