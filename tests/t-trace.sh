@@ -39,6 +39,17 @@ else
 	state >"$OUT/state.after"
 	same "trace: global tracing state left as found" "$OUT/state.after" "$OUT/state.before"
 
+	# -I: devices listed in a file
+	echo "$LOOP" >"$OUT/devs.txt"
+	rm -rf "$OUT/capI"; mkdir -p "$OUT/capI"
+	"$IOMON" trace -I "$OUT/devs.txt" -w 2 -D "$OUT/capI" >/dev/null 2>&1 &
+	pid=$!; sleep 0.7; load; wait $pid
+	check "trace -I FILE: the listed device traced" test -s "$OUT/capI/$LN.blktrace.0" -o -s "$OUT/capI/$LN.blktrace.1"
+	mkdir -p "$OUT/bin"; "$IOMON" --install "$OUT/bin" >/dev/null 2>&1
+	if command -v blktrace >/dev/null; then
+		check "blktrace -V as Debian's prints it" test "$(PATH=$OUT/bin:$PATH blktrace -V)" = "$(blktrace -V)"
+	fi
+
 	# the stream on stdout, straight into the parser
 	"$IOMON" trace -o - -w 3 "$LOOP" 2>"$OUT/st.err" | "$IOMON" parse -i - >"$OUT/st.txt" 2>&1 &
 	pid=$!; sleep 0.7; load; wait $pid

@@ -48,14 +48,16 @@ elif [ ! -f "$VMCAP" ] || [ "$(id -u)" != 0 ]; then
 else
 	V=$OUT/vm; rm -rf "$V"
 	cp "$IOMON" "$OUT/iomon"
-	if EXTRA_BIN="$OUT/iomon" bash "$VMCAP" "$V" "$TOP/tests/vm/relay.sh" >"$OUT/vm.log" 2>&1 && [ -d "$V/iomon" ]; then
+	# timeout signals the whole process group, qemu included: a VM that
+	# hangs (TCG can starve a guest) fails the test instead of CI
+	if EXTRA_BIN="$OUT/iomon" timeout -k 10 600 bash "$VMCAP" "$V" "$TOP/tests/vm/relay.sh" >"$OUT/vm.log" 2>&1 && [ -d "$V/iomon" ]; then
 		pass "VM 6.1 boots and runs the scenario"
 		vm_checks "6.1" "$V" 7
 	else
 		fail "VM relay capture" "$(tail -5 "$OUT/vm.log")"
 	fi
 	V=$OUT/vm7; rm -rf "$V"
-	if EXTRA_BIN="$OUT/iomon" bash "$TOP/../shared/tools/vm-capture-sid.sh" "$V" "$TOP/tests/vm/relay.sh" >"$OUT/vm7.log" 2>&1 && [ -d "$V/iomon" ]; then
+	if EXTRA_BIN="$OUT/iomon" timeout -k 10 600 bash "$TOP/../shared/tools/vm-capture-sid.sh" "$V" "$TOP/tests/vm/relay.sh" >"$OUT/vm7.log" 2>&1 && [ -d "$V/iomon" ]; then
 		pass "VM 7.2 boots and runs the scenario"
 		vm_checks "7.2" "$V" 8
 	else
