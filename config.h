@@ -124,4 +124,15 @@
 #define CAP_POLL_MS 250
 #endif
 
+/* ---- monitor ---- */
+
+/* Devices per interval, and D or C records waiting for their partner;
+ * when the pool is full the oldest waiting record ages out (counted). */
+#ifndef MON_DEVS
+#define MON_DEVS 64
+#endif
+#ifndef MON_PENDING
+#define MON_PENDING 4096
+#endif
+
 #endif

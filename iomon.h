@@ -119,6 +119,7 @@ int open_out(const char *path, int mode);	/* no symlink following */
 int parse_main(int argc, char **argv);
 int trace_main(int argc, char **argv);
 int btrace_main(int argc, char **argv);
+int monitor_main(int argc, char **argv);
 int parse_begin(int argc, char **argv);	/* -2: done (--help, -V) */
 void parse_begin_push(void);
 int parse_push(const void *p, size_t n);

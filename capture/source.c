@@ -64,7 +64,7 @@ u32 src_need(struct src *s, u32 want)
 
 int src_record(struct src *s, struct rec *r)
 {
-	u32 have = src_need(s, 64);
+	u32 have = src_need(s, 48);	/* a v7 record can be complete at 48 */
 	int n;
 
 	/* A relay read while tracing can return space the kernel reserved but

@@ -1,0 +1,642 @@
+/* monitor: blkiomon, per-device interval statistics of request sizes and
+ * device (D to C) latency, in fixed pools.
+ *
+ * Repairs over blkiomon 0.3: a 0 us D-to-C time counts as 1 us for the
+ * throughput figure (blkiomon divides by zero and dies); variance is
+ * computed without wrapping sum*sum at 64 bits; throughput is computed in
+ * 64 bits (blkiomon wraps size*1000 at 32 bits past 4 MiB requests); the
+ * last partial interval is printed at end of input; the message queue is
+ * awaited with a bounded backoff.  Unmatched requests age out of a fixed
+ * pool and are counted (-D), instead of living forever.
+ */
+const char monitor_usage[] =
+"usage: blkiomon -I SECS [-h FILE] [-b FILE] [-d FILE] [-D FILE] [-Q PATH -q ID -m MSGID]\n"
+"       iomon monitor -I SECS [OPTIONS] [-i NAME]\n"
+"\n"
+"Per-device statistics of request sizes and device latency (D to C) each\n"
+"interval, from a blktrace stream on stdin (blktrace -a issue -a complete\n"
+"-o - sda | blkiomon -I 10 -h -) or from trace files.\n"
+"\n"
+" -I, --interval=SECS         interval length (required)\n"
+" -h, --human-readable=FILE   text statistics ('-' for stdout)\n"
+" -b, --binary=FILE           424-byte big-endian struct blkiomon_stat records\n"
+" -d, --dump-lldd=FILE        pass driver-data records through to FILE\n"
+" -D, --debug=FILE            matching details and counters\n"
+" -Q, --msg-queue=PATH        System V message queue: ftok(PATH, -q ID),\n"
+" -q, --msg-queue-id=ID       messages of type -m MSGID\n"
+" -m, --msg-id=MSGID\n"
+" -i, --input=NAME            read NAME.blktrace.N files instead of stdin\n"
+"     --clock=wall|trace      interval clock (wall for stdin, trace for -i)\n"
+" -V, --version               print the version\n";
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "iomon.h"
+
+#define SIZE_BUCKETS 16
+#define D2C_BUCKETS 25
+
+struct minmax { u64 min, max, sum, sos, num; double sq; };	/* sq: exact sum of squares */
+
+struct dstat {
+	u32 device, next;	/* next: output list, newest first (as blkiomon) */
+	u32 size_hist[SIZE_BUCKETS], d2c_hist[D2C_BUCKETS];
+	struct minmax size[2], d2c[2], thr[2];
+	u64 bidir;
+};
+
+struct pend {			/* a D or C waiting for its partner */
+	u64 time, sector;
+	u32 device, action, bytes, next, stamp;
+	u8 used;
+};
+
+#define PEND_HASH 128		/* blkiomon's sector % 128 chains */
+
+static struct mon {
+	struct dstat dev[MON_DEVS];
+	u32 ndev, list;		/* list head: index + 1 */
+	struct pend pend[MON_PENDING];
+	u32 chain[PEND_HASH];	/* index + 1 */
+	u32 ring[MON_PENDING], ring_stamp[MON_PENDING], ring_head, ring_tail, ring_n, stamp, nfree;
+	u32 freelist;
+	u64 match, mismatch, drvdata, overall, aged, dev_overflow;
+	int interval, trace_clock, msq;
+	long msg_id, msg_q_id;
+	const char *msg_q_name, *in_name;
+	struct obuf human, bin, drv, dbg;
+	char hbuf[8192], bbuf[4096], dbuf[4096], gbuf[4096];
+	int have_h, have_b, have_d, have_g;
+	u64 start;		/* trace clock: first event */
+	s64 wall0;		/* trace clock: wall seconds at start */
+} M;
+
+static volatile sig_atomic_t mon_stop;
+static void on_sig(int s) { (void)s; mon_stop = 1; }
+
+/* ---- statistics (stats.h of blktrace, with the repairs) ---- */
+
+static void mm_init(struct minmax *m) { memset(m, 0, sizeof(*m)); m->min = ~(u64)0; }
+
+static void mm_add(struct minmax *m, u64 v)
+{
+	m->sum += v;
+	m->sos += v * v;
+	m->sq += (double)v * (double)v;
+	if (v < m->min)
+		m->min = v;
+	if (v > m->max)
+		m->max = v;
+	m->num++;
+}
+
+/* upper limit of bucket i: first + (i ? delta << (i - 1) : 0) */
+static void hist_add(u32 *b, int n, u64 delta, u64 v)
+{
+	int i;
+
+	for (i = 0; i < n - 1 && v > (i ? delta << (i - 1) : 0); i++)
+		;
+	b[i]++;
+}
+
+static struct dstat *dstat_get(u32 device)
+{
+	u32 i;
+
+	for (i = 0; i < M.ndev; i++)
+		if (M.dev[i].device == device)
+			return &M.dev[i];
+	if (M.ndev == MON_DEVS) {
+		M.dev_overflow++;
+		return NULL;
+	}
+	memset(&M.dev[i], 0, sizeof(M.dev[i]));
+	M.dev[i].device = device;
+	for (int k = 0; k < 2; k++) {
+		mm_init(&M.dev[i].size[k]);
+		mm_init(&M.dev[i].d2c[k]);
+		mm_init(&M.dev[i].thr[k]);
+	}
+	M.dev[i].next = M.list;
+	M.list = ++M.ndev;
+	return &M.dev[i];
+}
+
+static void account(const struct pend *d, const struct pend *c)
+{
+	u64 d2c = (c->time - d->time) / 1000, size = d->bytes;
+	u64 thr = size * 1000 / (d2c ? d2c : 1);	/* blkiomon: / 0, SIGFPE */
+	struct dstat *s = dstat_get(d->device);
+	int dir;
+
+	if (!s)
+		return;
+	dir = (c->action & TC(TC_READ)) ? 0 : (c->action & TC(TC_WRITE)) ? 1 : -1;
+	if (dir < 0)
+		s->bidir++;
+	else {
+		mm_add(&s->thr[dir], thr);
+		mm_add(&s->size[dir], size);
+		mm_add(&s->d2c[dir], d2c);
+	}
+	hist_add(s->size_hist, SIZE_BUCKETS, 1024, size);
+	hist_add(s->d2c_hist, D2C_BUCKETS, 8, d2c);
+}
+
+/* ---- output ---- */
+
+static void mm_print(struct obuf *o, const char *what, const struct minmax *m)
+{
+	double avg = m->num ? (double)m->sum / (double)m->num : 0.0;
+	/* E[x^2] - E[x]^2 from exact squares: blkiomon's sum*sum wraps */
+	double var = m->num ? (m->sq - (double)m->sum * (double)m->sum / (double)m->num) / (double)m->num : 0.0;
+
+	if (var < 0 && var > -1e-6)
+		var = 0;
+	ob_printf(o, "%s: num %llu, min %lld, max %llu, sum %llu, squ %llu, avg %.1f, var %.1f\n", what,
+		  (unsigned long long)m->num, (long long)m->min, (unsigned long long)m->max,
+		  (unsigned long long)m->sum, (unsigned long long)m->sos, avg, var);
+}
+
+static void hist_print(struct obuf *o, const char *what, const u32 *b, int n, u64 delta)
+{
+	int i;
+
+	ob_printf(o, "%s:\n", what);
+	for (i = 0; i < n - 1; i++) {
+		ob_printf(o, "   %10llu:%6u", (unsigned long long)(i ? delta << (i - 1) : 0), b[i]);
+		if (!((i + 1) % 4))
+			ob_write(o, "\n", 1);
+	}
+	ob_printf(o, "    >%8llu:%6u\n", (unsigned long long)(i - 1 ? delta << (i - 2) : 0), b[i]);
+}
+
+static void put_be(u8 *p, u64 v, int n)
+{
+	while (n--) {
+		p[n] = (u8)v;
+		v >>= 8;
+	}
+}
+
+static void emit_binary(const struct dstat *s, s64 t, u8 *out)
+{
+	const struct minmax *mm[6] = { &s->size[0], &s->size[1], &s->d2c[0], &s->d2c[1], &s->thr[0], &s->thr[1] };
+	int i;
+
+	put_be(out, (u64)t, 8);
+	for (i = 0; i < SIZE_BUCKETS; i++)
+		put_be(out + 8 + 4 * i, s->size_hist[i], 4);
+	for (i = 0; i < D2C_BUCKETS; i++)
+		put_be(out + 72 + 4 * i, s->d2c_hist[i], 4);
+	put_be(out + 172, s->device, 4);
+	for (i = 0; i < 6; i++) {
+		put_be(out + 176 + 40 * i, mm[i]->min, 8);
+		put_be(out + 184 + 40 * i, mm[i]->max, 8);
+		put_be(out + 192 + 40 * i, mm[i]->sum, 8);
+		put_be(out + 200 + 40 * i, mm[i]->sos, 8);
+		put_be(out + 208 + 40 * i, mm[i]->num, 8);
+	}
+	put_be(out + 416, s->bidir, 8);
+}
+
+static void queue_send(const u8 *stat)
+{
+	struct { long mtype; u8 stat[424]; } msg;
+
+	if (M.msq < 0)
+		return;
+	msg.mtype = M.msg_id;
+	memcpy(msg.stat, stat, 424);
+	if (msgsnd(M.msq, &msg, 424, IPC_NOWAIT) && errno != EAGAIN)
+		warn_msg("message queue: %s", strerror(errno));
+}
+
+/* One interval: every device seen, newest first, as blkiomon lists them. */
+static void flush_interval(s64 t)
+{
+	u32 i;
+
+	for (i = M.list; i; i = M.dev[i - 1].next) {
+		const struct dstat *s = &M.dev[i - 1];
+		u8 bin[424];
+
+		if (M.have_h) {
+			char ct[64];
+			time_t tt = (time_t)t;
+			struct tm tm;
+
+			if (!localtime_r(&tt, &tm) || !strftime(ct, sizeof(ct), "%a %b %e %H:%M:%S %Y", &tm))
+				snprintf(ct, sizeof(ct), "%lld", (long long)t);
+			ob_printf(&M.human, "\ntime: %s\ndevice: %u,%u\n", ct, DEV_MAJOR(s->device), DEV_MINOR(s->device));
+			mm_print(&M.human, "sizes read (bytes)", &s->size[0]);
+			mm_print(&M.human, "sizes write (bytes)", &s->size[1]);
+			mm_print(&M.human, "d2c read (usec)", &s->d2c[0]);
+			mm_print(&M.human, "d2c write (usec)", &s->d2c[1]);
+			mm_print(&M.human, "throughput read (bytes/msec)", &s->thr[0]);
+			mm_print(&M.human, "throughput write (bytes/msec)", &s->thr[1]);
+			hist_print(&M.human, "sizes histogram (bytes)", s->size_hist, SIZE_BUCKETS, 1024);
+			hist_print(&M.human, "d2c histogram (usec)", s->d2c_hist, D2C_BUCKETS, 8);
+			ob_printf(&M.human, "bidirectional requests: %llu\n", (unsigned long long)s->bidir);
+		}
+		emit_binary(s, t, bin);
+		if (M.have_b)
+			ob_write(&M.bin, bin, sizeof(bin));
+		queue_send(bin);
+	}
+	M.ndev = 0;
+	M.list = 0;
+	if (M.have_h)
+		ob_flush(&M.human);
+	if (M.have_b)
+		ob_flush(&M.bin);
+}
+
+/* ---- D/C matching in a fixed pool (blkiomon_do_trace) ---- */
+
+static u32 pend_class(u32 action)
+{
+	return action & (TC(TC_WRITE) | TC(TC_READ) | TC(TC_FS) | TC(TC_PC));
+}
+
+static void unlink_pend(u32 idx)
+{
+	struct pend *p = &M.pend[idx - 1];
+	u32 *l = &M.chain[p->sector % PEND_HASH];
+
+	while (*l && *l != idx)
+		l = &M.pend[*l - 1].next;
+	if (*l)
+		*l = p->next;
+	p->used = 0;
+	p->next = M.freelist;
+	M.freelist = idx;
+}
+
+static void debug_rec(const char *what, const struct pend *p)
+{
+	if (M.have_g)
+		ob_printf(&M.dbg, "--- %s ---\ntime     %16llu\nsector   %16llu\nbytes    %16u\naction   %16x\ndevice   %16u\n",
+			  what, (unsigned long long)p->time, (unsigned long long)p->sector, p->bytes,
+			  p->action, p->device);
+}
+
+/* Take a slot; when the pool is full the oldest waiting record ages out. */
+static u32 alloc_pend(void)
+{
+	u32 idx;
+
+	while (!M.freelist) {
+		u32 slot = M.ring[M.ring_tail], st = M.ring_stamp[M.ring_tail];
+
+		M.ring_tail = (M.ring_tail + 1) % MON_PENDING;
+		M.ring_n--;
+		if (M.pend[slot - 1].used && M.pend[slot - 1].stamp == st) {
+			debug_rec("aged out", &M.pend[slot - 1]);
+			unlink_pend(slot);
+			M.aged++;
+		}
+	}
+	idx = M.freelist;
+	M.freelist = M.pend[idx - 1].next;
+	return idx;
+}
+
+static void store(const struct pend *t)
+{
+	u32 idx = alloc_pend(), h = (u32)(t->sector % PEND_HASH);
+	struct pend *p = &M.pend[idx - 1];
+
+	*p = *t;
+	p->used = 1;
+	p->stamp = ++M.stamp;
+	p->next = M.chain[h];
+	M.chain[h] = idx;
+	if (M.ring_n == MON_PENDING) {	/* ring full of stale entries: drop one */
+		M.ring_tail = (M.ring_tail + 1) % MON_PENDING;
+		M.ring_n--;
+	}
+	M.ring[M.ring_head] = idx;
+	M.ring_stamp[M.ring_head] = p->stamp;
+	M.ring_head = (M.ring_head + 1) % MON_PENDING;
+	M.ring_n++;
+}
+
+static void match(const struct pend *t)
+{
+	u32 *l = &M.chain[t->sector % PEND_HASH], idx;
+	struct pend got;
+	const struct pend *old, *young;
+
+	for (idx = *l; idx; idx = M.pend[idx - 1].next) {
+		struct pend *p = &M.pend[idx - 1];
+
+		if (p->device == t->device && p->sector == t->sector && pend_class(p->action) == pend_class(t->action))
+			break;
+	}
+	if (!idx) {
+		store(t);
+		return;
+	}
+	got = M.pend[idx - 1];
+	unlink_pend(idx);
+	old = got.time < t->time ? &got : t;
+	young = old == t ? &got : t;
+	if ((old->action & TC(TC_ISSUE)) && (young->action & TC(TC_COMPLETE))) {
+		M.match++;
+		account(old, young);
+		return;
+	}
+	/* no D then C: keep the more recent one */
+	M.mismatch++;
+	debug_rec("mismatch", old);
+	debug_rec("mismatch", young);
+	store(young);
+}
+
+/* ---- input ---- */
+
+static s64 wall_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return t.tv_sec;
+}
+
+static void record(const struct rec *r)
+{
+	u32 a = ACT32(r);
+	struct pend t;
+
+	M.overall++;
+	if (a & TC(TC_DRV_DATA)) {
+		M.drvdata++;
+		if (M.have_d) {
+			u8 h[48];
+
+			rec_encode_v7(h, r);
+			ob_write(&M.drv, h, 48);
+			ob_write(&M.drv, r->pdu, r->pdu_len);
+		}
+		return;
+	}
+	if (a == TN_TIMESTAMP && r->pdu_len == 8 && !M.start) {
+		M.wall0 = ne32_load(r->pdu, r->swapped);	/* intervals in wall time */
+		return;
+	}
+	if (!(a & (TC(TC_ISSUE) | TC(TC_COMPLETE))) || REC_IS_NOTE(r))
+		return;
+	if (M.trace_clock) {
+		if (!M.start)
+			M.start = r->time;
+		while (r->time >= M.start + (u64)M.interval * 1000000000u) {
+			M.start += (u64)M.interval * 1000000000u;
+			M.wall0 += M.interval;
+			flush_interval(M.wall0);
+		}
+	}
+	t = (struct pend){ .time = r->time, .sector = r->sector, .device = r->dev, .action = a, .bytes = r->bytes };
+	match(&t);
+}
+
+static u8 inbuf[STREAM_BUF];
+
+static int buffered_record(const struct src *s)
+{
+	struct rec r;
+	u32 have = s->len - s->pos;
+
+	return have >= 48 && (rec_decode(s->buf + s->pos, have, &r) > 0 || rec_unfilled(s->buf + s->pos));
+}
+
+static int run_stdin(void)
+{
+	struct src s;
+	s64 next = wall_now() + M.interval;
+	int rc = 0;
+
+	src_init(&s, 0, "(stdin)", inbuf, STREAM_BUF);
+	while (!mon_stop) {
+		struct rec r;
+		int got;
+
+		if (!M.trace_clock) {
+			s64 now = wall_now();
+			struct pollfd p = { 0, POLLIN, 0 };
+
+			if (now >= next) {
+				flush_interval(next);
+				next += M.interval;
+				continue;
+			}
+			/* wake for the interval even when the stream is quiet;
+			 * a record already whole in the buffer needs no wait */
+			if (!buffered_record(&s) && poll(&p, 1, (int)(next - now) * 1000) == 0)
+				continue;
+		}
+		got = src_record(&s, &r);
+		if (got < 0)
+			rc = 1;
+		if (got <= 0)
+			break;
+		record(&r);
+	}
+	/* blkiomon drops the last partial interval; we print it */
+	flush_interval(M.trace_clock ? M.wall0 + M.interval : wall_now());
+	return rc;
+}
+
+static int run_files(void)
+{
+	static u8 fbuf[8][STREAM_BUF / 4];
+	static char names[8][PATH_LEN];
+	struct src s[8];
+	struct rec head[8];
+	int have[8], n = 0, i, rc = 0;
+
+	for (n = 0; n < 8; n++) {
+		int fd;
+
+		snprintf(names[n], sizeof(names[n]), "%s.blktrace.%d", M.in_name, n);
+		if ((fd = open(names[n], O_RDONLY | O_CLOEXEC)) < 0)
+			break;
+		src_init(&s[n], fd, names[n], fbuf[n], sizeof(fbuf[n]));
+		have[n] = src_record(&s[n], &head[n]) > 0;
+	}
+	if (!n) {
+		warn_msg("No input files found for %s", M.in_name);
+		return 1;
+	}
+	while (!mon_stop) {
+		int best = -1;
+
+		for (i = 0; i < n; i++)
+			if (have[i] && (best < 0 || head[i].time < head[best].time))
+				best = i;
+		if (best < 0)
+			break;
+		record(&head[best]);
+		have[best] = src_record(&s[best], &head[best]);
+		if (have[best] < 0)
+			rc = 1, have[best] = 0;
+	}
+	flush_interval(M.wall0 + M.interval);
+	for (i = 0; i < n; i++)
+		close(s[i].fd);
+	return rc;
+}
+
+/* ---- options, main ---- */
+
+static int open_output(struct obuf *o, const char *name, char *buf, u32 len)
+{
+	int fd = strcmp(name, "-") ? open_out(name, 0644) : 1;
+
+	if (fd < 0)
+		return -1;
+	ob_init(o, fd, name, buf, len);
+	return 0;
+}
+
+/* blkiomon spins on msgget until the queue exists; we wait with a bounded
+ * backoff (10 ms doubling to 1 s) and give up after a minute. */
+static int open_queue(void)
+{
+	key_t key;
+	long waited = 0, step = 10;
+
+	M.msq = -1;
+	if (!M.msg_q_name)
+		return 0;
+	if (M.msg_q_id <= 0 || M.msg_id <= 0) {
+		warn_msg("-Q needs -q ID and -m MSGID, both above 0");
+		return -1;
+	}
+	key = ftok(M.msg_q_name, (int)M.msg_q_id);
+	if (key == -1) {
+		warn_msg("%s: ftok: %s", M.msg_q_name, strerror(errno));
+		return -1;
+	}
+	while ((M.msq = msgget(key, S_IRWXU)) < 0 && !mon_stop) {
+		struct timespec ts = { step / 1000, (step % 1000) * 1000000 };
+
+		if (waited >= 60000) {
+			warn_msg("%s: no message queue (id %ld) appeared in 60 s", M.msg_q_name, M.msg_q_id);
+			return -1;
+		}
+		nanosleep(&ts, NULL);
+		waited += step;
+		step = step * 2 > 1000 ? 1000 : step * 2;
+	}
+	return M.msq < 0 ? -1 : 0;
+}
+
+static const struct option longopts[] = {
+	{ "human-readable", 1, 0, 'h' }, { "binary", 1, 0, 'b' }, { "dump-lldd", 1, 0, 'd' },
+	{ "debug", 1, 0, 'D' }, { "interval", 1, 0, 'I' }, { "msg-queue", 1, 0, 'Q' },
+	{ "msg-queue-id", 1, 0, 'q' }, { "msg-id", 1, 0, 'm' }, { "version", 0, 0, 'V' },
+	{ "input", 1, 0, 'i' }, { "clock", 1, 0, 'C' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
+};
+
+int monitor_main(int argc, char **argv)
+{
+	const char *hn = NULL, *bn = NULL, *dn = NULL, *gn = NULL;
+	int c, rc, clock = -1;
+	u32 i;
+
+	while ((c = getopt_long(argc, argv, "b:d:D:h:I:Q:q:m:Vi:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h': hn = optarg; break;
+		case 'b': bn = optarg; break;
+		case 'd': dn = optarg; break;
+		case 'D': gn = optarg; break;
+		case 'I': M.interval = atoi(optarg); break;
+		case 'Q': M.msg_q_name = optarg; break;
+		case 'q': M.msg_q_id = atol(optarg); break;
+		case 'm': M.msg_id = atol(optarg); break;
+		case 'i': M.in_name = optarg; break;
+		case 'C':
+			if (strcmp(optarg, "wall") && strcmp(optarg, "trace")) {
+				warn_msg("--clock=wall or --clock=trace, not '%s'", optarg);
+				return 1;
+			}
+			clock = !strcmp(optarg, "trace");
+			break;
+		case 'V': {
+			char line[96];
+			int n = snprintf(line, sizeof(line), "%s version 0.3\n", argv[0]);
+
+			return write(1, line, (size_t)n) == n ? 0 : 1;
+		}
+		case 'H':
+			return write(1, monitor_usage, sizeof(monitor_usage) - 1) < 0;
+		default:
+			if (write(2, monitor_usage, sizeof(monitor_usage) - 1) < 0)
+				return 1;
+			return 1;
+		}
+	}
+	if (M.interval <= 0) {
+		warn_msg("-I SECS is required and must be above 0");
+		return 1;
+	}
+	M.trace_clock = clock >= 0 ? clock : M.in_name != NULL;
+	if (M.in_name) {
+		char *b = strstr((char *)M.in_name, ".blktrace.");
+
+		if (b)
+			*b = 0;
+	}
+	if ((hn && open_output(&M.human, hn, M.hbuf, sizeof(M.hbuf))) ||
+	    (bn && open_output(&M.bin, bn, M.bbuf, sizeof(M.bbuf))) ||
+	    (dn && open_output(&M.drv, dn, M.dbuf, sizeof(M.dbuf))) ||
+	    (gn && open_output(&M.dbg, gn, M.gbuf, sizeof(M.gbuf))))
+		return 1;
+	M.have_h = !!hn, M.have_b = !!bn, M.have_d = !!dn, M.have_g = !!gn;
+	for (i = 0; i < MON_PENDING; i++) {
+		M.pend[i].next = i + 2 <= MON_PENDING ? i + 2 : 0;
+	}
+	M.freelist = 1;
+	signal(SIGINT, on_sig);
+	signal(SIGTERM, on_sig);
+	signal(SIGQUIT, on_sig);
+	signal(SIGALRM, on_sig);
+	if (open_queue())
+		return 1;
+	rc = M.in_name ? run_files() : run_stdin();
+	if (M.have_g) {
+		u64 left = 0;
+
+		for (i = 0; i < MON_PENDING; i++)
+			if (M.pend[i].used) {
+				debug_rec("leftover", &M.pend[i]);
+				left++;
+			}
+		ob_printf(&M.dbg, "%llu leftover, %llu match, %llu mismatch, %llu driverdata, %llu overall\n",
+			  (unsigned long long)left, (unsigned long long)M.match, (unsigned long long)M.mismatch,
+			  (unsigned long long)M.drvdata, (unsigned long long)M.overall);
+		ob_printf(&M.dbg, "%llu aged out of the pool (MON_PENDING %d), %llu devices over MON_DEVS %d\n",
+			  (unsigned long long)M.aged, MON_PENDING, (unsigned long long)M.dev_overflow, MON_DEVS);
+		rc |= ob_close(&M.dbg);
+	}
+	if (M.have_h)
+		rc |= ob_close(&M.human);
+	if (M.have_b)
+		rc |= ob_close(&M.bin);
+	if (M.have_d)
+		rc |= ob_close(&M.drv);
+	return rc || src_errors ? 1 : 0;
+}
