@@ -29,6 +29,9 @@ else
 	check "tiny: late-record table overflow reported" grep -q 'late-record table full: .* (HOLD_MAX 1)' "$OUT/tiny6.err"
 	"$TOP/tests/gentrace" -s 1 -n 3000 -c 3 -S 2>/dev/null | "$T" parse -i - >/dev/null 2>"$OUT/tiny7.err"
 	check "tiny: cpu table overflow reported" grep -q 'cpu table full: .* (CPUS_MAX 2)' "$OUT/tiny7.err"
+	"$T" monitor -I 1 -i "$FIX/mq-randrw/nullb0" -h "$OUT/tm.txt" -D "$OUT/tm.dbg"
+	check "tiny: monitor's pool ages records out and counts them" grep -qE '^[1-9][0-9]* aged out of the pool \(MON_PENDING 2\)' "$OUT/tm.dbg"
+	check "tiny: monitor still reports what matched" grep -q '^sizes read (bytes): num [1-9]' "$OUT/tm.txt"
 	( cd "$FIX/two-devs" && "$T" parse -i nullb0 -i nullb1 ) >/dev/null 2>"$OUT/tiny5.err"
 	check "tiny: too many inputs refused, named" grep -q 'nullb1: more than 1 inputs (DEVS_MAX)' "$OUT/tiny5.err"
 fi

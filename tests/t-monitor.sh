@@ -1,0 +1,72 @@
+# monitor / blkiomon: the same statistics as Debian's blkiomon 0.3 on a real
+# stream, its repairs pinned with values computed independently
+# (tests/monref.py), the binary records, the message queue, -d, -D.
+S=$FIX/stream/nullb0.stream
+M=$OUT/mon; rm -rf "$M"; mkdir -p "$M"
+# one deterministic wall-clock interval: all data at once, EOF after 1.5 s
+( cat "$S"; sleep 1.5 ) | "$IOMON" monitor -I 1 -h "$M/h.txt" -b "$M/b.bin" -D "$M/d.txt"
+check "monitor: exit 0" test $? = 0
+check "monitor: one interval, one device" test "$(grep -c '^device: 254,0$' "$M/h.txt")" = 1
+check "monitor: 424-byte binary record" test "$(stat -c %s "$M/b.bin")" = 424
+python3 tests/monref.py "$S" >"$M/ref.txt"
+while read -r name dir _ n _ sum _ var; do
+	label="$name $dir"; [ "$name" = sizes ] && label="sizes $dir (bytes)"
+	[ "$name" = d2c ] && label="d2c $dir (usec)"; [ "$name" = throughput ] && label="throughput $dir (bytes/msec)"
+	check "monitor: $label num, sum and exact variance ($var)" \
+		grep -q "^$label: num $n, .* sum $sum, .* var $var\$" "$M/h.txt"
+done <"$M/ref.txt"
+check "monitor -D: blkiomon's counters" grep -qE '^0 leftover, 10666 match, 0 mismatch, 0 driverdata, [0-9]+ overall$' "$M/d.txt"
+if command -v blkiomon >/dev/null; then
+	( cat "$S"; sleep 1.5 ) | blkiomon -I 1 -h "$M/bh.txt" -b "$M/bb.bin" 2>/dev/null
+	# blkiomon's variance wraps sum*sum at 64 bits: mask var where it does
+	mask() { awk '{ if (match($0, /sum [0-9]+, squ/)) { s = substr($0, RSTART + 4, RLENGTH - 9) + 0;
+		if (s * s >= 18446744073709551616) sub(/var [-0-9.e+]+$/, "var (wraps in blkiomon)") } }
+		!/^time: / { print }' "$1"; }
+	mask "$M/h.txt" >"$M/h.m"; mask "$M/bh.txt" >"$M/bh.m"
+	same "monitor: text as blkiomon's (time and wrapped variances aside)" "$M/h.m" "$M/bh.m"
+	tail -c +9 "$M/b.bin" >"$M/b.tail"; tail -c +9 "$M/bb.bin" >"$M/bb.tail"
+	same "monitor: binary record as blkiomon's (time aside)" "$M/b.tail" "$M/bb.tail"
+	check "monitor: blkiomon really wraps here (the repair is needed)" sh -c "! grep -q 'var 1306431871295.0' '$M/bh.txt'"
+	# repairs: a replayed file gets its last interval; blkiomon prints nothing
+	blkiomon -I 1 -h "$M/bh2.txt" <"$S" 2>/dev/null
+	"$IOMON" monitor -I 1 -h "$M/h2.txt" <"$S"
+	check "monitor: a replay prints its (last, partial) interval" grep -q '^device: 254,0$' "$M/h2.txt"
+	check "monitor: blkiomon prints nothing for the same replay" test ! -s "$M/bh2.txt"
+else
+	skip "monitor against blkiomon" "Debian's blkiomon is not installed"
+fi
+# 0 us D-to-C (null_blk, NVMe): blkiomon divides by zero
+python3 - "$M/zero.stream" <<'PY'
+import struct, sys
+def rec(seq, t, sec, act):
+    return struct.pack("<IIQQIIIIIHH", 0x65617407, seq, t, sec, 4096, act, 1, 254 << 20, 0, 0, 0)
+ISSUE, COMPLETE, WRITE, FS = 1 << 22, 1 << 23, 1 << 17, 1 << 24
+d = b"".join(rec(2 * i + 1, 1000 + 10000 * i, 8 * i, ISSUE | WRITE | FS | 7) +
+             rec(2 * i + 2, 1500 + 10000 * i, 8 * i, COMPLETE | WRITE | FS | 8) for i in range(10))
+open(sys.argv[1], "wb").write(d)
+PY
+"$IOMON" monitor -I 1 -h "$M/z.txt" <"$M/zero.stream"
+check "monitor: 0 us device time does not crash" test $? = 0
+check "monitor: 0 us counts as 1 us for throughput (4096 B -> 4096000 B/ms)" \
+	grep -q '^throughput write (bytes/msec): num 10, min 4096000, max 4096000, sum 40960000' "$M/z.txt"
+check "monitor: d2c itself stays 0" grep -q '^d2c write (usec): num 10, min 0, max 0, sum 0' "$M/z.txt"
+if command -v blkiomon >/dev/null; then
+	( blkiomon -I 1 -h /dev/null <"$M/zero.stream" ) 2>/dev/null
+	rc=$?
+	check "monitor: blkiomon dies on the same input (SIGFPE, exit $rc)" test "$rc" -ge 128
+fi
+# the System V message queue, read back by a small reader
+if cc -O2 -o "$OUT/msgread" tests/msgread.c 2>/dev/null; then
+	touch "$M/qkey"
+	"$OUT/msgread" "$M/qkey" 7 42 "$M/q.bin" & r=$!
+	sleep 0.3
+	"$IOMON" monitor -I 1 -Q "$M/qkey" -q 7 -m 42 -b "$M/qb.bin" <"$S"
+	wait $r
+	check "monitor -Q: reader got a message" test -s "$M/q.bin"
+	same "monitor -Q: the message is the binary record" "$M/q.bin" "$M/qb.bin"
+fi
+# trace files and the trace clock: deterministic intervals
+( cd "$FIX/mq-randrw" && "$IOMON" monitor -I 1 -i nullb0 -h - ) >"$M/f1.txt"
+( cd "$FIX/mq-randrw" && "$IOMON" monitor -I 1 -i nullb0 -h - ) >"$M/f2.txt"
+same "monitor -i: the same text twice (trace clock)" "$M/f1.txt" "$M/f2.txt"
+check "monitor -i: matched requests reported" grep -q '^sizes read (bytes): num [1-9]' "$M/f1.txt"
