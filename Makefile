@@ -19,8 +19,8 @@ OBJS := $(SRCS:%.c=build/obj/%.o)
 # The per-record path: decoding and formatting.  -Os turns every divide by
 # a constant into a div instruction, which made number formatting half of
 # parse's time; these few objects are built for speed instead.
-HOT := build/obj/capture/decode.o build/obj/output/out.o build/obj/output/fmt.o \
-	build/obj/output/parse.o
+HOT := build/obj/capture/decode.o build/obj/capture/source.o build/obj/output/out.o \
+	build/obj/output/fmt.o build/obj/output/parse.o build/obj/stats/monitor.o
 $(HOT): CFLAGS += -O2
 
 all: iomon

@@ -39,3 +39,34 @@ if [ -n "${VM:-}" ]; then
 	echo "capture in Debian's 6.1 kernel under qemu, null_blk, -b 256 -n 4, 3 runs each:"
 	BENCH_DIR=$B bash "$OLDPWD/tests/bench-vm.sh"
 fi
+# monitor: a 5M-event issue/complete stream through iomon monitor and
+# Debian's blkiomon (its statistics come out at EOF only in iomon; blkiomon
+# is timed on the same input all the same)
+if [ ! -s "$B/mon.stream" ]; then
+	python3 - "$OLDPWD/tests/fixtures/stream/nullb0.stream" "$B/mon.stream" "$EVENTS" <<'PY'
+import struct, sys
+src, dst, want = sys.argv[1], sys.argv[2], int(sys.argv[3])
+d = open(src, "rb").read()
+recs, off, last = [], 0, 0
+while off + 48 <= len(d):
+    n = 48 + struct.unpack_from("<H", d, off + 46)[0]
+    recs.append(d[off:off + n]); last = max(last, struct.unpack_from("<Q", d, off + 8)[0]); off += n
+step, out, k = last + 1000, open(dst, "wb"), 0
+while k * len(recs) < want:
+    chunk = bytearray()
+    for r in recs:
+        b = bytearray(r); t = struct.unpack_from("<Q", b, 8)[0]
+        struct.pack_into("<Q", b, 8, t + k * step); chunk += b
+    out.write(chunk); k += 1
+PY
+fi
+{ s=$(date +%s.%N); "$PEAK" "$OLDPWD/iomon" monitor -I 3600 -h /dev/null <"$B/mon.stream" 2>"$B/stderr"; e=$(date +%s.%N); }
+mt=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.2f", e - s }'); mr=$(sed -n 's/^peakrss: \([0-9]*\) KiB/\1/p' "$B/stderr")
+n=$(( $(stat -c %s "$B/mon.stream") / 48 ))
+echo "iomon monitor:  ${mt}s for ~$n events ($(awk -v n=$n -v t=$mt 'BEGIN { printf "%.1f", n / t / 1e6 }')M events/s)  peak RSS ${mr} KiB"
+if command -v blkiomon >/dev/null; then
+	s=$(date +%s.%N); blkiomon -I 3600 -h /dev/null <"$B/mon.stream" 2>/dev/null; e=$(date +%s.%N)
+	bt=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.2f", e - s }')
+	echo "blkiomon 0.3:   ${bt}s ($(awk -v n=$n -v t=$bt 'BEGIN { printf "%.1f", n / t / 1e6 }')M events/s)"
+	awk -v a="$bt" -v b="$mt" 'BEGIN { printf "ratio: iomon monitor is %.1fx blkiomon'"'"'s event rate\n", a / b }'
+fi
