@@ -120,6 +120,7 @@ int parse_main(int argc, char **argv);
 int trace_main(int argc, char **argv);
 int btrace_main(int argc, char **argv);
 int monitor_main(int argc, char **argv);
+int trace_devices(char **devs, int n, u32 mask, int (*sink)(const void *, size_t), void (*round)(void));
 int parse_begin(int argc, char **argv);	/* -2: done (--help, -V) */
 void parse_begin_push(void);
 int parse_push(const void *p, size_t n);

@@ -545,6 +545,23 @@ int trace_main(int argc, char **argv)
 	return run();
 }
 
+/* Live capture for another applet (monitor): records go to sink, round
+ * is called after each round of reads; 0 on success. */
+int trace_devices(char **devs, int n, u32 mask, int (*sink)(const void *, size_t), void (*round)(void))
+{
+	int i;
+
+	defaults();
+	for (i = 0; i < n; i++)
+		if (add_device(devs[i]))
+			return 1;
+	C.mask = mask;
+	C.to_stdout = 1;
+	C.sink = sink;
+	C.round = round;
+	return run();
+}
+
 /* btrace: blktrace -o - ... | blkparse -i - in one process.  The capture
  * hands its records to the parser directly; nothing queues in between. */
 const char btrace_usage[] =

@@ -25,7 +25,10 @@ const char monitor_usage[] =
 " -Q, --msg-queue=PATH        System V message queue: ftok(PATH, -q ID),\n"
 " -q, --msg-queue-id=ID       messages of type -m MSGID\n"
 " -m, --msg-id=MSGID\n"
-" -i, --input=NAME            read NAME.blktrace.N files instead of stdin\n"
+  " -i, --input=NAME            read NAME.blktrace.N files instead of stdin\n"
+" -t, --trace=DEV             trace DEV live (repeatable), as iomon trace does\n"
+"     --prom=FILE             Prometheus text (node_exporter textfile), each interval\n"
+"     --json=FILE             one JSON object per device and interval ('-' stdout)\n"
 "     --clock=wall|trace      interval clock (wall for stdin, trace for -i)\n"
 " -V, --version               print the version\n";
 
@@ -64,6 +67,13 @@ struct pend {			/* a D or C waiting for its partner */
 
 #define PEND_HASH 128		/* blkiomon's sector % 128 chains */
 
+struct total {			/* since start, for Prometheus counters */
+	u32 device;
+	u64 num[2], bytes[2], bidir;
+	u64 size_hist[SIZE_BUCKETS], d2c_hist[D2C_BUCKETS];
+	u64 size_sum, d2c_sum_us;
+};
+
 static struct mon {
 	struct dstat dev[MON_DEVS];
 	u32 ndev, list;		/* list head: index + 1 */
@@ -78,6 +88,11 @@ static struct mon {
 	struct obuf human, bin, drv, dbg;
 	char hbuf[8192], bbuf[4096], dbuf[4096], gbuf[4096];
 	int have_h, have_b, have_d, have_g;
+	struct total tot[MON_DEVS];
+	u32 ntot;
+	const char *prom, *json;
+	struct obuf js;
+	char jbuf[8192];
 	u64 start;		/* trace clock: first event */
 	s64 wall0;		/* trace clock: wall seconds at start */
 } M;
@@ -134,6 +149,28 @@ static struct dstat *dstat_get(u32 device)
 	return &M.dev[i];
 }
 
+static struct total *total_get(u32 device)
+{
+	u32 i;
+
+	for (i = 0; i < M.ntot; i++)
+		if (M.tot[i].device == device)
+			return &M.tot[i];
+	if (M.ntot == MON_DEVS)
+		return NULL;
+	M.tot[M.ntot].device = device;
+	return &M.tot[M.ntot++];
+}
+
+static void hist_add64(u64 *b, int n, u64 delta, u64 v)
+{
+	int i;
+
+	for (i = 0; i < n - 1 && v > (i ? delta << (i - 1) : 0); i++)
+		;
+	b[i]++;
+}
+
 static void account(const struct pend *d, const struct pend *c)
 {
 	u64 d2c = (c->time - d->time) / 1000, size = d->bytes;
@@ -153,6 +190,124 @@ static void account(const struct pend *d, const struct pend *c)
 	}
 	hist_add(s->size_hist, SIZE_BUCKETS, 1024, size);
 	hist_add(s->d2c_hist, D2C_BUCKETS, 8, d2c);
+	if (M.prom) {
+		struct total *t = total_get(d->device);
+
+		if (t) {
+			if (dir < 0)
+				t->bidir++;
+			else
+				t->num[dir]++, t->bytes[dir] += size;
+			t->size_sum += size;
+			t->d2c_sum_us += d2c;
+			hist_add64(t->size_hist, SIZE_BUCKETS, 1024, size);
+			hist_add64(t->d2c_hist, D2C_BUCKETS, 8, d2c);
+		}
+	}
+}
+
+/* ---- exports: Prometheus text for node_exporter's textfile collector,
+ * JSON lines ---- */
+
+static void prom_hist(struct obuf *o, const char *name, const struct total *t, const u64 *b, int n,
+		      u64 delta, double scale, double sum)
+{
+	u64 cum = 0;
+	int i;
+
+	for (i = 0; i < n - 1; i++) {
+		cum += b[i];
+		ob_printf(o, "%s_bucket{device=\"%u,%u\",le=\"%.9g\"} %llu\n", name, DEV_MAJOR(t->device),
+			  DEV_MINOR(t->device), (double)(i ? delta << (i - 1) : 0) * scale, (unsigned long long)cum);
+	}
+	cum += b[n - 1];
+	ob_printf(o, "%s_bucket{device=\"%u,%u\",le=\"+Inf\"} %llu\n", name, DEV_MAJOR(t->device),
+		  DEV_MINOR(t->device), (unsigned long long)cum);
+	ob_printf(o, "%s_sum{device=\"%u,%u\"} %.9g\n", name, DEV_MAJOR(t->device), DEV_MINOR(t->device), sum);
+	ob_printf(o, "%s_count{device=\"%u,%u\"} %llu\n", name, DEV_MAJOR(t->device), DEV_MINOR(t->device),
+		  (unsigned long long)cum);
+}
+
+/* Written to FILE.tmp and renamed, so the collector never sees half. */
+static void prom_write(void)
+{
+	static const char *const dirs[2] = { "read", "write" };
+	char tmp[PATH_LEN], buf[4096];
+	struct obuf o;
+	int fd, d;
+	u32 i;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", M.prom);
+	if ((fd = open_out(tmp, 0644)) < 0)
+		return;
+	ob_init(&o, fd, tmp, buf, sizeof(buf));
+	ob_puts(&o, "# HELP iomon_requests_total Requests matched from issue (D) to completion (C).\n"
+		    "# TYPE iomon_requests_total counter\n");
+	for (i = 0; i < M.ntot; i++)
+		for (d = 0; d < 2; d++)
+			ob_printf(&o, "iomon_requests_total{device=\"%u,%u\",direction=\"%s\"} %llu\n",
+				  DEV_MAJOR(M.tot[i].device), DEV_MINOR(M.tot[i].device), dirs[d],
+				  (unsigned long long)M.tot[i].num[d]);
+	ob_puts(&o, "# HELP iomon_bytes_total Bytes in matched requests.\n# TYPE iomon_bytes_total counter\n");
+	for (i = 0; i < M.ntot; i++)
+		for (d = 0; d < 2; d++)
+			ob_printf(&o, "iomon_bytes_total{device=\"%u,%u\",direction=\"%s\"} %llu\n",
+				  DEV_MAJOR(M.tot[i].device), DEV_MINOR(M.tot[i].device), dirs[d],
+				  (unsigned long long)M.tot[i].bytes[d]);
+	ob_puts(&o, "# HELP iomon_bidirectional_requests_total Matched requests neither read nor write.\n"
+		    "# TYPE iomon_bidirectional_requests_total counter\n");
+	for (i = 0; i < M.ntot; i++)
+		ob_printf(&o, "iomon_bidirectional_requests_total{device=\"%u,%u\"} %llu\n",
+			  DEV_MAJOR(M.tot[i].device), DEV_MINOR(M.tot[i].device), (unsigned long long)M.tot[i].bidir);
+	ob_puts(&o, "# HELP iomon_request_size_bytes Request sizes.\n# TYPE iomon_request_size_bytes histogram\n");
+	for (i = 0; i < M.ntot; i++)
+		prom_hist(&o, "iomon_request_size_bytes", &M.tot[i], M.tot[i].size_hist, SIZE_BUCKETS, 1024, 1.0,
+			  (double)M.tot[i].size_sum);
+	ob_puts(&o, "# HELP iomon_device_latency_seconds Issue (D) to completion (C) time.\n"
+		    "# TYPE iomon_device_latency_seconds histogram\n");
+	for (i = 0; i < M.ntot; i++)
+		prom_hist(&o, "iomon_device_latency_seconds", &M.tot[i], M.tot[i].d2c_hist, D2C_BUCKETS, 8, 1e-6,
+			  (double)M.tot[i].d2c_sum_us * 1e-6);
+	if (!ob_close(&o) && rename(tmp, M.prom))
+		warn_msg("rename %s: %s", tmp, strerror(errno));
+}
+
+static void json_mm(struct obuf *o, const char *k, const struct minmax *m, int last)
+{
+	double avg = m->num ? (double)m->sum / (double)m->num : 0.0;
+	double var = m->num ? (m->sq - (double)m->sum * (double)m->sum / (double)m->num) / (double)m->num : 0.0;
+
+	if (var < 0)
+		var = 0;
+	if (!m->num)
+		ob_printf(o, "\"%s\":{\"num\":0}%s", k, last ? "" : ",");
+	else
+		ob_printf(o, "\"%s\":{\"num\":%llu,\"min\":%llu,\"max\":%llu,\"sum\":%llu,\"avg\":%.3f,\"var\":%.3f}%s",
+			  k, (unsigned long long)m->num, (unsigned long long)m->min, (unsigned long long)m->max,
+			  (unsigned long long)m->sum, avg, var, last ? "" : ",");
+}
+
+static void json_write(const struct dstat *s, s64 t)
+{
+	struct obuf *o = &M.js;
+	int i;
+
+	ob_printf(o, "{\"time\":%lld,\"interval\":%d,\"device\":\"%u,%u\",", (long long)t, M.interval,
+		  DEV_MAJOR(s->device), DEV_MINOR(s->device));
+	for (i = 0; i < 2; i++) {
+		ob_printf(o, "\"%s\":{", i ? "write" : "read");
+		json_mm(o, "size_bytes", &s->size[i], 0);
+		json_mm(o, "d2c_usec", &s->d2c[i], 0);
+		json_mm(o, "throughput_bytes_per_msec", &s->thr[i], 1);
+		ob_puts(o, "},");
+	}
+	ob_puts(o, "\"size_hist_bytes\":[");
+	for (i = 0; i < SIZE_BUCKETS; i++)
+		ob_printf(o, "%s%u", i ? "," : "", s->size_hist[i]);
+	ob_puts(o, "],\"d2c_hist_usec\":[");
+	for (i = 0; i < D2C_BUCKETS; i++)
+		ob_printf(o, "%s%u", i ? "," : "", s->d2c_hist[i]);
+	ob_printf(o, "],\"bidirectional\":%llu}\n", (unsigned long long)s->bidir);
 }
 
 /* ---- output ---- */
@@ -251,6 +406,8 @@ static void flush_interval(s64 t)
 			hist_print(&M.human, "d2c histogram (usec)", s->d2c_hist, D2C_BUCKETS, 8);
 			ob_printf(&M.human, "bidirectional requests: %llu\n", (unsigned long long)s->bidir);
 		}
+		if (M.json)
+			json_write(s, t);
 		emit_binary(s, t, bin);
 		if (M.have_b)
 			ob_write(&M.bin, bin, sizeof(bin));
@@ -258,6 +415,10 @@ static void flush_interval(s64 t)
 	}
 	M.ndev = 0;
 	M.list = 0;
+	if (M.prom)
+		prom_write();
+	if (M.json)
+		ob_flush(&M.js);
 	if (M.have_h)
 		ob_flush(&M.human);
 	if (M.have_b)
@@ -464,6 +625,71 @@ static int run_stdin(void)
 	return rc;
 }
 
+/* Live: iomon trace's backends hand records over as they are read. */
+static struct src LS;
+static s64 live_next;
+
+static int live_push(const void *p, size_t n)
+{
+	const u8 *b = p;
+
+	while (n) {
+		u32 room;
+
+		if (LS.pos) {
+			memmove(LS.buf, LS.buf + LS.pos, LS.len - LS.pos);
+			LS.len -= LS.pos;
+			LS.pos = 0;
+		}
+		room = LS.cap - LS.len;
+		if (!room) {
+			struct rec r;
+
+			while (src_record(&LS, &r) > 0)
+				record(&r);
+			if (!LS.pos)
+				return -1;
+			continue;
+		}
+		if (room > n)
+			room = (u32)n;
+		memcpy(LS.buf + LS.len, b, room);
+		LS.len += room;
+		b += room;
+		n -= room;
+	}
+	return 0;
+}
+
+static void live_round(void)
+{
+	struct rec r;
+	s64 now;
+
+	while (src_record(&LS, &r) > 0)
+		record(&r);
+	now = wall_now();
+	while (now >= live_next) {
+		flush_interval(live_next);
+		live_next += M.interval;
+	}
+}
+
+static int run_live(char **devs, int n)
+{
+	int rc;
+
+	src_init(&LS, -1, "(capture)", inbuf, STREAM_BUF);
+	LS.eof = 0;
+	LS.push = 1;
+	live_next = wall_now() + M.interval;
+	rc = trace_devices(devs, n, (1u << TC_ISSUE) | (1u << TC_COMPLETE) | (1u << TC_DRV_DATA),
+			   live_push, live_round);
+	live_round();
+	flush_interval(wall_now());
+	return rc;
+}
+
 static int run_files(void)
 {
 	static u8 fbuf[8][STREAM_BUF / 4];
@@ -553,7 +779,7 @@ static const struct option longopts[] = {
 	{ "human-readable", 1, 0, 'h' }, { "binary", 1, 0, 'b' }, { "dump-lldd", 1, 0, 'd' },
 	{ "debug", 1, 0, 'D' }, { "interval", 1, 0, 'I' }, { "msg-queue", 1, 0, 'Q' },
 	{ "msg-queue-id", 1, 0, 'q' }, { "msg-id", 1, 0, 'm' }, { "version", 0, 0, 'V' },
-	{ "input", 1, 0, 'i' }, { "clock", 1, 0, 'C' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
+	{ "input", 1, 0, 'i' }, { "trace", 1, 0, 't' }, { "clock", 1, 0, 'C' }, { "prom", 1, 0, 'P' }, { "json", 1, 0, 'J' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
 };
 
 int monitor_main(int argc, char **argv)
@@ -562,7 +788,10 @@ int monitor_main(int argc, char **argv)
 	int c, rc, clock = -1;
 	u32 i;
 
-	while ((c = getopt_long(argc, argv, "b:d:D:h:I:Q:q:m:Vi:", longopts, NULL)) != -1) {
+	static char *devs[CAP_DEVS];
+	int ndevs = 0;
+
+	while ((c = getopt_long(argc, argv, "b:d:D:h:I:Q:q:m:Vi:t:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h': hn = optarg; break;
 		case 'b': bn = optarg; break;
@@ -573,6 +802,15 @@ int monitor_main(int argc, char **argv)
 		case 'q': M.msg_q_id = atol(optarg); break;
 		case 'm': M.msg_id = atol(optarg); break;
 		case 'i': M.in_name = optarg; break;
+		case 't':
+			if (ndevs == CAP_DEVS) {
+				warn_msg("more than %d devices (CAP_DEVS)", CAP_DEVS);
+				return 1;
+			}
+			devs[ndevs++] = optarg;
+			break;
+		case 'P': M.prom = optarg; break;
+		case 'J': M.json = optarg; break;
 		case 'C':
 			if (strcmp(optarg, "wall") && strcmp(optarg, "trace")) {
 				warn_msg("--clock=wall or --clock=trace, not '%s'", optarg);
@@ -611,13 +849,20 @@ int monitor_main(int argc, char **argv)
 	    (gn && open_output(&M.dbg, gn, M.gbuf, sizeof(M.gbuf))))
 		return 1;
 	M.have_h = !!hn, M.have_b = !!bn, M.have_d = !!dn, M.have_g = !!gn;
+	if (M.json && open_output(&M.js, M.json, M.jbuf, sizeof(M.jbuf)))
+		return 1;
 	signal(SIGINT, on_sig);
 	signal(SIGTERM, on_sig);
 	signal(SIGQUIT, on_sig);
 	signal(SIGALRM, on_sig);
 	if (open_queue())
 		return 1;
-	rc = M.in_name ? run_files() : run_stdin();
+	if (ndevs) {
+		/* the capture takes over these signals to stop cleanly */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+	}
+	rc = ndevs ? run_live(devs, ndevs) : M.in_name ? run_files() : run_stdin();
 	if (M.have_g) {
 		u64 left = 0;
 
@@ -635,6 +880,8 @@ int monitor_main(int argc, char **argv)
 	}
 	if (M.have_h)
 		rc |= ob_close(&M.human);
+	if (M.json)
+		rc |= ob_close(&M.js);
 	if (M.have_b)
 		rc |= ob_close(&M.bin);
 	if (M.have_d)

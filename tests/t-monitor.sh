@@ -51,8 +51,7 @@ check "monitor: 0 us counts as 1 us for throughput (4096 B -> 4096000 B/ms)" \
 	grep -q '^throughput write (bytes/msec): num 10, min 4096000, max 4096000, sum 40960000' "$M/z.txt"
 check "monitor: d2c itself stays 0" grep -q '^d2c write (usec): num 10, min 0, max 0, sum 0' "$M/z.txt"
 if command -v blkiomon >/dev/null; then
-	( blkiomon -I 1 -h /dev/null <"$M/zero.stream" ) 2>/dev/null
-	rc=$?
+	rc=$(bash -c 'blkiomon -I 1 -h /dev/null <"$1" 2>/dev/null; echo $?' _ "$M/zero.stream" 2>/dev/null)
 	check "monitor: blkiomon dies on the same input (SIGFPE, exit $rc)" test "$rc" -ge 128
 fi
 # the System V message queue, read back by a small reader
@@ -70,3 +69,42 @@ fi
 ( cd "$FIX/mq-randrw" && "$IOMON" monitor -I 1 -i nullb0 -h - ) >"$M/f2.txt"
 same "monitor -i: the same text twice (trace clock)" "$M/f1.txt" "$M/f2.txt"
 check "monitor -i: matched requests reported" grep -q '^sizes read (bytes): num [1-9]' "$M/f1.txt"
+# exports: Prometheus text (checked by promtool when Debian's prometheus is
+# installed) and JSON lines (parsed strictly, values as in the text)
+( cd "$FIX/mq-randrw" && "$IOMON" monitor -I 1 -i nullb0 -h "$M/x.txt" --prom "$M/x.prom" --json "$M/x.json" )
+check "--prom: written, no temp file left" sh -c "test -s '$M/x.prom' && test ! -e '$M/x.prom.tmp'"
+check "--prom: counters end in _total" grep -q '^iomon_requests_total{device="254,0",direction="read"} [1-9]' "$M/x.prom"
+check "--prom: latency histogram in seconds, cumulative to +Inf" \
+	sh -c "grep -q '^iomon_device_latency_seconds_bucket{device=\"254,0\",le=\"8e-06\"} ' '$M/x.prom' && grep -q '^iomon_device_latency_seconds_bucket{device=\"254,0\",le=\"+Inf\"} ' '$M/x.prom'"
+python3 - "$M/x.prom" >"$M/prom.log" 2>&1 <<'PY'
+import re, sys
+b = {}
+for l in open(sys.argv[1]):
+    m = re.match(r'(\w+)_bucket\{device="([^"]+)",le="([^"]+)"\} (\d+)$', l)
+    if m:
+        b.setdefault((m[1], m[2]), []).append(int(m[4]))
+assert b, "no buckets"
+for k, v in b.items():
+    assert v == sorted(v), "not cumulative: %s" % (k,)
+print("ok", len(b))
+PY
+check "--prom: buckets are cumulative" grep -q '^ok 2$' "$M/prom.log"
+if command -v promtool >/dev/null; then
+	check "--prom: promtool check metrics" sh -c "promtool check metrics <'$M/x.prom'"
+else
+	skip "--prom: promtool check metrics" "Debian's prometheus package is not installed (tests/setup-deps.sh)"
+fi
+python3 - "$M/x.json" "$M/x.txt" >"$M/json.log" 2>&1 <<'PY'
+import json, re, sys
+objs = [json.loads(l, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c))) for l in open(sys.argv[1])]
+text = open(sys.argv[2]).read()
+for o in objs:
+    for d in ("read", "write"):
+        s = o[d]["size_bytes"]
+        want = r"sizes %s \(bytes\): num %d, min %d, max %d, sum %d," % (d, s["num"], s["min"], s["max"], s["sum"])
+        assert re.search(want, text), want
+print("ok", len(objs))
+PY
+check "--json: strict JSON, one object per device and interval, as the text says" grep -q '^ok [1-9]' "$M/json.log"
+"$IOMON" monitor -I 1 --json - <"$S" >"$M/j.out"
+check "--json -: to stdout" python3 -c "import json,sys; [json.loads(l) for l in open('$M/j.out')]; sys.exit(0 if open('$M/j.out').read() else 1)"

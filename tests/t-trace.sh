@@ -80,6 +80,14 @@ else
 	"$OUT/btrace" >/dev/null 2>"$OUT/bt.err"
 	check "btrace without a device: its usage, exit 2" sh -c "test $? = 2 && grep -q '^usage: btrace' '$OUT/bt.err'"
 
+	# monitor -t: blkiomon's statistics from a live capture, no pipe
+	"$IOMON" monitor -I 1 -t "$LOOP" -h "$OUT/lm.txt" 2>"$OUT/lm.err" &
+	pid=$!; sleep 0.7; load; sleep 1.2; kill -INT $pid; wait $pid
+	check "monitor -t: ends cleanly on SIGINT" test $? = 0
+	check "monitor -t: the 100 writes matched D to C" \
+		sh -c "awk '/^sizes write/ { sub(/,/, \"\", \$5); n += \$5 } END { exit n != 100 }' '$OUT/lm.txt'"
+	check "monitor -t: no instance left" sh -c "! ls $TRACEFS/instances | grep -q '^iomon-'"
+
 	# signals: the capture ends cleanly, kernel state removed
 	for sig in INT TERM HUP; do
 		rm -rf "$OUT/sig"; mkdir -p "$OUT/sig"
