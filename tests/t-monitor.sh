@@ -108,3 +108,32 @@ PY
 check "--json: strict JSON, one object per device and interval, as the text says" grep -q '^ok [1-9]' "$M/json.log"
 "$IOMON" monitor -I 1 --json - <"$S" >"$M/j.out"
 check "--json -: to stdout" python3 -c "import json,sys; [json.loads(l) for l in open('$M/j.out')]; sys.exit(0 if open('$M/j.out').read() else 1)"
+# the message queue appears only later: monitor waits for it (bounded
+# backoff), then sends
+if [ -x "$OUT/msgread" ]; then
+	touch "$M/qkey2"
+	"$IOMON" monitor -I 1 -Q "$M/qkey2" -q 9 -m 5 -b "$M/qb2.bin" <"$S" & mpid=$!
+	sleep 0.8
+	"$OUT/msgread" "$M/qkey2" 9 5 "$M/q2.bin"
+	wait $mpid
+	check "monitor -Q: waits for a queue made later, then sends" cmp -s "$M/q2.bin" "$M/qb2.bin"
+fi
+# -d: driver-data records passed through as blkiomon passes them
+if [ -x "$TOP/tests/gentrace" ] && command -v blkiomon >/dev/null; then
+	"$TOP/tests/gentrace" -s 3 -n 3000 -c 2 -S >"$M/dd.stream" 2>/dev/null
+	# (driver data only: blkiomon dies of the generator's 0 us completions)
+	python3 - "$M/dd.stream" "$M/dd.cg" <<'PY'
+import struct, sys
+d, out, off = open(sys.argv[1], "rb").read(), bytearray(), 0
+while off + 48 <= len(d):
+    n = 48 + struct.unpack_from("<H", d, off + 46)[0]
+    if struct.unpack_from("<I", d, off + 28)[0] & (1 << 30):
+        out += d[off:off + n]
+    off += n
+open(sys.argv[2], "wb").write(out)
+PY
+	"$IOMON" monitor -I 60 -d "$M/dd.out" <"$M/dd.cg"
+	blkiomon -I 60 -d "$M/dd.exp" <"$M/dd.cg" 2>/dev/null
+	check "monitor -d: driver data found" test -s "$M/dd.out"
+	same "monitor -d: the same bytes as blkiomon's" "$M/dd.out" "$M/dd.exp"
+fi
