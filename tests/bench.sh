@@ -60,13 +60,21 @@ while k * len(recs) < want:
     out.write(chunk); k += 1
 PY
 fi
-{ s=$(date +%s.%N); "$PEAK" "$OLDPWD/iomon" monitor -I 3600 -h /dev/null <"$B/mon.stream" 2>"$B/stderr"; e=$(date +%s.%N); }
-mt=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.2f", e - s }'); mr=$(sed -n 's/^peakrss: \([0-9]*\) KiB/\1/p' "$B/stderr")
+best() {	# command... < input: best of 3 wall seconds
+	local b= i s e t
+	for i in 1 2 3; do
+		s=$(date +%s.%N); "$@" <"$B/mon.stream" >/dev/null 2>"$B/stderr"; e=$(date +%s.%N)
+		t=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.2f", e - s }')
+		if [ -z "$b" ] || awk "BEGIN{exit !($t < $b)}"; then b=$t; fi
+	done
+	echo "$b"
+}
+mt=$(best "$PEAK" "$OLDPWD/iomon" monitor -I 3600 -h /dev/null)
+mr=$(sed -n 's/^peakrss: \([0-9]*\) KiB/\1/p' "$B/stderr")
 n=$(( $(stat -c %s "$B/mon.stream") / 48 ))
 echo "iomon monitor:  ${mt}s for ~$n events ($(awk -v n=$n -v t=$mt 'BEGIN { printf "%.1f", n / t / 1e6 }')M events/s)  peak RSS ${mr} KiB"
 if command -v blkiomon >/dev/null; then
-	s=$(date +%s.%N); blkiomon -I 3600 -h /dev/null <"$B/mon.stream" 2>/dev/null; e=$(date +%s.%N)
-	bt=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.2f", e - s }')
+	bt=$(best blkiomon -I 3600 -h /dev/null)
 	echo "blkiomon 0.3:   ${bt}s ($(awk -v n=$n -v t=$bt 'BEGIN { printf "%.1f", n / t / 1e6 }')M events/s)"
 	awk -v a="$bt" -v b="$mt" 'BEGIN { printf "ratio: iomon monitor is %.1fx blkiomon'"'"'s event rate\n", a / b }'
 fi
