@@ -137,3 +137,16 @@ PY
 	check "monitor -d: driver data found" test -s "$M/dd.out"
 	same "monitor -d: the same bytes as blkiomon's" "$M/dd.out" "$M/dd.exp"
 fi
+# requests over 4 MiB: blkiomon computes size*1000 in 32 bits and wraps
+python3 - "$M/big.stream" <<'PY'
+import struct, sys
+def rec(seq, t, sec, act, nb):
+    return struct.pack("<IIQQIIIIIHH", 0x65617407, seq, t, sec, nb, act, 1, 254 << 20, 0, 0, 0)
+ISSUE, COMPLETE, READ, FS = 1 << 22, 1 << 23, 1 << 16, 1 << 24
+d = b"".join(rec(2 * i + 1, 10**6 * i, 16384 * i, ISSUE | READ | FS | 7, 8 << 20) +
+             rec(2 * i + 2, 10**6 * i + 10**6 // 2, 16384 * i, COMPLETE | READ | FS | 8, 8 << 20) for i in range(4))
+open(sys.argv[1], "wb").write(d)
+PY
+"$IOMON" monitor -I 60 -h "$M/big.txt" <"$M/big.stream"
+check "monitor: 8 MiB in 500 us is 16777216 B/ms (no 32-bit wrap)" \
+	grep -q '^throughput read (bytes/msec): num 4, min 16777216, max 16777216' "$M/big.txt"
