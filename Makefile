@@ -14,7 +14,7 @@ PREFIX ?= /usr/local
 
 SRCS := applet.c capture/decode.c capture/source.c capture/trace.c capture/relay.c \
 	capture/tracefs.c match/procs.c match/track.c \
-	stats/iostats.c stats/monitor.c output/out.c output/fmt.c output/parse.c
+	stats/iostats.c stats/monitor.c stats/top.c output/out.c output/fmt.c output/parse.c
 OBJS := $(SRCS:%.c=build/obj/%.o)
 # The per-record path: decoding and formatting.  -Os turns every divide by
 # a constant into a div instruction, which made number formatting half of

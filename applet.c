@@ -11,19 +11,21 @@
 #include <unistd.h>
 #include "iomon.h"
 
-extern const char parse_usage[], trace_usage[], btrace_usage[], monitor_usage[];
+extern const char parse_usage[], trace_usage[], btrace_usage[], monitor_usage[], top_usage[];
 
 static const struct applet {
 	const char *name;
 	int (*main)(int, char **);
 	const char *usage;
 } applets[] = {		/* sorted by name */
+	{ "biotop", top_main, top_usage },
 	{ "blkiomon", monitor_main, monitor_usage },
 	{ "blkparse", parse_main, parse_usage },
 	{ "blktrace", trace_main, trace_usage },
 	{ "btrace", btrace_main, btrace_usage },
 	{ "monitor", monitor_main, monitor_usage },
 	{ "parse", parse_main, parse_usage },
+	{ "top", top_main, top_usage },
 	{ "trace", trace_main, trace_usage },
 };
 #define NAPPLETS (sizeof(applets) / sizeof(applets[0]))

@@ -135,4 +135,18 @@
 #define MON_PENDING 4096
 #endif
 
+/* ---- top ---- */
+
+/* Rows (process, direction, device) per interval, and requests in flight. */
+#ifndef TOP_ROWS
+#define TOP_ROWS 1024
+#endif
+#ifndef TOP_REQS
+#define TOP_REQS 8192
+#endif
+/* Live: records put in time order per round of reads. */
+#ifndef TOP_LIVE
+#define TOP_LIVE 8192
+#endif
+
 #endif

@@ -79,6 +79,7 @@ u32 src_need(struct src *s, u32 want);
 /* Decode the record at s->pos.  1: r filled; 0: clean end; -1: damaged input
  * (message printed, naming the file and byte offset). */
 int src_record(struct src *s, struct rec *r);
+size_t src_push(struct src *s, const void *p, size_t n);	/* bytes taken */
 extern unsigned long long src_errors, src_zero_records, src_zero_first_off;
 extern const char *src_zero_first;
 
@@ -120,6 +121,7 @@ int parse_main(int argc, char **argv);
 int trace_main(int argc, char **argv);
 int btrace_main(int argc, char **argv);
 int monitor_main(int argc, char **argv);
+int top_main(int argc, char **argv);
 int trace_devices(char **devs, int n, u32 mask, int (*sink)(const void *, size_t), void (*round)(void));
 int parse_begin(int argc, char **argv);	/* -2: done (--help, -V) */
 void parse_begin_push(void);

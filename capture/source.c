@@ -110,3 +110,23 @@ int src_record(struct src *s, struct rec *r)
 	s->pos = s->len;
 	return -1;
 }
+
+/* Append bytes to a pushed source (fd -1, push set), sliding consumed
+ * bytes out first.  Returns how many bytes fit. */
+size_t src_push(struct src *s, const void *p, size_t n)
+{
+	u32 room;
+
+	if (s->pos) {
+		memmove(s->buf, s->buf + s->pos, s->len - s->pos);
+		s->base += s->pos;
+		s->len -= s->pos;
+		s->pos = 0;
+	}
+	room = s->cap - s->len;
+	if (room > n)
+		room = (u32)n;
+	memcpy(s->buf + s->len, p, room);
+	s->len += room;
+	return room;
+}

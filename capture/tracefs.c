@@ -61,7 +61,7 @@ static u32 page_size = 4096, commit_size = 8, data_off = 16;
 
 /* pid -> name and last device queued to, to name tasks and place plugs */
 #define TASKS 1024
-static struct task { u32 pid; u16 dev; u8 named[CAP_DEVS / 8 + 1]; char comm[16]; } tasks[TASKS];
+static struct task { u32 pid; u16 dev; u8 named[CAP_DEVS / 8 + 1]; char comm[16]; u64 noted; } tasks[TASKS];
 static u16 last_dev[CAP_CPUS];
 
 static int put(const char *dir, const char *file, const char *val)
@@ -281,9 +281,13 @@ static void process_note(struct tdev *d, u32 cpu, u64 time, struct task *t)
 	u32 i = (u32)(d - C.dev);
 	u8 comm[16] = { 0 };
 
-	if (t->named[i / 8] & (1 << (i % 8)))
+	/* CPUs' pages are read one after another, so an earlier event of
+	 * this task can come after its note: note it again, earlier (first
+	 * names win, so a repeat is harmless) */
+	if ((t->named[i / 8] & (1 << (i % 8))) && time >= t->noted)
 		return;
 	t->named[i / 8] |= (u8)(1 << (i % 8));
+	t->noted = time;
 	memcpy(comm, t->comm, strlen(t->comm));
 	emit(d, cpu, time, t->pid, TN_PROCESS, 0, 0, 0, comm, 16);
 }

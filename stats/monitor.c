@@ -634,29 +634,19 @@ static int live_push(const void *p, size_t n)
 	const u8 *b = p;
 
 	while (n) {
-		u32 room;
+		size_t k = src_push(&LS, b, n);
+		struct rec r;
 
-		if (LS.pos) {
-			memmove(LS.buf, LS.buf + LS.pos, LS.len - LS.pos);
-			LS.len -= LS.pos;
-			LS.pos = 0;
-		}
-		room = LS.cap - LS.len;
-		if (!room) {
-			struct rec r;
+		if (!k) {	/* full: take what is whole, then try again */
+			u32 before = LS.pos;
 
 			while (src_record(&LS, &r) > 0)
 				record(&r);
-			if (!LS.pos)
+			if (LS.pos == before)
 				return -1;
-			continue;
 		}
-		if (room > n)
-			room = (u32)n;
-		memcpy(LS.buf + LS.len, b, room);
-		LS.len += room;
-		b += room;
-		n -= room;
+		b += k;
+		n -= k;
 	}
 	return 0;
 }

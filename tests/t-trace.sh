@@ -88,6 +88,15 @@ else
 		sh -c "awk '/^sizes write/ { sub(/,/, \"\", \$5); n += \$5 } END { exit n != 100 }' '$OUT/lm.txt'"
 	check "monitor -t: no instance left" sh -c "! ls $TRACEFS/instances | grep -q '^iomon-'"
 
+	# top, live: biotop's table for the loop device, then it stops by itself
+	"$IOMON" top -C -d "$LOOP" 2 2 >"$OUT/lt.txt" 2>"$OUT/lt.err" &
+	pid=$!; sleep 0.7; load; wait $pid
+	check "top -d: exits after its count" test $? = 0
+	check "top -d: dd's 100 writes of 4 KiB in one row" \
+		sh -c "awk '\$2 == \"dd\" && \$3 == \"W\" && \$6 == \"$LN\" { io += \$7; kb += \$8 } END { exit !(io == 100 && kb == 400) }' '$OUT/lt.txt'"
+	check "top -d: the live clock line has the load average" grep -qE '^[0-9:]{8} loadavg: [0-9.]+ ' "$OUT/lt.txt"
+	check "top -d: no instance left" sh -c "! ls $TRACEFS/instances | grep -q '^iomon-'"
+
 	# signals: the capture ends cleanly, kernel state removed
 	for sig in INT TERM HUP; do
 		rm -rf "$OUT/sig"; mkdir -p "$OUT/sig"
