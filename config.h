@@ -35,6 +35,12 @@
 #define STREAMS_MAX 64
 #endif
 
+/* Per-CPU files monitor and top replay together (-i); each gets
+ * STREAM_BUF / REPLAY_FILES bytes, which bounds one record there. */
+#ifndef REPLAY_FILES
+#define REPLAY_FILES 16
+#endif
+
 /* Devices one run can report on (-i names, or devices seen in a stream). */
 #ifndef DEVS_MAX
 #define DEVS_MAX 32

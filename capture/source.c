@@ -2,6 +2,8 @@
  * buffer owned by the caller.  A record is always decoded from contiguous
  * bytes: when one straddles the end we slide the tail to the front. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <unistd.h>
 #include <string.h>
 #include "iomon.h"
@@ -129,4 +131,45 @@ size_t src_push(struct src *s, const void *p, size_t n)
 	memcpy(s->buf + s->len, p, room);
 	s->len += room;
 	return room;
+}
+
+/* Replay NAME.blktrace.0, .1, ... merged by time into fn, until the files
+ * end or *stop is set.  1 if any file was damaged or none was found. */
+int src_replay(const char *name, void (*fn)(const struct rec *), volatile int *stop)
+{
+	static u8 buf[REPLAY_FILES][STREAM_BUF / REPLAY_FILES];
+	static char names[REPLAY_FILES][PATH_LEN];
+	static struct src s[REPLAY_FILES];
+	static struct rec head[REPLAY_FILES];
+	int have[REPLAY_FILES], n, i, rc = 0;
+
+	for (n = 0; n < REPLAY_FILES; n++) {
+		int fd;
+
+		snprintf(names[n], sizeof(names[n]), "%s.blktrace.%d", name, n);
+		if ((fd = open(names[n], O_RDONLY | O_CLOEXEC)) < 0)
+			break;
+		src_init(&s[n], fd, names[n], buf[n], sizeof(buf[n]));
+		have[n] = src_record(&s[n], &head[n]) > 0;
+	}
+	if (!n) {
+		warn_msg("No input files found for %s", name);
+		return 1;
+	}
+	while (!*stop) {
+		int best = -1;
+
+		for (i = 0; i < n; i++)
+			if (have[i] && (best < 0 || head[i].time < head[best].time))
+				best = i;
+		if (best < 0)
+			break;
+		fn(&head[best]);
+		have[best] = src_record(&s[best], &head[best]);
+		if (have[best] < 0)
+			rc = 1, have[best] = 0;
+	}
+	for (i = 0; i < n; i++)
+		close(s[i].fd);
+	return rc;
 }

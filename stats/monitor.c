@@ -97,7 +97,7 @@ static struct mon {
 	s64 wall0;		/* trace clock: wall seconds at start */
 } M;
 
-static volatile sig_atomic_t mon_stop;
+static volatile int mon_stop;
 static void on_sig(int s) { (void)s; mon_stop = 1; }
 
 /* ---- statistics (stats.h of blktrace, with the repairs) ---- */
@@ -682,41 +682,9 @@ static int run_live(char **devs, int n)
 
 static int run_files(void)
 {
-	static u8 fbuf[8][STREAM_BUF / 4];
-	static char names[8][PATH_LEN];
-	struct src s[8];
-	struct rec head[8];
-	int have[8], n = 0, i, rc = 0;
+	int rc = src_replay(M.in_name, record, &mon_stop);
 
-	for (n = 0; n < 8; n++) {
-		int fd;
-
-		snprintf(names[n], sizeof(names[n]), "%s.blktrace.%d", M.in_name, n);
-		if ((fd = open(names[n], O_RDONLY | O_CLOEXEC)) < 0)
-			break;
-		src_init(&s[n], fd, names[n], fbuf[n], sizeof(fbuf[n]));
-		have[n] = src_record(&s[n], &head[n]) > 0;
-	}
-	if (!n) {
-		warn_msg("No input files found for %s", M.in_name);
-		return 1;
-	}
-	while (!mon_stop) {
-		int best = -1;
-
-		for (i = 0; i < n; i++)
-			if (have[i] && (best < 0 || head[i].time < head[best].time))
-				best = i;
-		if (best < 0)
-			break;
-		record(&head[best]);
-		have[best] = src_record(&s[best], &head[best]);
-		if (have[best] < 0)
-			rc = 1, have[best] = 0;
-	}
 	flush_interval(M.wall0 + M.interval);
-	for (i = 0; i < n; i++)
-		close(s[i].fd);
 	return rc;
 }
 

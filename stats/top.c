@@ -308,47 +308,19 @@ static u8 topbuf[STREAM_BUF];
 
 static int replay(const char *name)
 {
-	static char names[8][PATH_LEN];
-	static u8 fb[8][STREAM_BUF / 8];
-	struct src s[8];
-	struct rec head[8];
-	int have[8], n, i, rc = 0;
+	static volatile int never;
+	int rc;
 
 	if (!strcmp(name, "-")) {
+		struct src in;
 		struct rec r;
 
-		src_init(&s[0], 0, "(stdin)", topbuf, STREAM_BUF);
-		while ((i = src_record(&s[0], &r)) > 0 && T.count >= 0)
+		src_init(&in, 0, "(stdin)", topbuf, STREAM_BUF);
+		while ((rc = src_record(&in, &r)) > 0)
 			top_record(&r);
-		rc = i < 0;
-	} else {
-		for (n = 0; n < 8; n++) {
-			int fd;
-
-			snprintf(names[n], sizeof(names[n]), "%s.blktrace.%d", name, n);
-			if ((fd = open(names[n], O_RDONLY | O_CLOEXEC)) < 0)
-				break;
-			src_init(&s[n], fd, names[n], fb[n], sizeof(fb[n]));
-			have[n] = src_record(&s[n], &head[n]) > 0;
-		}
-		if (!n) {
-			warn_msg("No input files found for %s", name);
-			return 1;
-		}
-		for (;;) {
-			int best = -1;
-
-			for (i = 0; i < n; i++)
-				if (have[i] && (best < 0 || head[i].time < head[best].time))
-					best = i;
-			if (best < 0)
-				break;
-			top_record(&head[best]);
-			have[best] = src_record(&s[best], &head[best]);
-			if (have[best] < 0)
-				rc = 1, have[best] = 0;
-		}
-	}
+		rc = rc < 0;
+	} else
+		rc = src_replay(name, top_record, &never);
 	/* the last partial interval too */
 	if (T.start)
 		print_table(wall0 + (s64)((T.next - T.start) / 1000000000u));
