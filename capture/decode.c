@@ -58,9 +58,10 @@ int rec_decode(const u8 *p, size_t avail, struct rec *r)
 			r->pdu_len = le16(p + 46);
 		}
 	} else if (r->version == 8) {
+		r->hdr_len = 64;
+		r->pdu_len = 0;		/* so a caller asks for the whole header */
 		if (avail < 64)
 			return DEC_MORE;
-		r->hdr_len = 64;
 		if (be) {
 			r->seq = be32_load(p + 4);
 			r->time = be64_load(p + 8);
