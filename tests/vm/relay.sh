@@ -1,11 +1,12 @@
 # Runs inside Debian's 6.1 kernel under qemu (busybox sh, root, debugfs
 # mounted, results under /out); see tests/t-vm.sh.  iomon is in /bin.
 nb() { rmmod null_blk 2>/dev/null; insmod /lib/mod/null_blk.ko "$@"; sleep 0.2; }
-# load DEV SECS: 4 KiB direct I/O from dd (iogen's threads soft-locked
-# the 6.1 guest under TCG now and then)
+# load DEV ROUNDS: 4 KiB direct I/O from dd, a fixed amount, so twin devices
+# see the same requests (iogen's threads soft-locked the 6.1 guest under TCG)
 load() {
-	end=$(($(date +%s) + $2))
-	while [ "$(date +%s)" -lt "$end" ]; do
+	i=0
+	while [ "$i" -lt "$2" ]; do
+		i=$((i + 1))
 		dd if=/dev/zero of="$1" bs=4k count=64 seek=$((RANDOM % 1000)) oflag=direct 2>/dev/null
 		dd if="$1" of=/dev/null bs=4k count=64 skip=$((RANDOM % 1000)) iflag=direct 2>/dev/null
 	done
@@ -19,13 +20,13 @@ mkdir -p /out/iomon /out/bt
 iomon trace -d /dev/nullb0 -w 3 -D /out/iomon > /out/iomon.sum 2> /out/iomon.err &
 blktrace.real -d /dev/nullb1 -w 3 -D /out/bt > /out/bt.sum 2>&1 &
 sleep 1.5
-load /dev/nullb0 1 & load /dev/nullb1 1
+load /dev/nullb0 3 & load /dev/nullb1 3
 wait
 # 2. the tracefs backend, forced
 mkdir -p /out/tfs
 mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 iomon trace --backend=tracefs -d /dev/nullb0 -w 2 -D /out/tfs > /out/tfs.sum 2> /out/tfs.err &
-sleep 1.5; load /dev/nullb0 1; wait
+sleep 1.5; load /dev/nullb0 2; wait
 # 3. a capture killed with SIGKILL leaves the trace set up; the next one clears it
 mkdir -p /out/k1 /out/k2
 iomon trace -d /dev/nullb0 -D /out/k1 > /dev/null 2>&1 &
@@ -47,11 +48,11 @@ echo "rc=$? holder=$P" >> /out/held.err
 kill $P; wait
 # 6. the stream into the parser, in the VM
 iomon trace -o - -w 2 /dev/nullb0 2>/dev/null | iomon parse -i - > /out/stream.txt &
-sleep 1.5; load /dev/nullb0 1; wait
+sleep 1.5; load /dev/nullb0 2; wait
 # 6b. the tracer stopped while the load runs: relay drops, counted
 mkdir -p /out/drop
 iomon trace -d /dev/nullb0 -b 64 -n 2 -w 4 -D /out/drop > /out/drop.sum 2> /out/drop.err &
-P=$!; sleep 1.5; kill -STOP $P; load /dev/nullb0 1; kill -CONT $P; wait
+P=$!; sleep 1.5; kill -STOP $P; load /dev/nullb0 20; kill -CONT $P; wait
 # 7. partitions: a disk and its partition at once is refused; a partition
 #    alone is traced (relay: the kernel limits it to the partition's sectors)
 nb queue_mode=2 memory_backed=1 gb=1
