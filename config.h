@@ -154,5 +154,17 @@
 #ifndef TOP_LIVE
 #define TOP_LIVE 8192
 #endif
+/* Tags a --tag-helper may announce, and the bytes of a label kept (a
+ * row's COMM column; biotop's is 16 wide, labels may be a little longer). */
+#ifndef TOP_TAGS
+#define TOP_TAGS 256
+#endif
+#ifndef TOP_LABEL
+#define TOP_LABEL 24
+#endif
+/* A helper that has not answered a record within this long is stuck. */
+#ifndef TOP_HELPER_MS
+#define TOP_HELPER_MS 10000
+#endif
 
 #endif

@@ -5,20 +5,33 @@
  * issue (D) to completion (C).  Merged bios count for the request they
  * joined.  Live (-d DEV, or every whole disk) through iomon trace's
  * backends, or replayed from trace files (-i) in trace time.
+ *
+ * --tag-helper CMD speaks iowatcher's helper protocol: CMD gets every
+ * record on its stdin and says which tag each belongs to; rows are then
+ * per tag instead of per process.
  */
 const char top_usage[] =
-"usage: iomon top [-C] [-r MAXROWS] [-d DEV]... [-i NAME] [interval [count]]\n"
+"usage: iomon top [-C] [-r MAXROWS] [-p PID] [-d DEV]... [-i NAME]\n"
+"                 [--tag-helper CMD] [interval [count]]\n"
 "\n"
 "Per-process block I/O, biotop's table, every interval (1 s).\n"
 "\n"
 " -C            don't clear the screen\n"
 " -r MAXROWS    rows to print (20)\n"
+" -p PID        only requests queued by PID\n"
 " -d DEV        trace DEV (repeatable); default: every whole disk\n"
-" -i NAME       replay NAME.blktrace.N files (or - for a stream) in trace time\n";
+" -i NAME       replay NAME.blktrace.N files (or - for a stream) in trace time\n"
+" --tag-helper CMD  run CMD (sh -c); it reads each record (48-byte header in\n"
+"               host order, then its payload) on stdin and answers with host\n"
+"               u32s: 0 END, 1 TAG LEN LABEL (new tag), 2 TAG (this record's\n"
+"               request belongs to TAG); rows are then per tag\n";
 
 #include <errno.h>
+#include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,18 +41,20 @@ const char top_usage[] =
 #include "iomon.h"
 
 struct row {
-	u32 pid, dev;
-	char comm[16];
+	u32 pid, dev;		/* pid, or the tag with a helper */
+	char comm[TOP_LABEL];
 	u8 w, used;
 	u64 io, bytes, ns;
 };
 
 struct req {			/* in flight, by (device, sector) */
 	u64 sector, issue;
-	u32 dev, pid, next;
-	u8 w, used;
+	u32 dev, pid, next, tag;
+	u8 w, used, tagged;
 	char comm[16];
 };
+
+#define UNTAGGED 0xffffffffu	/* the row of requests no helper claimed */
 
 #define REQ_HASH 1024
 static const char *replay_name;	/* set when replaying: no /proc or /sys lookups */
@@ -49,7 +64,8 @@ static struct top {
 	struct req reqs[TOP_REQS];
 	u32 bucket[REQ_HASH], freelist, hwm;
 	u64 req_dropped, row_dropped;
-	int clear, maxrows, interval, count, tty, interval_live;
+	int clear, maxrows, interval, count, tty, interval_live, done;
+	s64 only_pid;		/* -p: -1 = every pid */
 	u64 start, next;	/* trace time of the next interval's end */
 	char outbuf[8192];
 	struct obuf out;
@@ -135,14 +151,240 @@ static void name_of(u32 pid, char *out)
 	snprintf(out, 16, "%.15s", buf);
 }
 
-static void account(const struct req *q, u64 done, u32 bytes)
+/* ---- tag helper: iowatcher's protocol (FORMATS.md section 7) ----
+ * One record out, answers in until END: lock step, so neither side can
+ * fill a pipe the other is not reading.  Records go out as version-7
+ * headers in host order whatever the trace was (byte order and version
+ * are our problem, not every helper's); answers are host-order u32s. */
+enum { H_END, H_NEW_TAG, H_TAG_IO };
+
+static struct helper {
+	const char *cmd;
+	int to, from;		/* its stdin, its stdout */
+	pid_t pid;
+	u8 in[4096];
+	u32 pos, len;
+	u64 records;
+	u32 ntags;
+	u64 tags_dropped;
+	struct { u32 id; char label[TOP_LABEL]; } tags[TOP_TAGS];
+	int failed;
+} H;		/* zero-initialised: bss, not 11 KiB of data */
+
+static volatile int top_stop;
+
+static void helper_fail(const char *why)
+{
+	if (!H.failed)
+		warn_msg("tag helper '%s' %s (after %llu records); the tables so far are printed",
+			 H.cmd, why, (unsigned long long)H.records);
+	H.failed = 1;
+	top_stop = 1;
+	if (T.interval_live)
+		kill(getpid(), SIGTERM);	/* the capture stops cleanly on it */
+}
+
+static int helper_start(const char *cmd)
+{
+	int in[2], out[2];
+
+	H.cmd = cmd;
+	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) {
+		err_sys("pipe");
+		return -1;
+	}
+	/* vfork: musl's fork() brings its atfork and lock machinery (15 KiB);
+	 * the child here only moves two fds and execs. */
+	H.pid = vfork();
+	if (H.pid < 0) {
+		err_sys("vfork");
+		return -1;
+	}
+	if (!H.pid) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	H.to = in[1];
+	H.from = out[0];
+	signal(SIGPIPE, SIG_IGN);	/* a helper that dies is an EPIPE we report */
+	return 0;
+}
+
+static int helper_read(void *p, u32 n)
+{
+	u8 *d = p;
+
+	while (n) {
+		if (H.pos == H.len) {
+			struct pollfd pf = { H.from, POLLIN, 0 };
+			ssize_t k;
+			int r = poll(&pf, 1, TOP_HELPER_MS);
+
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (!r) {
+				char why[48];
+
+				snprintf(why, sizeof(why), "did not answer within %d ms", TOP_HELPER_MS);
+				helper_fail(why);
+				return -1;
+			}
+			k = read(H.from, H.in, sizeof(H.in));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0) {
+				helper_fail(k ? "could not be read" : "closed its output");
+				return -1;
+			}
+			H.pos = 0;
+			H.len = (u32)k;
+		}
+		while (n && H.pos < H.len)
+			*d++ = H.in[H.pos++], n--;
+	}
+	return 0;
+}
+
+static int helper_send(const void *p, size_t n)
+{
+	const u8 *b = p;
+
+	while (n) {
+		ssize_t k = write(H.to, b, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			helper_fail(errno == EPIPE ? "went away" : "could not be written to");
+			return -1;
+		}
+		b += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+static void helper_label(u32 id, u32 len)
+{
+	char label[TOP_LABEL];
+	u32 i, keep = len < TOP_LABEL - 1 ? len : TOP_LABEL - 1;
+	u8 skip[256];
+
+	if (helper_read(label, keep))
+		return;
+	label[keep] = 0;
+	for (len -= keep; len; len -= i) {	/* the part we do not keep */
+		i = len < sizeof(skip) ? len : (u32)sizeof(skip);
+		if (helper_read(skip, i))
+			return;
+	}
+	for (i = 0; i < H.ntags && H.tags[i].id != id; i++)
+		;
+	if (i == H.ntags) {
+		if (H.ntags == TOP_TAGS) {
+			H.tags_dropped++;
+			return;
+		}
+		H.ntags++;
+	}
+	H.tags[i].id = id;
+	memcpy(H.tags[i].label, label, keep + 1);
+}
+
+static const char *tag_label(u32 id)
 {
 	u32 i;
+
+	for (i = 0; i < H.ntags; i++)
+		if (H.tags[i].id == id)
+			return H.tags[i].label;
+	return id == UNTAGGED ? "(untagged)" : "?";
+}
+
+/* Hand r to the helper; *tag is set when it claims the record. */
+static int helper_record(const struct rec *r, u32 *tag)
+{
+	u8 out[48 + 64];
+	u32 m[2];
+	int small = r->pdu_len <= 64;
+
+	rec_encode_v7(out, r);
+	H.records++;
+	if (small)	/* most payloads are a few bytes: one write */
+		memcpy(out + 48, r->pdu, r->pdu_len);
+	if (helper_send(out, 48 + (small ? r->pdu_len : 0)) ||
+	    (!small && helper_send(r->pdu, r->pdu_len)))
+		return -1;
+	for (;;) {
+		if (helper_read(m, 4))
+			return -1;
+		switch (m[0]) {
+		case H_END:
+			return 0;
+		case H_NEW_TAG:
+			if (helper_read(m, 8))
+				return -1;
+			if (m[1] > 65536) {
+				helper_fail("sent a label longer than 64 KiB");
+				return -1;
+			}
+			helper_label(m[0], m[1]);
+			if (H.failed)
+				return -1;
+			break;
+		case H_TAG_IO:
+			if (helper_read(tag, 4))
+				return -1;
+			break;
+		default: {
+			char why[64];
+
+			snprintf(why, sizeof(why), "sent an unknown message type %u", m[0]);
+			helper_fail(why);
+			return -1;
+		}
+		}
+	}
+}
+
+/* End of input: the helper sees EOF; its exit status is reported. */
+static int helper_stop(void)
+{
+	int st = 0;
+
+	if (!H.cmd)
+		return 0;
+	close(H.to);
+	close(H.from);
+	while (waitpid(H.pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (H.tags_dropped)
+		warn_msg("%llu tags over TOP_TAGS %d were not kept", (unsigned long long)H.tags_dropped, TOP_TAGS);
+	if (!H.failed && (!WIFEXITED(st) || WEXITSTATUS(st))) {
+		warn_msg("tag helper '%s' exited with %s %d", H.cmd, WIFEXITED(st) ? "status" : "signal",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+		return 1;
+	}
+	return H.failed;
+}
+
+static void account(const struct req *q, u64 done, u32 bytes)
+{
+	u32 i, pid = q->pid;
+	const char *comm = q->comm;
 	struct row *r = NULL;
 
+	if (H.cmd) {	/* a row per tag, named by its label */
+		pid = q->tagged ? q->tag : UNTAGGED;
+		comm = tag_label(pid);
+	}
 	for (i = 0; i < T.nrows; i++)
-		if (T.rows[i].pid == q->pid && T.rows[i].dev == q->dev && T.rows[i].w == q->w &&
-		    !strcmp(T.rows[i].comm, q->comm)) {
+		if (T.rows[i].pid == pid && T.rows[i].dev == q->dev && T.rows[i].w == q->w &&
+		    !strcmp(T.rows[i].comm, comm)) {
 			r = &T.rows[i];
 			break;
 		}
@@ -153,10 +395,10 @@ static void account(const struct req *q, u64 done, u32 bytes)
 		}
 		r = &T.rows[T.nrows++];
 		memset(r, 0, sizeof(*r));
-		r->pid = q->pid;
+		r->pid = pid;
 		r->dev = q->dev;
 		r->w = q->w;
-		memcpy(r->comm, q->comm, 16);
+		snprintf(r->comm, sizeof(r->comm), "%s", comm);
 	}
 	r->io++;
 	r->bytes += bytes;
@@ -199,8 +441,8 @@ static void print_table(s64 wall)
 	u32 i, j, n = T.nrows;
 	int fd;
 
-	if (T.clear && T.tty)
-		ob_puts(&T.out, "\033[H\033[2J");
+	/* biotop: clear(1) before each table, or a blank line */
+	ob_puts(&T.out, T.clear && T.tty ? "\033[H\033[2J" : "\n");
 	localtime_r(&t, &tm);
 	strftime(hms, sizeof(hms), "%H:%M:%S", &tm);
 	if (replay_name)
@@ -212,8 +454,8 @@ static void print_table(s64 wall)
 		load[k > 0 ? k : 0] = 0;
 	}
 	ob_printf(&T.out, "%-8s loadavg: %s\n", hms, load[0] ? load : "?\n");
-	ob_printf(&T.out, "%-7s %-16s %1s %-3s %-3s %-8s %5s %7s %6s\n", "PID", "COMM", "D", "MAJ", "MIN",
-		  "DISK", "I/O", "Kbytes", "AVGms");
+	ob_printf(&T.out, "%-7s %-16s %1s %-3s %-3s %-8s %5s %7s %6s\n", H.cmd ? "TAG" : "PID",
+		  H.cmd ? "LABEL" : "COMM", "D", "MAJ", "MIN", "DISK", "I/O", "Kbytes", "AVGms");
 	for (i = 0; i < n; i++) {
 		u16 v = (u16)i;
 
@@ -223,10 +465,11 @@ static void print_table(s64 wall)
 	}
 	for (i = 0; i < n && (int)i < T.maxrows; i++) {
 		const struct row *r = &T.rows[order[i]];
-		char disk[32];
+		char disk[32], id[16];
 
 		disk_name(r->dev, disk, sizeof(disk));
-		snprintf(line, sizeof(line), "%-7u %-16s %1s %-3u %-3u %-8s %5llu %7llu %6.2f\n", r->pid, r->comm,
+		snprintf(id, sizeof(id), r->pid == UNTAGGED && H.cmd ? "-" : "%u", r->pid);
+		snprintf(line, sizeof(line), "%-7s %-16s %1s %-3u %-3u %-8s %5llu %7llu %6.2f\n", id, r->comm,
 			 r->w ? "W" : "R", DEV_MAJOR(r->dev), DEV_MINOR(r->dev), disk, (unsigned long long)r->io,
 			 (unsigned long long)(r->bytes / 1024), (double)r->ns / (double)r->io / 1e6);
 		ob_puts(&T.out, line);
@@ -234,7 +477,6 @@ static void print_table(s64 wall)
 	if (T.req_dropped || T.row_dropped)
 		ob_printf(&T.out, "(untracked: %llu requests over TOP_REQS %d, %llu rows over TOP_ROWS %d)\n",
 			  (unsigned long long)T.req_dropped, TOP_REQS, (unsigned long long)T.row_dropped, TOP_ROWS);
-	ob_write(&T.out, "\n", 1);
 	ob_flush(&T.out);
 	T.nrows = 0;
 }
@@ -243,9 +485,18 @@ static s64 wall0;
 
 static void top_record(const struct rec *r)
 {
-	u32 a = ACT32(r), act = a & 0xffff;
+	u32 a = ACT32(r), act = a & 0xffff, tag = 0;
 	struct req *q;
+	int tagged = 0;
 
+	if (T.done)
+		return;
+	if (H.cmd) {
+		tag = UNTAGGED;
+		if (helper_record(r, &tag))
+			return;
+		tagged = tag != UNTAGGED;
+	}
 	if (a == TN_PROCESS) {
 		proc_add(r->pid, r->pdu, r->pdu_len);
 		return;
@@ -262,8 +513,10 @@ static void top_record(const struct rec *r)
 		while (r->time >= T.next) {
 			print_table(wall0 + (s64)((T.next - T.start) / 1000000000u));
 			T.next += (u64)T.interval * 1000000000u;
-			if (T.count && !--T.count)
+			if (T.count && !--T.count) {
+				T.done = top_stop = 1;
 				return;
+			}
 		}
 	} else if (!T.start) {
 		T.start = r->time;
@@ -271,10 +524,14 @@ static void top_record(const struct rec *r)
 	}
 	switch (act) {
 	case TA_QUEUE:	/* the submitter: owner of whatever request this bio makes */
+		if (T.only_pid >= 0 && r->pid != (u32)T.only_pid)
+			break;
 		if ((q = req_new(r->dev, r->sector))) {
 			q->pid = r->pid;
 			q->w = (a & TC(TC_WRITE)) != 0;
 			q->comm[0] = 0;	/* named at completion: its note may come later */
+			q->tagged = (u8)tagged;
+			q->tag = tag;
 		}
 		break;
 	case TA_FRONTMERGE: {	/* the request now starts at this bio's sector */
@@ -285,13 +542,17 @@ static void top_record(const struct rec *r)
 
 			req_del(old);
 			q->pid = keep.pid, q->w = keep.w;
+			q->tag = keep.tag, q->tagged = keep.tagged;
 			memcpy(q->comm, keep.comm, 16);
 		}
 		break;
 	}
 	case TA_ISSUE:
-		if ((q = req_find(r->dev, r->sector, NULL)))
+		if ((q = req_find(r->dev, r->sector, NULL))) {
 			q->issue = r->time;
+			if (tagged && !q->tagged)	/* the first claim decides */
+				q->tag = tag, q->tagged = 1;
+		}
 		break;
 	case TA_COMPLETE:
 		if ((q = req_find(r->dev, r->sector, NULL))) {
@@ -308,21 +569,20 @@ static u8 topbuf[STREAM_BUF];
 
 static int replay(const char *name)
 {
-	static volatile int never;
-	int rc;
+	int rc = 0;
 
 	if (!strcmp(name, "-")) {
 		struct src in;
 		struct rec r;
 
 		src_init(&in, 0, "(stdin)", topbuf, STREAM_BUF);
-		while ((rc = src_record(&in, &r)) > 0)
+		while (!top_stop && (rc = src_record(&in, &r)) > 0)
 			top_record(&r);
-		rc = rc < 0;
+		rc = !top_stop && rc < 0;
 	} else
-		rc = src_replay(name, top_record, &never);
+		rc = src_replay(name, top_record, &top_stop);
 	/* the last partial interval too */
-	if (T.start)
+	if (T.start && !T.done)
 		print_table(wall0 + (s64)((T.next - T.start) / 1000000000u));
 	return rc;
 }
@@ -415,8 +675,10 @@ static void live_round(void)
 	if (now_s() >= live_next) {
 		print_table(live_next);
 		live_next += T.interval;
-		if (T.count && !--T.count)
+		if (T.count && !--T.count) {
+			T.done = 1;
 			kill(getpid(), SIGTERM);	/* the capture stops cleanly on it */
+		}
 	}
 }
 
@@ -455,17 +717,34 @@ int top_main(int argc, char **argv)
 {
 	static char *devs[CAP_DEVS];
 	int ndevs = 0;
-	const char *in = NULL;
+	static const struct option lo[] = {
+		{ "noclear", no_argument, NULL, 'C' },
+		{ "maxrows", required_argument, NULL, 'r' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tag-helper", required_argument, NULL, 'T' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *in = NULL, *helper = NULL;
+	char *e;
 	int c;
 
 	T.maxrows = 20;
 	T.clear = 1;
 	T.interval = 1;
-	while ((c = getopt(argc, argv, "Cr:d:i:")) != -1) {
+	T.only_pid = -1;
+	while ((c = getopt_long(argc, argv, "Cr:p:d:i:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'C': T.clear = 0; break;
 		case 'r': T.maxrows = atoi(optarg); break;
 		case 'i': in = optarg; break;
+		case 'T': helper = optarg; break;
+		case 'p':
+			T.only_pid = (s64)strtoul(optarg, &e, 10);
+			if (e == optarg || *e) {
+				warn_msg("bad -p '%s': a process id", optarg);
+				return 1;
+			}
+			break;
 		case 'd':
 			if (ndevs == CAP_DEVS) {
 				warn_msg("more than %d devices (CAP_DEVS)", CAP_DEVS);
@@ -489,6 +768,8 @@ int top_main(int argc, char **argv)
 	}
 	T.tty = isatty(1);
 	ob_init(&T.out, 1, "stdout", T.outbuf, sizeof(T.outbuf));
+	if (helper && helper_start(helper))
+		return 1;
 	if (in) {
 		static char base[64];
 		const char *b = strrchr(in, '/');
@@ -511,7 +792,13 @@ int top_main(int argc, char **argv)
 		live_next = now_s() + T.interval;
 		T.start = 0;
 		T.interval_live = 1;
+		ob_printf(&T.out, "Tracing... Output every %d secs. Hit Ctrl-C to end\n", T.interval);
+		ob_flush(&T.out);
 		c = trace_devices(devs, ndevs, 0, live_push, live_round);
+		if (!T.done)	/* interrupted: biotop prints what it has */
+			print_table(now_s());
+		ob_puts(&T.out, "Detaching...\n");
 	}
+	c |= helper_stop();
 	return ob_close(&T.out) || c ? 1 : 0;
 }

@@ -4,7 +4,7 @@ for f in mq-randrw ext4 discard-flush remap; do
 	( cd "$FIX/$f" && "$IOMON" parse -i nullb0 ) >"$OUT/top.txt" 2>/dev/null
 	python3 tests/topref.py "$OUT/top.txt" | head -20 >"$OUT/top.exp"
 	( cd "$FIX/$f" && "$IOMON" top -C -i nullb0 3600 ) >"$OUT/top.out" 2>&1
-	awk 'NR > 3 && NF == 9 { print $1, $3, $7, $8, $9 }' "$OUT/top.out" >"$OUT/top.got"
+	awk '$1 ~ /^[0-9]+$/ && NF == 9 { print $1, $3, $7, $8, $9 }' "$OUT/top.out" >"$OUT/top.got"
 	# rows with equal bytes may come in either order: compare as sets
 	sort "$OUT/top.got" >"$OUT/top.g"; sort "$OUT/top.exp" >"$OUT/top.e"
 	same "top -i $f: pid, direction, I/O, Kbytes, AVGms per row" "$OUT/top.g" "$OUT/top.e"
@@ -12,10 +12,10 @@ done
 ( cd "$FIX/mq-randrw" && "$IOMON" top -C -i nullb0 3600 ) >"$OUT/top.out"
 check "top: biotop's header" grep -q '^PID     COMM             D MAJ MIN DISK       I/O  Kbytes  AVGms$' "$OUT/top.out"
 check "top: a clock line first" grep -qE '^[0-9]{2}:[0-9]{2}:[0-9]{2} loadavg: ' "$OUT/top.out"
-check "top: rows sorted by bytes" sh -c "awk 'NR > 3 && NF == 9 { print \$8 }' '$OUT/top.out' | sort -rn -c"
+check "top: rows sorted by bytes" sh -c "awk '\$1 ~ /^[0-9]+\$/ && NF == 9 { print \$8 }' '$OUT/top.out' | sort -rn -c"
 check "top: names from PROCESS notes" grep -q ' iogen ' "$OUT/top.out"
 ( cd "$FIX/mq-randrw" && "$IOMON" top -C -r 2 -i nullb0 3600 ) >"$OUT/top.r"
-check "top -r 2: two rows" test "$(awk 'NR > 3 && NF == 9' "$OUT/top.r" | wc -l)" = 2
+check "top -r 2: two rows" test "$(awk '$1 ~ /^[0-9]+$/ && NF == 9' "$OUT/top.r" | wc -l)" = 2
 ( cd "$FIX/mq-randrw" && "$IOMON" top -C -i nullb0 1 ) >"$OUT/top.1"
 ( cd "$FIX/ext4" && "$IOMON" top -C -i nullb0 0.25 2>&1 ) >/dev/null
 ( cd "$FIX/discard-flush" && "$IOMON" top -C -i nullb0 1 ) >"$OUT/top.df"
@@ -23,3 +23,122 @@ check "top: intervals in trace time, the last partial one printed ($(grep -c '^P
 	test "$(grep -c '^PID' "$OUT/top.df")" -ge 2
 "$IOMON" top -C -i - 3600 <"$FIX/stream/nullb0.stream" >"$OUT/top.s"
 check "top -i -: a stream" grep -q '^PID' "$OUT/top.s"
+( cd "$FIX/discard-flush" && "$IOMON" top -C -i nullb0 1 2 ) >"$OUT/top.c2"
+check "top interval count: a replay stops after count tables ($(grep -c '^PID' "$OUT/top.c2"))" \
+	test "$(grep -c '^PID' "$OUT/top.c2")" = 2
+( cd "$FIX/mq-randrw" && "$IOMON" top -i nullb0 3600 ) >"$OUT/top.nc"
+check "top without -C, stdout not a terminal: a plain table, no escape codes" \
+	sh -c "grep -q '^PID' '$OUT/top.nc' && ! grep -q \"\$(printf '\\033')\" '$OUT/top.nc'"
+# -p PID: biotop's filter; the rows are that pid's rows, nothing else
+( cd "$FIX/mq-randrw" && "$IOMON" parse -i nullb0 ) >"$OUT/mq.txt"
+p1=$(python3 tests/topref.py "$OUT/mq.txt" | awk 'NR == 1 { print $1 }')
+p2=$(python3 tests/topref.py "$OUT/mq.txt" | awk '$1 != '"$p1"' { print $1; exit }')
+python3 tests/topref.py "$OUT/mq.txt" | awk '$1 == '"$p1" | sort >"$OUT/top.pe"
+( cd "$FIX/mq-randrw" && "$IOMON" top -C -p "$p1" -i nullb0 3600 ) |
+	awk '$1 ~ /^[0-9]+$/ && NF == 9 { print $1, $3, $7, $8, $9 }' | sort >"$OUT/top.pg"
+same "top -p $p1: only that process's rows, as computed from the text" "$OUT/top.pg" "$OUT/top.pe"
+"$IOMON" top -p x -i - </dev/null >/dev/null 2>"$OUT/top.pe"
+check "top -p x: refused, named" grep -q "bad -p 'x'" "$OUT/top.pe"
+
+# Tag helpers (iowatcher's protocol) with the example helper, end to end:
+# every record goes through it, and its tags make the rows.
+TH=$TOP/stats/tag-by-pid.py
+if ! command -v python3 >/dev/null; then
+	skip "top --tag-helper" "python3 missing (the example helper is Python)"
+else
+	( cd "$FIX/mq-randrw" && "$IOMON" top -C -i nullb0 3600 --tag-helper "$TH" ) >"$OUT/tag.out" 2>"$OUT/tag.err"
+	rc=$?
+	check "tag helper: exit 0 ($rc), nothing on stderr" sh -c "test $rc = 0 && ! test -s '$OUT/tag.err'"
+	check "tag helper: rows headed TAG and LABEL" grep -q '^TAG     LABEL            D MAJ' "$OUT/tag.out"
+	# "comm (pid)" labels: the pid inside the label stands for the pid column
+	sed -n 's/^[0-9]\{1,\} \{1,\}[^ ]\{1,\} (\([0-9]\{1,\}\)) \{1,\}\([RW]\) \{1,\}[0-9]\{1,\} \{1,\}[0-9]\{1,\} \{1,\}[^ ]\{1,\} \{1,\}\([0-9]\{1,\}\) \{1,\}\([0-9]\{1,\}\) \{1,\}\([0-9.]\{1,\}\)$/\1 \2 \3 \4 \5/p' \
+		"$OUT/tag.out" | sort >"$OUT/tag.got"
+	python3 tests/topref.py "$OUT/mq.txt" | head -20 | sort >"$OUT/tag.exp"
+	same "tag helper: one tag per process, the same rows as without it" "$OUT/tag.got" "$OUT/tag.exp"
+	check "tag helper: labels name the process from its PROCESS note" grep -q "iogen ($p1)" "$OUT/tag.out"
+	# -g: two processes in one named group, their requests summed
+	( cd "$FIX/mq-randrw" && "$IOMON" top -C -i nullb0 3600 --tag-helper "$TH -g pair:$p1,$p2" ) >"$OUT/tag.g" 2>&1
+	awk '$2 == "pair" { print $2, $3, $7, $8, $9 }' "$OUT/tag.g" | sort >"$OUT/tag.gg"
+	python3 tests/topref.py "$OUT/mq.txt" -g "pair:$p1,$p2" | awk '$1 == "pair"' | sort >"$OUT/tag.ge"
+	same "tag helper -g pair:$p1,$p2: one row per direction, both processes' I/O" "$OUT/tag.gg" "$OUT/tag.ge"
+	check "tag helper -g: the grouped pids have no rows of their own" \
+		sh -c "! grep -qE '\\(($p1|$p2)\\)' '$OUT/tag.g'"
+	# a stream too, and every record reaches the helper: it counts them
+	"$IOMON" top -C -i - 3600 --tag-helper "python3 -c 'import sys,struct
+n=0
+while True:
+    h=sys.stdin.buffer.read(48)
+    if len(h)<48: break
+    n+=1; sys.stdin.buffer.read(struct.unpack(\"=H\",h[46:48])[0])
+    sys.stdout.buffer.write(struct.pack(\"=I\",0)); sys.stdout.buffer.flush()
+open(\"$OUT/tag.n\",\"w\").write(str(n))'" <"$FIX/stream/nullb0.stream" >/dev/null 2>&1
+	"$IOMON" parse -i - -q -f 'x\n' <"$FIX/stream/nullb0.stream" 2>/dev/null | wc -l >"$OUT/tag.nexp"
+	check "tag helper: every record of a stream is handed over ($(cat "$OUT/tag.n" 2>/dev/null) records)" \
+		test "$(cat "$OUT/tag.n" 2>/dev/null)" -ge "$(cat "$OUT/tag.nexp")" -a "$(cat "$OUT/tag.nexp")" -gt 1000
+	# a helper that fails: a clear message, the table so far, exit 1
+	( cd "$FIX/mq-randrw" && "$IOMON" top -C -i nullb0 3600 --tag-helper true ) >"$OUT/tag.f" 2>"$OUT/tag.fe"
+	check "tag helper that exits at once: exit 1" test $? = 1
+	check "tag helper that exits at once: named, after how many records" \
+		grep -qE "tag helper 'true' (went away|closed its output) \(after [0-9]+ records\)" "$OUT/tag.fe"
+	( cd "$FIX/mq-randrw" && "$IOMON" top -C -i nullb0 3600 --tag-helper "printf '\\007\\000\\000\\000'; cat >/dev/null" ) >/dev/null 2>"$OUT/tag.fe"
+	rc=$?
+	check "tag helper with an unknown answer: exit 1 ($rc), said" \
+		sh -c "test $rc = 1 && grep -q 'sent an unknown message type 7' '$OUT/tag.fe'"
+	# one that answers 3000 records (tagging none) and dies: the rows so far
+	( cd "$FIX/mq-randrw" && "$IOMON" top -C -i nullb0 3600 --tag-helper "python3 -c 'import sys,struct
+for i in range(3000):
+    h=sys.stdin.buffer.read(48); sys.stdin.buffer.read(struct.unpack(\"=H\",h[46:48])[0])
+    sys.stdout.buffer.write(struct.pack(\"=I\",0)); sys.stdout.buffer.flush()'" ) >"$OUT/tag.f" 2>"$OUT/tag.fe"
+	rc=$?
+	check "tag helper dying mid-trace: exit 1 ($rc), said after 3001 records" \
+		sh -c "test $rc = 1 && grep -q 'after 3001 records' '$OUT/tag.fe'"
+	check "tag helper dying mid-trace: the untagged rows so far are printed" \
+		grep -qE '^-       \(untagged\) +[RW] 254 0 +nullb0 +[0-9]+' "$OUT/tag.f"
+	( cd "$FIX/mq-randrw" && "$IOMON" top -C -i nullb0 3600 --tag-helper "$TH; exit 3" ) >/dev/null 2>"$OUT/tag.fe"
+	rc=$?
+	check "tag helper exiting 3 at the end: reported, exit 1 ($rc)" \
+		sh -c "test $rc = 1 && grep -q 'exited with status 3' '$OUT/tag.fe'"
+fi
+
+# The live screen, as a person sees it: tmux runs `iomon top` on a loop
+# device under load; the screen is read twice, an interval apart.
+TRACEFS=/sys/kernel/tracing
+if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null || ! command -v tmux >/dev/null; then
+	skip "top live screen" "needs root, losetup and tmux"
+elif ! { [ -d $TRACEFS/instances ] || mount -t tracefs nodev $TRACEFS 2>/dev/null; } || [ ! -d $TRACEFS/events/block ]; then
+	skip "top live screen" "no tracefs with block events on this kernel"
+else
+	TI=$OUT/top-loop.img; rm -f "$TI"; truncate -s 32M "$TI"
+	TL=$(losetup -f --show "$TI"); TN=${TL#/dev/}
+	TS="tmux -L iomon-top-test"
+	$TS kill-server 2>/dev/null
+	# the pane outlives the program, so its last words and exit code stay
+	$TS new-session -d -s top -x 100 -y 30 "'$IOMON' top -d '$TL' 1 2>'$OUT/tt.err'; echo EXIT=\$?; sleep 60"
+	( for i in $(seq 1 40); do dd if=/dev/zero of="$TL" bs=4k count=20 oflag=direct 2>/dev/null; sleep 0.1; done ) &
+	lp=$!
+	sleep 2.6; $TS capture-pane -p -t top >"$OUT/tt.1"
+	sleep 1.1; $TS capture-pane -p -t top >"$OUT/tt.2"
+	check "top live: the screen starts with the clock line (cleared, redrawn in place)" \
+		grep -qE '^[0-9]{2}:[0-9]{2}:[0-9]{2} loadavg: [0-9.]+ ' <(head -1 "$OUT/tt.2")
+	check "top live: one table on the screen, not a scroll of them" test "$(grep -c '^PID     COMM' "$OUT/tt.2")" = 1
+	check "top live: the clock moves between two looks ($(head -c 8 "$OUT/tt.1") then $(head -c 8 "$OUT/tt.2"))" \
+		test "$(head -c 8 "$OUT/tt.1")" != "$(head -c 8 "$OUT/tt.2")"
+	check "top live: dd's writes on $TN in a row" grep -qE "^[0-9]+ +dd +W 7 +[0-9]+ +$TN +[0-9]+ " "$OUT/tt.2"
+	$TS send-keys -t top C-c; sleep 1.5
+	$TS capture-pane -p -t top >"$OUT/tt.3"
+	check "top live: Ctrl-C ends it: biotop's Detaching..., exit 0" \
+		sh -c "grep -q '^Detaching\\.\\.\\.\$' '$OUT/tt.3' && grep -q '^EXIT=0\$' '$OUT/tt.3'"
+	check "top live: no tracefs instance left" sh -c "! ls $TRACEFS/instances | grep -q '^iomon-'"
+	$TS kill-server 2>/dev/null; kill $lp 2>/dev/null; wait $lp 2>/dev/null
+	losetup -d "$TL"; rm -f "$TI"
+fi
+
+# The tag table in the tiny build (TOP_TAGS 2): tags past it are counted
+# and said; their requests still count, under "?".
+if [ -x "$TOP/build/tiny/iomon" ] && command -v python3 >/dev/null; then
+	( cd "$FIX/mq-randrw" && "$TOP/build/tiny/iomon" top -C -i nullb0 3600 --tag-helper "$TOP/stats/tag-by-pid.py" ) >"$OUT/tag.t" 2>"$OUT/tag.te"
+	check "tiny: tags over TOP_TAGS counted and said" grep -qE '^top: [0-9]+ tags over TOP_TAGS 2 were not kept$' "$OUT/tag.te"
+	check "tiny: the requests of unkept tags still count, under ?" grep -qE '^[0-9]+ +\? +[RW] ' "$OUT/tag.t"
+else
+	skip "tiny: tag table" "build/tiny/iomon or python3 missing"
+fi
