@@ -186,25 +186,33 @@ static void helper_fail(const char *why)
 
 static int helper_start(const char *cmd)
 {
-	int in[2], out[2];
+	static const int term_sigs[] = { SIGINT, SIGQUIT, SIGHUP };
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old[3];
+	int in[2], out[2], i;
 
 	H.cmd = cmd;
 	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) {
 		err_sys("pipe");
 		return -1;
 	}
+	/* Ctrl-C reaches the whole process group: the helper ignores it (the
+	 * disposition survives exec) and ends at EOF, after our last record. */
+	for (i = 0; i < 3; i++)
+		sigaction(term_sigs[i], &ign, &old[i]);
 	/* vfork: musl's fork() brings its atfork and lock machinery (15 KiB);
 	 * the child here only moves two fds and execs. */
 	H.pid = vfork();
-	if (H.pid < 0) {
-		err_sys("vfork");
-		return -1;
-	}
 	if (!H.pid) {
 		dup2(in[0], 0);
 		dup2(out[1], 1);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
+	}
+	for (i = 0; i < 3; i++)
+		sigaction(term_sigs[i], &old[i], NULL);
+	if (H.pid < 0) {
+		err_sys("vfork");
+		return -1;
 	}
 	close(in[0]);
 	close(out[1]);
@@ -672,7 +680,11 @@ static void live_round_records(void)
 static void live_round(void)
 {
 	live_round_records();
-	if (now_s() >= live_next) {
+	/* The first interval starts once the first round is done: a tag
+	 * helper may take seconds to start, and records wait for it. */
+	if (!live_next)
+		live_next = now_s() + T.interval;
+	else if (now_s() >= live_next) {
 		print_table(live_next);
 		live_next += T.interval;
 		if (T.count && !--T.count) {
@@ -789,7 +801,6 @@ int top_main(int argc, char **argv)
 		src_init(&LS, -1, "(capture)", topbuf, STREAM_BUF);
 		LS.eof = 0;
 		LS.push = 1;
-		live_next = now_s() + T.interval;
 		T.start = 0;
 		T.interval_live = 1;
 		ob_printf(&T.out, "Tracing... Output every %d secs. Hit Ctrl-C to end\n", T.interval);

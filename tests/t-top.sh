@@ -130,6 +130,18 @@ else
 		sh -c "grep -q '^Detaching\\.\\.\\.\$' '$OUT/tt.3' && grep -q '^EXIT=0\$' '$OUT/tt.3'"
 	check "top live: no tracefs instance left" sh -c "! ls $TRACEFS/instances | grep -q '^iomon-'"
 	$TS kill-server 2>/dev/null; kill $lp 2>/dev/null; wait $lp 2>/dev/null
+	# live with the example tag helper: a slow start (seconds, for an
+	# interpreter) delays the first interval, it loses no records
+	if command -v python3 >/dev/null; then
+		"$IOMON" top -C -d "$TL" --tag-helper "$TOP/stats/tag-by-pid.py" 2 2 >"$OUT/tl.txt" 2>"$OUT/tl.err" &
+		pid=$!; sleep 0.7; dd if=/dev/zero of="$TL" bs=4k count=100 oflag=direct 2>/dev/null; wait $pid
+		rc=$?
+		check "top live --tag-helper: exit 0 ($rc)" test $rc = 0
+		check "top live --tag-helper: dd's 100 writes under its tag" \
+			sh -c "awk '\$2 == \"dd\" && \$4 == \"W\" && \$7 == \"$TN\" { io += \$8 } END { exit io != 100 }' '$OUT/tl.txt'"
+	else
+		skip "top live --tag-helper" "python3 missing (the example helper is Python)"
+	fi
 	losetup -d "$TL"; rm -f "$TI"
 fi
 
