@@ -64,40 +64,23 @@ else
 	check "tag helper -g: the grouped pids have no rows of their own" \
 		sh -c "! grep -qE '\\(($p1|$p2)\\)' '$OUT/tag.g'"
 	# a stream too, and every record reaches the helper: it counts them
-	"$IOMON" top -C -i - 3600 --tag-helper "python3 -c 'import sys,struct
-n=0
-while True:
-    h=sys.stdin.buffer.read(48)
-    if len(h)<48: break
-    n+=1; sys.stdin.buffer.read(struct.unpack(\"=H\",h[46:48])[0])
-    sys.stdout.buffer.write(struct.pack(\"=I\",0)); sys.stdout.buffer.flush()
-open(\"$OUT/tag.n\",\"w\").write(str(n))'" <"$FIX/stream/nullb0.stream" >/dev/null 2>&1
+	"$IOMON" top -C -i - 3600 --tag-helper "python3 tests/taghelper.py count $OUT/tag.n" <"$FIX/stream/nullb0.stream" >/dev/null 2>&1
 	"$IOMON" parse -i - -q -f 'x\n' <"$FIX/stream/nullb0.stream" 2>/dev/null | wc -l >"$OUT/tag.nexp"
 	check "tag helper: every record of a stream is handed over ($(cat "$OUT/tag.n" 2>/dev/null) records)" \
 		test "$(cat "$OUT/tag.n" 2>/dev/null)" -ge "$(cat "$OUT/tag.nexp")" -a "$(cat "$OUT/tag.nexp")" -gt 1000
 	# a helper that fails: a clear message, the table so far, exit 1
-	( cd "$FIX/mq-randrw" && "$IOMON" top -C -i nullb0 3600 --tag-helper true ) >"$OUT/tag.f" 2>"$OUT/tag.fe"
-	check "tag helper that exits at once: exit 1" test $? = 1
-	check "tag helper that exits at once: named, after how many records" \
-		grep -qE "tag helper 'true' (went away|closed its output) \(after [0-9]+ records\)" "$OUT/tag.fe"
-	( cd "$FIX/mq-randrw" && "$IOMON" top -C -i nullb0 3600 --tag-helper "printf '\\007\\000\\000\\000'; cat >/dev/null" ) >/dev/null 2>"$OUT/tag.fe"
-	rc=$?
-	check "tag helper with an unknown answer: exit 1 ($rc), said" \
-		sh -c "test $rc = 1 && grep -q 'sent an unknown message type 7' '$OUT/tag.fe'"
+	tagfail() {	# NAME HELPER MESSAGE
+		( cd "$FIX/mq-randrw" && "$IOMON" top -C -i nullb0 3600 --tag-helper "$2" ) >"$OUT/tag.f" 2>"$OUT/tag.fe"
+		local rc=$?
+		check "tag helper $1: exit 1 ($rc), said" sh -c 'test "$1" = 1 && grep -qE "$2" "$3"' _ "$rc" "$3" "$OUT/tag.fe"
+	}
+	tagfail "that exits at once" true "tag helper 'true' (went away|closed its output) \(after [0-9]+ records\)"
+	tagfail "with an unknown answer" "printf '\\007\\000\\000\\000'; cat >/dev/null" "sent an unknown message type 7"
 	# one that answers 3000 records (tagging none) and dies: the rows so far
-	( cd "$FIX/mq-randrw" && "$IOMON" top -C -i nullb0 3600 --tag-helper "python3 -c 'import sys,struct
-for i in range(3000):
-    h=sys.stdin.buffer.read(48); sys.stdin.buffer.read(struct.unpack(\"=H\",h[46:48])[0])
-    sys.stdout.buffer.write(struct.pack(\"=I\",0)); sys.stdout.buffer.flush()'" ) >"$OUT/tag.f" 2>"$OUT/tag.fe"
-	rc=$?
-	check "tag helper dying mid-trace: exit 1 ($rc), said after 3001 records" \
-		sh -c "test $rc = 1 && grep -q 'after 3001 records' '$OUT/tag.fe'"
+	tagfail "dying mid-trace" "python3 '$TOP/tests/taghelper.py' die 3000" "after 3001 records"
 	check "tag helper dying mid-trace: the untagged rows so far are printed" \
 		grep -qE '^-       \(untagged\) +[RW] 254 0 +nullb0 +[0-9]+' "$OUT/tag.f"
-	( cd "$FIX/mq-randrw" && "$IOMON" top -C -i nullb0 3600 --tag-helper "$TH; exit 3" ) >/dev/null 2>"$OUT/tag.fe"
-	rc=$?
-	check "tag helper exiting 3 at the end: reported, exit 1 ($rc)" \
-		sh -c "test $rc = 1 && grep -q 'exited with status 3' '$OUT/tag.fe'"
+	tagfail "exiting 3 at the end" "$TH; exit 3" "exited with status 3"
 fi
 
 # The live screen, as a person sees it: tmux runs `iomon top` on a loop
