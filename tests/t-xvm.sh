@@ -6,7 +6,7 @@
 # Needs qemu-system-misc, qemu-system-arm, ipxe-qemu, gcc-s390x-linux-gnu,
 # musl-dev:s390x, gcc-aarch64-linux-gnu, musl-dev:arm64, qemu-user-static.
 XVMCAP=$TOP/../shared/tools/xvm/xvm-capture.sh
-XVMDIR=/tmp/iomon-xvm		# xvm-capture.sh's cache: packages, initramfs
+XVMDIR=${XVMDIR:-/tmp/iomon-xvm}	# xvm-capture.sh's cache: packages, initramfs
 XVMFMT='%z|%T.%9t|%c|%s|%p|%a|%d|%M,%m|%S|%n|%N|%e|%C\n'
 
 # xvm_bin ARCH DIR: puts the iomon build for ARCH at DIR/iomon (the name it
