@@ -150,6 +150,7 @@ int src_replay(const char *name, void (*fn)(const struct rec *), volatile int *s
 	static struct src s[REPLAY_FILES];
 	static struct rec head[REPLAY_FILES];
 	int have[REPLAY_FILES], n, i, rc = 0;
+	unsigned long long errors = src_errors;	/* a read error ends a file quietly */
 
 	for (n = 0; n < REPLAY_FILES; n++) {
 		int fd;
@@ -187,5 +188,5 @@ int src_replay(const char *name, void (*fn)(const struct rec *), volatile int *s
 	for (i = 0; i < n; i++)
 		close(s[i].fd);
 	src_zero_report();
-	return rc;
+	return rc || src_errors != errors;
 }
