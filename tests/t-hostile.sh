@@ -1,0 +1,235 @@
+# Hostile input and faults: the catalogue of damaged inputs (README,
+# "Damaged input"), one test each, through parse (files and -i -), monitor
+# and top replays; outputs that fail; a capture killed and the next one;
+# trace files no link can redirect; memory bounded on 5M events.
+E=$FIX/ext4
+H=$OUT/hostile
+# dmg KIND WHERE N: fresh copies of the ext4 files and the stream fixture
+# with one damaged (WHERE 0 or 1: that CPU's file; s: the stream); $off is
+# the damage's byte offset
+dmg() {
+	rm -rf "$H"; mkdir -p "$H"
+	cp "$E"/nullb0.blktrace.* "$H/"; cp "$FIX/stream/nullb0.stream" "$H/x.stream"; chmod u+w "$H"/*
+	if [ "$2" = s ]; then off=$(python3 tests/damage.py "$H/x.stream" "$1" "$3")
+	else off=$(python3 tests/damage.py "$H/nullb0.blktrace.$2" "$1" "$3"); fi
+}
+# run NAME CMD...: in $H, output NAME.out, NAME.err, exit status NAME.rc
+run() { local n=$1; shift; ( cd "$H" && "$@" ) >"$H/$n.out" 2>"$H/$n.err"; echo $? >"$H/$n.rc"; }
+rc() { test "$(cat "$H/$1.rc")" = "$2"; }
+# same, but a monitor stream's "time:" lines are the wall clock
+msame() { grep -v '^time: ' "$2" >"$2.nt"; grep -v '^time: ' "$3" >"$3.nt"; same "$1" "$2.nt" "$3.nt"; }
+# the three replays of the damaged files and of the damaged stream
+replays() {
+	run p "$IOMON" parse -i nullb0
+	run m "$IOMON" monitor -I 1 -i nullb0 -h -
+	run t "$IOMON" top -C -i nullb0 1
+	run ps sh -c "exec '$IOMON' parse -i - <x.stream"
+	run ms sh -c "exec '$IOMON' monitor -I 1 -h - <x.stream"
+	run ts sh -c "exec '$IOMON' top -C -i - 1 <x.stream"
+}
+# the same replays of undamaged input, as references
+rm -rf "$OUT/hclean"; mkdir -p "$OUT/hclean"
+cp "$E"/nullb0.blktrace.* "$FIX/stream/nullb0.stream" "$OUT/hclean/"
+( cd "$OUT/hclean" && "$IOMON" parse -i nullb0 >p.ref && "$IOMON" monitor -I 1 -i nullb0 -h m.ref &&
+  "$IOMON" top -C -i nullb0 1 >t.ref && "$IOMON" parse -i - <nullb0.stream >ps.ref &&
+  "$IOMON" monitor -I 1 -h ms.ref <nullb0.stream && "$IOMON" top -C -i - 1 <nullb0.stream >ts.ref ) 2>/dev/null
+R=$OUT/hclean
+events() { grep -c '^254,0 ' "$1"; }
+
+# ---- framing damage: the record boundary is lost, so stop there ----
+# file and offset named, exit 1, everything before it printed: parse as
+# blkparse prints it; monitor and top as they print the file cut there
+for kind in cut payload pdulen magic version; do
+	n=250; [ $kind = payload ] && n=260
+	dmg $kind 0 $n
+	replays
+	for a in p m t; do
+		check "$kind ($a, files): exit 1" rc $a 1
+		check "$kind ($a, files): file and byte offset named" grep -q "nullb0.blktrace.0: .* at byte $off\b" "$H/$a.err"
+	done
+	if have_oracle; then
+		( cd "$H" && blkparse -i nullb0 ) >"$H/bp" 2>/dev/null
+		same "$kind (parse, files): every valid record printed, as blkparse" "$H/p.out" "$H/bp"
+	else
+		skip "$kind: compare with blkparse" "blkparse not installed"
+	fi
+	truncate -s "$off" "$H/nullb0.blktrace.0"
+	run mc "$IOMON" monitor -I 1 -i nullb0 -h -
+	run tc "$IOMON" top -C -i nullb0 1
+	same "$kind (monitor, files): the statistics of what came before" "$H/m.out" "$H/mc.out"
+	same "$kind (top, files): the table of what came before" "$H/t.out" "$H/tc.out"
+done
+# the same in the stream
+for kind in cut payload pdulen magic version; do
+	n=2500; [ $kind = payload ] && n=0
+	dmg $kind s $n
+	replays
+	at=$off; [ $kind = pdulen ] && at=$((off + 48 + 65535))	# the payload is believed; the next magic is not there
+	for a in ps ms ts; do
+		check "$kind ($a, stream): exit 1" rc $a 1
+		check "$kind ($a, stream): byte offset named" grep -q "(stdin): .* at byte $at\b" "$H/$a.err"
+	done
+	head -c "$at" "$H/x.stream" >"$H/cut.stream"
+	if have_oracle; then
+		blkparse -i - <"$H/cut.stream" >"$H/bp" 2>/dev/null
+		same "$kind (parse, stream): every valid record printed, as blkparse prints the stream cut there" "$H/ps.out" "$H/bp"
+	fi
+	"$IOMON" monitor -I 1 -h "$H/mc.out" <"$H/cut.stream" 2>/dev/null
+	"$IOMON" top -C -i - 1 <"$H/cut.stream" >"$H/tc.out" 2>/dev/null
+	msame "$kind (monitor, stream): the statistics of what came before" "$H/ms.out" "$H/mc.out"
+	same "$kind (top, stream): the table of what came before" "$H/ts.out" "$H/tc.out"
+done
+if have_oracle; then
+	dmg magic s 2500
+	blkparse -i - <"$H/x.stream" >"$H/bp" 2>/dev/null
+	check "bad magic in a stream: blkparse trusts the broken record's length and reads on (why iomon stops)" \
+		test "$(events "$H/bp")" -gt "$(events "$R/ps.ref" | awk '{print $1 - 20000}')"
+fi
+
+# ---- damage that keeps the framing: read on ----
+# an empty file or stream: nothing, exit 0, as blkparse
+dmg empty 1 0
+replays
+for a in p m t; do check "empty CPU file ($a): exit 0" rc $a 0; done
+have_oracle && { ( cd "$H" && blkparse -i nullb0 ) >"$H/bp" 2>/dev/null; same "empty CPU file (parse): as blkparse" "$H/p.out" "$H/bp"; }
+: >"$H/x.stream"
+for a in ps ms ts; do run $a sh -c "exec '$IOMON' $( [ $a = ps ] && echo parse -i - ) $( [ $a = ms ] && echo monitor -I 1 -h - ) $( [ $a = ts ] && echo top -C -i - 1 ) <x.stream"
+	check "empty stream ($a): exit 0, no output" sh -c "test \"\$(cat '$H/$a.rc')\" = 0 && test ! -s '$H/$a.out'"; done
+
+# unfilled (all-zero) records: stepped over, counted, named; output as
+# without them (blkparse ends that CPU there: t-errors.sh)
+for w in 1 s; do
+	n=250; [ $w = s ] && n=2500
+	dmg zero $w $n
+	replays
+	for a in p m t ps ms ts; do
+		case $a in *s) [ $w = s ] || continue ;; *) [ $w = s ] && continue ;; esac
+		check "unfilled record ($a): exit 0" rc $a 0
+		msame "unfilled record ($a): output as without it" "$H/$a.out" "$R/$a.ref"
+	done
+	for a in p m t ps ms; do	# top -i - does not report it (stats/top.c)
+		case $a in *s) [ $w = s ] || continue ;; *) [ $w = s ] && continue ;; esac
+		check "unfilled record ($a): offset named" grep -q "unfilled (all-zero) records, the first in .* at byte $off\$" "$H/$a.err"
+	done
+done
+
+# the byte order flips mid-stream: each record says its own, so nothing changes
+for w in 1 s; do
+	n=250; [ $w = s ] && n=2500
+	dmg swap $w $n
+	replays
+	for a in p m t ps ms ts; do
+		case $a in *s) [ $w = s ] || continue ;; *) [ $w = s ] && continue ;; esac
+		check "byte order flip ($a): exit 0" rc $a 0
+		msame "byte order flip ($a): output as before the flip" "$H/$a.out" "$R/$a.ref"
+	done
+done
+if have_oracle; then
+	blkparse -i - <"$H/x.stream" >"$H/bp" 2>"$H/bp.err"
+	check "byte order flip: blkparse says Bad magic and loses the rest (why iomon differs)" grep -q 'Bad magic' "$H/bp.err"
+fi
+
+# time backwards, sequence gaps and duplicates, an unknown action, a
+# process name without NUL: per-CPU files print exactly as blkparse's
+for kd in "back 263" "gap 250" "dup 250" "action 250" "nonul 0"; do
+	set -- $kd
+	dmg $1 1 $2
+	replays
+	for a in p m t; do check "$1 ($a, files): exit 0" rc $a 0; done
+	if have_oracle; then
+		( cd "$H" && blkparse -i nullb0 ) >"$H/bp" 2>/dev/null
+		same "$1 (parse, files): as blkparse" "$H/p.out" "$H/bp"
+	fi
+done
+check "nonul: the name shows, cut at 15 bytes as blkparse cuts it" grep -q '\[xxxxxxxxxxxxxxx\]$' "$H/p.out"
+dmg action 1 250
+replays
+check "unknown action: said, as blkparse" grep -q '^parse: Bad fs action 101a003f$' "$H/p.err"
+check "unknown action: the rest printed" test "$(events "$H/p.out")" = "$(($(events "$R/p.ref") - 1))"
+dmg back 1 263
+run md "$IOMON" monitor -I 1 -i nullb0 -h /dev/null -D -
+mis() { sed -n 's/.* \([0-9]*\) mismatch,.*/\1/p' "$1"; }
+( cd "$R" && "$IOMON" monitor -I 1 -i nullb0 -h /dev/null -D md.ref )
+check "time backwards (monitor): a completion before its issue is one more counted mismatch" \
+	test "$(mis "$H/md.out")" = "$(($(mis "$R/md.ref") + 1))"
+# in the stream: no record is held back (blkparse waits for the missing
+# one until EOF: README, deliberate differences)
+for kind in back gap dup action; do
+	dmg $kind s 2500
+	replays
+	for a in ps ms ts; do check "$kind ($a, stream): exit 0" rc $a 0; done
+	want=$(events "$R/ps.ref"); [ $kind = action ] && want=$((want - 1))
+	check "$kind (parse, stream): every record printed" test "$(events "$H/ps.out")" = "$want"
+done
+dmg gap s 2500
+run ps sh -c "exec '$IOMON' parse -i - <x.stream"
+check "gap (parse, stream): counted" grep -q '^Skips: 1 forward' "$H/ps.out"
+
+# inputs that are not trace files
+rm -rf "$H"; mkdir -p "$H/dir.blktrace.0"
+run m "$IOMON" monitor -I 1 -i dir -h -
+run t "$IOMON" top -C -i dir 1
+for a in m t; do
+	check "directory ($a): exit 1" rc $a 1
+	check "directory ($a): named" grep -q 'dir.blktrace.0: read error at byte 0: Is a directory' "$H/$a.err"
+done
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	# root reads any file: drop the capabilities that let it
+	cp "$E/nullb0.blktrace.0" "$H/"; chmod 000 "$H/nullb0.blktrace.0"
+	np="setpriv --bounding-set=-dac_override,-dac_read_search"
+	run p $np "$IOMON" parse -i nullb0
+	run m $np "$IOMON" monitor -I 1 -i nullb0 -h -
+	run t $np "$IOMON" top -C -i nullb0 1
+	for a in p m t; do
+		check "unreadable file ($a): exit 1" rc $a 1
+		check "unreadable file ($a): named with the reason" grep -q 'nullb0.blktrace.0: Permission denied' "$H/$a.err"
+	done
+else
+	skip "unreadable file" "needs root and setpriv"
+fi
+# a FIFO as a per-CPU file: monitor and top read it as a file
+rm -rf "$H"; mkdir -p "$H"
+for a in m t; do
+	mkfifo "$H/f.blktrace.0"
+	head -c 10010 "$E/nullb0.blktrace.0" >"$H/f.blktrace.0" &
+	[ $a = m ] && run m timeout 20 "$IOMON" monitor -I 1 -i f -h -
+	[ $a = t ] && run t timeout 20 "$IOMON" top -C -i f 1
+	wait; rm -f "$H/f.blktrace.0"
+	check "FIFO, cut ($a): exit 1" rc $a 1
+	check "FIFO, cut ($a): file and offset named" grep -q 'f.blktrace.0: truncated record at byte 9960 ' "$H/$a.err"
+done
+
+# ---- outputs that fail ----
+cd "$E"
+if [ -w /dev/full ]; then
+	for c in "parse -i nullb0" "parse -i nullb0 -q -d /dev/full" "monitor -I 1 -i nullb0 -h /dev/full" \
+		 "monitor -I 1 -i nullb0 -b /dev/full" "monitor -I 1 -i nullb0 --json /dev/full" "top -C -i nullb0 1"; do
+		$IOMON $c >/dev/full 2>"$H/e.err"
+		check "$c, to /dev/full: exit 1" test $? = 1
+		check "$c, to /dev/full: says so" grep -q 'No space left on device' "$H/e.err"
+	done
+else
+	skip "output to /dev/full" "/dev/full is not writable here"
+fi
+mkdir -p "$H/tiny"; umount "$H/tiny" 2>/dev/null
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=16k tmpfs "$H/tiny" 2>/dev/null; then
+	head -c 1M /dev/zero >"$H/tiny/fill" 2>/dev/null	# now full
+	for c in "parse -i nullb0 -o $H/tiny/o.txt" "monitor -I 1 -i nullb0 -h $H/tiny/h.txt" "monitor -I 1 -i nullb0 -b $H/tiny/b.bin"; do
+		$IOMON $c >/dev/null 2>"$H/e.err"
+		check "${c%% $H*} to a full tmpfs: exit 1" test $? = 1
+		check "${c%% $H*} to a full tmpfs: says so" grep -q 'No space left on device' "$H/e.err"
+	done
+	umount "$H/tiny"
+else
+	skip "output to a full tmpfs" "needs root to mount a small tmpfs"
+fi
+# a reader that goes away before we write: SIGPIPE ends us quietly, as it
+# does blkparse; with SIGPIPE ignored, a message and exit 1
+for c in "parse -i nullb0" "monitor -I 1 -i nullb0 -h -" "top -C -i nullb0 1"; do
+	{ sleep 0.3; exec $IOMON $c; } | true
+	check "$c, reader gone: SIGPIPE (status 141)" test "${PIPESTATUS[0]}" = 141
+	( trap '' PIPE; { sleep 0.3; exec $IOMON $c 2>"$H/e.err"; } | true; exit "${PIPESTATUS[0]}" )
+	check "$c, reader gone, SIGPIPE ignored: exit 1" test $? = 1
+	check "$c, reader gone, SIGPIPE ignored: no noise about it" test ! -s "$H/e.err"
+done
+cd "$TOP"
