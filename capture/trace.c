@@ -60,11 +60,12 @@ static void on_stop(int sig)
 	cap_stop = 1;
 }
 
-/* Stop on a signal, or when the reader of our stream has gone away even
- * if nothing is being written (poll reports POLLERR on a widowed pipe). */
+/* Stop on a signal, or when the reader of our stream (or of btrace's
+ * text) has gone away even if nothing is being written: poll reports
+ * POLLERR on a widowed pipe, and an idle disk would keep us forever. */
 int cap_stopping(void)
 {
-	if (!cap_stop && C.to_stdout && !C.sink) {
+	if (!cap_stop && ((C.to_stdout && !C.sink) || C.sink == parse_push)) {
 		struct pollfd p = { 1, 0, 0 };
 
 		if (poll(&p, 1, 0) > 0 && (p.revents & (POLLERR | POLLHUP)))
