@@ -81,6 +81,7 @@ u32 src_need(struct src *s, u32 want);
 int src_record(struct src *s, struct rec *r);
 size_t src_push(struct src *s, const void *p, size_t n);	/* bytes taken */
 int src_replay(const char *name, void (*fn)(const struct rec *), volatile int *stop);
+void src_zero_report(void);	/* warns once if unfilled records were skipped */
 extern unsigned long long src_errors, src_zero_records, src_zero_first_off;
 extern const char *src_zero_first;
 

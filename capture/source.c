@@ -113,6 +113,14 @@ int src_record(struct src *s, struct rec *r)
 	return -1;
 }
 
+/* Unfilled records stepped over are damage too: say where the first was. */
+void src_zero_report(void)
+{
+	if (src_zero_records)
+		warn_msg("skipped %llu unfilled (all-zero) records, the first in %s at byte %llu",
+			 src_zero_records, src_zero_first, src_zero_first_off);
+}
+
 /* Append bytes to a pushed source (fd -1, push set), sliding consumed
  * bytes out first.  Returns how many bytes fit. */
 size_t src_push(struct src *s, const void *p, size_t n)
@@ -142,13 +150,21 @@ int src_replay(const char *name, void (*fn)(const struct rec *), volatile int *s
 	static struct src s[REPLAY_FILES];
 	static struct rec head[REPLAY_FILES];
 	int have[REPLAY_FILES], n, i, rc = 0;
+	unsigned long long errors = src_errors;	/* a read error ends a file quietly */
 
 	for (n = 0; n < REPLAY_FILES; n++) {
 		int fd;
 
 		snprintf(names[n], sizeof(names[n]), "%s.blktrace.%d", name, n);
-		if ((fd = open(names[n], O_RDONLY | O_CLOEXEC)) < 0)
+		if ((fd = open(names[n], O_RDONLY | O_CLOEXEC)) < 0) {
+			if (errno == ENOENT)
+				break;
+			/* unreadable is damage, not the end of the files */
+			err_sys(names[n]);
+			src_errors++;
+			rc = 1;
 			break;
+		}
 		src_init(&s[n], fd, names[n], buf[n], sizeof(buf[n]));
 		have[n] = src_record(&s[n], &head[n]) > 0;
 	}
@@ -171,5 +187,6 @@ int src_replay(const char *name, void (*fn)(const struct rec *), volatile int *s
 	}
 	for (i = 0; i < n; i++)
 		close(s[i].fd);
-	return rc;
+	src_zero_report();
+	return rc || src_errors != errors;
 }

@@ -60,11 +60,12 @@ static void on_stop(int sig)
 	cap_stop = 1;
 }
 
-/* Stop on a signal, or when the reader of our stream has gone away even
- * if nothing is being written (poll reports POLLERR on a widowed pipe). */
+/* Stop on a signal, or when the reader of our stream (or of btrace's
+ * text) has gone away even if nothing is being written: poll reports
+ * POLLERR on a widowed pipe, and an idle disk would keep us forever. */
 int cap_stopping(void)
 {
-	if (!cap_stop && C.to_stdout && !C.sink) {
+	if (!cap_stop && ((C.to_stdout && !C.sink) || C.sink == parse_push)) {
 		struct pollfd p = { 1, 0, 0 };
 
 		if (poll(&p, 1, 0) > 0 && (p.revents & (POLLERR | POLLHUP)))
@@ -100,6 +101,44 @@ int cap_wait(void)
 
 /* ---- output: per-CPU files or the stream ---- */
 
+/* A trace shows who did what to which blocks, and we run as root in
+ * directories others can write: a fresh file, mode 0600 whatever the
+ * umask, never through a symlink (not even our own) and never into a
+ * FIFO or device someone left at the path.  An old regular file, a
+ * previous run's, is replaced. */
+static int create_trace(const char *path)
+{
+	struct stat st;
+	int fd, tries;
+
+	for (tries = 0; tries < 2; tries++) {
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			if (fchmod(fd, 0600) < 0) {
+				err_sys(path);
+				close(fd);
+				return -1;
+			}
+			return fd;
+		}
+		if (errno != EEXIST || lstat(path, &st) < 0)
+			break;
+		if (S_ISLNK(st.st_mode)) {
+			warn_msg("%s: a symbolic link (owned by uid %u); trace files are never written through one",
+				 path, (unsigned)st.st_uid);
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			warn_msg("%s: exists and is not a regular file; not writing a trace there", path);
+			return -1;
+		}
+		if (unlink(path) < 0)
+			break;
+	}
+	err_sys(path);
+	return -1;
+}
+
 static int out_open(struct tdev *d, u32 cpu)
 {
 	char path[PATH_LEN];
@@ -113,8 +152,7 @@ static int out_open(struct tdev *d, u32 cpu)
 		warn_msg("%s: output path too long", d->name);
 		return -1;
 	}
-	/* 0600: a trace shows who did what to which blocks */
-	d->out[cpu] = open_out(path, 0600);
+	d->out[cpu] = create_trace(path);
 	return d->out[cpu] < 0 ? -1 : 0;
 }
 

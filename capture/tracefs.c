@@ -20,7 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include "capture/capture.h"
@@ -522,6 +524,40 @@ static void remove_instance(void)
 	}
 }
 
+/* A capture killed with SIGKILL leaves its instance iomon-PID behind, its
+ * tracepoints on and its buffers held.  Remove those whose process is
+ * gone; a live one is another capture's.  No opendir(): it allocates. */
+static void clear_stale(void)
+{
+	char buf[2048], dir[96], p[PATH_LEN];
+	long n, off;
+	int fd;
+
+	snprintf(dir, sizeof(dir), "%s/instances", root);
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return;
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
+		for (off = 0; off < n;) {
+			const char *name = buf + off + 19;
+			unsigned short reclen;
+			long pid;
+
+			memcpy(&reclen, buf + off + 16, 2);
+			off += reclen;
+			if (strncmp(name, "iomon-", 6) || (pid = atol(name + 6)) <= 0 ||
+			    !kill((pid_t)pid, 0) || errno != ESRCH)
+				continue;
+			snprintf(p, sizeof(p), "%s/%s", dir, name);
+			put(p, "tracing_on", "0");
+			if (rmdir(p))
+				warn_msg("%s: left by a capture that died (pid %ld), cannot remove it: %s",
+					 p, pid, strerror(errno));
+			else
+				warn_msg("%s: removed, left by a capture that died (pid %ld)", p, pid);
+		}
+	close(fd);
+}
+
 /* TIMESTAMP note: wall clock at a known trace time, as relay writes. */
 static void timestamp_note(void)
 {
@@ -564,6 +600,9 @@ int tracefs_run(void)
 				d->end_lba = d->start_lba + strtoull(v, NULL, 10) - 1;
 		}
 	}
+	clear_stale();
+	for (c = 0; c < CAP_CPUS; c++)
+		pipes[c] = -1;
 	snprintf(inst, sizeof(inst), "%s/instances/iomon-%d", root, (int)getpid());
 	if (mkdir(inst, 0700)) {
 		warn_msg("%s: cannot make a tracefs instance: %s", inst, strerror(errno));
@@ -618,9 +657,16 @@ int tracefs_run(void)
 		if (pipes[c] >= 0) {
 			pump(c);
 			close(pipes[c]);
+			pipes[c] = -1;
 		}
 	rc = C.write_failed;
 out:
+	/* an open trace_pipe_raw keeps the instance busy: rmdir fails */
+	for (c = 0; c < C.ncpu; c++)
+		if (pipes[c] >= 0) {
+			close(pipes[c]);
+			pipes[c] = -1;
+		}
 	remove_instance();
 	return rc;
 }

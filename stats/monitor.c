@@ -622,6 +622,7 @@ static int run_stdin(void)
 	}
 	/* blkiomon drops the last partial interval; we print it */
 	flush_interval(M.trace_clock ? M.wall0 + M.interval : wall_now());
+	src_zero_report();
 	return rc;
 }
 

@@ -1,0 +1,332 @@
+# Hostile input and faults: the catalogue of damaged inputs (README,
+# "Damaged input"), one test each, through parse (files and -i -), monitor
+# and top replays; outputs that fail; a capture killed and the next one;
+# trace files no link can redirect; memory bounded on 5M events.
+E=$FIX/ext4
+H=$OUT/hostile
+# dmg KIND WHERE N: fresh copies of the ext4 files and the stream fixture
+# with one damaged (WHERE 0 or 1: that CPU's file; s: the stream); $off is
+# the damage's byte offset
+dmg() {
+	rm -rf "$H"; mkdir -p "$H"
+	cp "$E"/nullb0.blktrace.* "$H/"; cp "$FIX/stream/nullb0.stream" "$H/x.stream"; chmod u+w "$H"/*
+	if [ "$2" = s ]; then off=$(python3 tests/damage.py "$H/x.stream" "$1" "$3")
+	else off=$(python3 tests/damage.py "$H/nullb0.blktrace.$2" "$1" "$3"); fi
+}
+# run NAME CMD...: in $H, output NAME.out, NAME.err, exit status NAME.rc
+run() { local n=$1; shift; ( cd "$H" && "$@" ) >"$H/$n.out" 2>"$H/$n.err"; echo $? >"$H/$n.rc"; }
+rc() { test "$(cat "$H/$1.rc")" = "$2"; }
+# same, but a monitor stream's "time:" lines are the wall clock
+msame() { grep -v '^time: ' "$2" >"$2.nt"; grep -v '^time: ' "$3" >"$3.nt"; same "$1" "$2.nt" "$3.nt"; }
+# the three replays of the damaged files and of the damaged stream
+replays() {
+	run p "$IOMON" parse -i nullb0
+	run m "$IOMON" monitor -I 1 -i nullb0 -h -
+	run t "$IOMON" top -C -i nullb0 1
+	run ps sh -c "exec '$IOMON' parse -i - <x.stream"
+	run ms sh -c "exec '$IOMON' monitor -I 1 -h - <x.stream"
+	run ts sh -c "exec '$IOMON' top -C -i - 1 <x.stream"
+}
+# the same replays of undamaged input, as references
+rm -rf "$OUT/hclean"; mkdir -p "$OUT/hclean"
+cp "$E"/nullb0.blktrace.* "$FIX/stream/nullb0.stream" "$OUT/hclean/"
+( cd "$OUT/hclean" && "$IOMON" parse -i nullb0 >p.ref && "$IOMON" monitor -I 1 -i nullb0 -h m.ref &&
+  "$IOMON" top -C -i nullb0 1 >t.ref && "$IOMON" parse -i - <nullb0.stream >ps.ref &&
+  "$IOMON" monitor -I 1 -h ms.ref <nullb0.stream && "$IOMON" top -C -i - 1 <nullb0.stream >ts.ref ) 2>/dev/null
+R=$OUT/hclean
+events() { grep -c '^254,0 ' "$1"; }
+
+# ---- framing damage: the record boundary is lost, so stop there ----
+# file and offset named, exit 1, everything before it printed: parse as
+# blkparse prints it; monitor and top as they print the file cut there
+for kind in cut payload pdulen magic version; do
+	n=250; [ $kind = payload ] && n=260
+	dmg $kind 0 $n
+	replays
+	for a in p m t; do
+		check "$kind ($a, files): exit 1" rc $a 1
+		check "$kind ($a, files): file and byte offset named" grep -q "nullb0.blktrace.0: .* at byte $off\b" "$H/$a.err"
+	done
+	if have_oracle; then
+		( cd "$H" && blkparse -i nullb0 ) >"$H/bp" 2>/dev/null
+		same "$kind (parse, files): every valid record printed, as blkparse" "$H/p.out" "$H/bp"
+	else
+		skip "$kind: compare with blkparse" "blkparse not installed"
+	fi
+	truncate -s "$off" "$H/nullb0.blktrace.0"
+	run mc "$IOMON" monitor -I 1 -i nullb0 -h -
+	run tc "$IOMON" top -C -i nullb0 1
+	same "$kind (monitor, files): the statistics of what came before" "$H/m.out" "$H/mc.out"
+	same "$kind (top, files): the table of what came before" "$H/t.out" "$H/tc.out"
+done
+# the same in the stream
+for kind in cut payload pdulen magic version; do
+	n=2500; [ $kind = payload ] && n=0
+	dmg $kind s $n
+	replays
+	at=$off; [ $kind = pdulen ] && at=$((off + 48 + 65535))	# the payload is believed; the next magic is not there
+	for a in ps ms ts; do
+		check "$kind ($a, stream): exit 1" rc $a 1
+		check "$kind ($a, stream): byte offset named" grep -q "(stdin): .* at byte $at\b" "$H/$a.err"
+	done
+	head -c "$at" "$H/x.stream" >"$H/cut.stream"
+	if have_oracle; then
+		blkparse -i - <"$H/cut.stream" >"$H/bp" 2>/dev/null
+		same "$kind (parse, stream): every valid record printed, as blkparse prints the stream cut there" "$H/ps.out" "$H/bp"
+	fi
+	"$IOMON" monitor -I 1 -h "$H/mc.out" <"$H/cut.stream" 2>/dev/null
+	"$IOMON" top -C -i - 1 <"$H/cut.stream" >"$H/tc.out" 2>/dev/null
+	msame "$kind (monitor, stream): the statistics of what came before" "$H/ms.out" "$H/mc.out"
+	same "$kind (top, stream): the table of what came before" "$H/ts.out" "$H/tc.out"
+done
+if have_oracle; then
+	dmg magic s 2500
+	blkparse -i - <"$H/x.stream" >"$H/bp" 2>/dev/null
+	check "bad magic in a stream: blkparse trusts the broken record's length and reads on (why iomon stops)" \
+		test "$(events "$H/bp")" -gt "$(events "$R/ps.ref" | awk '{print $1 - 20000}')"
+fi
+
+# ---- damage that keeps the framing: read on ----
+# an empty file or stream: nothing, exit 0, as blkparse
+dmg empty 1 0
+replays
+for a in p m t; do check "empty CPU file ($a): exit 0" rc $a 0; done
+have_oracle && { ( cd "$H" && blkparse -i nullb0 ) >"$H/bp" 2>/dev/null; same "empty CPU file (parse): as blkparse" "$H/p.out" "$H/bp"; }
+: >"$H/x.stream"
+for a in ps ms ts; do run $a sh -c "exec '$IOMON' $( [ $a = ps ] && echo parse -i - ) $( [ $a = ms ] && echo monitor -I 1 -h - ) $( [ $a = ts ] && echo top -C -i - 1 ) <x.stream"
+	check "empty stream ($a): exit 0, no output" sh -c "test \"\$(cat '$H/$a.rc')\" = 0 && test ! -s '$H/$a.out'"; done
+
+# unfilled (all-zero) records: stepped over, counted, named; output as
+# without them (blkparse ends that CPU there: t-errors.sh)
+for w in 1 s; do
+	n=250; [ $w = s ] && n=2500
+	dmg zero $w $n
+	replays
+	for a in p m t ps ms ts; do
+		case $a in *s) [ $w = s ] || continue ;; *) [ $w = s ] && continue ;; esac
+		check "unfilled record ($a): exit 0" rc $a 0
+		msame "unfilled record ($a): output as without it" "$H/$a.out" "$R/$a.ref"
+	done
+	for a in p m t ps ms; do	# top -i - does not report it (stats/top.c)
+		case $a in *s) [ $w = s ] || continue ;; *) [ $w = s ] && continue ;; esac
+		check "unfilled record ($a): offset named" grep -q "unfilled (all-zero) records, the first in .* at byte $off\$" "$H/$a.err"
+	done
+done
+
+# the byte order flips mid-stream: each record says its own, so nothing changes
+for w in 1 s; do
+	n=250; [ $w = s ] && n=2500
+	dmg swap $w $n
+	replays
+	for a in p m t ps ms ts; do
+		case $a in *s) [ $w = s ] || continue ;; *) [ $w = s ] && continue ;; esac
+		check "byte order flip ($a): exit 0" rc $a 0
+		msame "byte order flip ($a): output as before the flip" "$H/$a.out" "$R/$a.ref"
+	done
+done
+if have_oracle; then
+	blkparse -i - <"$H/x.stream" >"$H/bp" 2>"$H/bp.err"
+	check "byte order flip: blkparse says Bad magic and loses the rest (why iomon differs)" grep -q 'Bad magic' "$H/bp.err"
+fi
+
+# time backwards, sequence gaps and duplicates, an unknown action, a
+# process name without NUL: per-CPU files print exactly as blkparse's
+for kd in "back 263" "gap 250" "dup 250" "action 250" "nonul 0"; do
+	set -- $kd
+	dmg $1 1 $2
+	replays
+	for a in p m t; do check "$1 ($a, files): exit 0" rc $a 0; done
+	if have_oracle; then
+		( cd "$H" && blkparse -i nullb0 ) >"$H/bp" 2>/dev/null
+		same "$1 (parse, files): as blkparse" "$H/p.out" "$H/bp"
+	fi
+done
+check "nonul: the name shows, cut at 15 bytes as blkparse cuts it" grep -q '\[xxxxxxxxxxxxxxx\]$' "$H/p.out"
+dmg action 1 250
+replays
+check "unknown action: said, as blkparse" grep -q '^parse: Bad fs action 101a003f$' "$H/p.err"
+check "unknown action: the rest printed" test "$(events "$H/p.out")" = "$(($(events "$R/p.ref") - 1))"
+dmg back 1 263
+run md "$IOMON" monitor -I 1 -i nullb0 -h /dev/null -D -
+mis() { sed -n 's/.* \([0-9]*\) mismatch,.*/\1/p' "$1"; }
+( cd "$R" && "$IOMON" monitor -I 1 -i nullb0 -h /dev/null -D md.ref )
+check "time backwards (monitor): a completion before its issue is one more counted mismatch" \
+	test "$(mis "$H/md.out")" = "$(($(mis "$R/md.ref") + 1))"
+# in the stream: no record is held back (blkparse waits for the missing
+# one until EOF: README, deliberate differences)
+for kind in back gap dup action; do
+	dmg $kind s 2500
+	replays
+	for a in ps ms ts; do check "$kind ($a, stream): exit 0" rc $a 0; done
+	want=$(events "$R/ps.ref"); [ $kind = action ] && want=$((want - 1))
+	check "$kind (parse, stream): every record printed" test "$(events "$H/ps.out")" = "$want"
+done
+dmg gap s 2500
+run ps sh -c "exec '$IOMON' parse -i - <x.stream"
+check "gap (parse, stream): counted" grep -q '^Skips: 1 forward' "$H/ps.out"
+
+# inputs that are not trace files
+rm -rf "$H"; mkdir -p "$H/dir.blktrace.0"
+run m "$IOMON" monitor -I 1 -i dir -h -
+run t "$IOMON" top -C -i dir 1
+for a in m t; do
+	check "directory ($a): exit 1" rc $a 1
+	check "directory ($a): named" grep -q 'dir.blktrace.0: read error at byte 0: Is a directory' "$H/$a.err"
+done
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	# root reads any file: drop the capabilities that let it
+	cp "$E/nullb0.blktrace.0" "$H/"; chmod 000 "$H/nullb0.blktrace.0"
+	np="setpriv --bounding-set=-dac_override,-dac_read_search"
+	run p $np "$IOMON" parse -i nullb0
+	run m $np "$IOMON" monitor -I 1 -i nullb0 -h -
+	run t $np "$IOMON" top -C -i nullb0 1
+	for a in p m t; do
+		check "unreadable file ($a): exit 1" rc $a 1
+		check "unreadable file ($a): named with the reason" grep -q 'nullb0.blktrace.0: Permission denied' "$H/$a.err"
+	done
+else
+	skip "unreadable file" "needs root and setpriv"
+fi
+# a FIFO as a per-CPU file: monitor and top read it as a file
+rm -rf "$H"; mkdir -p "$H"
+for a in m t; do
+	mkfifo "$H/f.blktrace.0"
+	head -c 10010 "$E/nullb0.blktrace.0" >"$H/f.blktrace.0" &
+	[ $a = m ] && run m timeout 20 "$IOMON" monitor -I 1 -i f -h -
+	[ $a = t ] && run t timeout 20 "$IOMON" top -C -i f 1
+	wait; rm -f "$H/f.blktrace.0"
+	check "FIFO, cut ($a): exit 1" rc $a 1
+	check "FIFO, cut ($a): file and offset named" grep -q 'f.blktrace.0: truncated record at byte 9960 ' "$H/$a.err"
+done
+
+# ---- outputs that fail ----
+cd "$E"
+if [ -w /dev/full ]; then
+	for c in "parse -i nullb0" "parse -i nullb0 -q -d /dev/full" "monitor -I 1 -i nullb0 -h /dev/full" \
+		 "monitor -I 1 -i nullb0 -b /dev/full" "monitor -I 1 -i nullb0 --json /dev/full" "top -C -i nullb0 1"; do
+		$IOMON $c >/dev/full 2>"$H/e.err"
+		check "$c, to /dev/full: exit 1" test $? = 1
+		check "$c, to /dev/full: says so" grep -q 'No space left on device' "$H/e.err"
+	done
+else
+	skip "output to /dev/full" "/dev/full is not writable here"
+fi
+mkdir -p "$H/tiny"; umount "$H/tiny" 2>/dev/null
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=16k tmpfs "$H/tiny" 2>/dev/null; then
+	head -c 1M /dev/zero >"$H/tiny/fill" 2>/dev/null	# now full
+	for c in "parse -i nullb0 -o $H/tiny/o.txt" "monitor -I 1 -i nullb0 -h $H/tiny/h.txt" "monitor -I 1 -i nullb0 -b $H/tiny/b.bin"; do
+		$IOMON $c >/dev/null 2>"$H/e.err"
+		check "${c%% $H*} to a full tmpfs: exit 1" test $? = 1
+		check "${c%% $H*} to a full tmpfs: says so" grep -q 'No space left on device' "$H/e.err"
+	done
+	umount "$H/tiny"
+else
+	skip "output to a full tmpfs" "needs root to mount a small tmpfs"
+fi
+# a reader that goes away before we write: SIGPIPE ends us quietly, as it
+# does blkparse; with SIGPIPE ignored, a message and exit 1
+for c in "parse -i nullb0" "monitor -I 1 -i nullb0 -h -" "top -C -i nullb0 1"; do
+	{ sleep 0.3; exec $IOMON $c; } | true
+	check "$c, reader gone: SIGPIPE (status 141)" test "${PIPESTATUS[0]}" = 141
+	( trap '' PIPE; { sleep 0.3; exec $IOMON $c 2>"$H/e.err"; } | true; exit "${PIPESTATUS[0]}" )
+	check "$c, reader gone, SIGPIPE ignored: exit 1" test $? = 1
+	check "$c, reader gone, SIGPIPE ignored: no noise about it" test ! -s "$H/e.err"
+done
+cd "$TOP"
+
+# ---- capture: planted links, file modes, a killed capture, btrace faults ----
+TRACEFS=/sys/kernel/tracing
+mine() { [ -d "$TRACEFS/instances/iomon-$1" ]; }	# other runs may trace meanwhile
+if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null; then
+	skip "capture faults" "needs root and losetup"
+elif ! { [ -d $TRACEFS/instances ] || mount -t tracefs nodev $TRACEFS 2>/dev/null; } || [ ! -d $TRACEFS/events/block ]; then
+	skip "capture faults" "no tracefs with block events on this kernel"
+else
+	LI=$OUT/hloop.img; rm -f "$LI"; truncate -s 16M "$LI"
+	LOOP=$(losetup -f --show "$LI"); LN=${LOOP#/dev/}
+	io() { dd if=/dev/zero of="$LOOP" bs=4k count=50 oflag=direct 2>/dev/null; }
+	rm -rf "$H"; mkdir -p "$H/cap"
+	# a symlink planted where a trace file goes, by another user or by root
+	for owner in 65534 0; do
+		rm -f "$H/victim" "$H/cap"/*
+		ln -s "$H/victim" "$H/cap/$LN.blktrace.0"; chown -h $owner "$H/cap/$LN.blktrace.0"
+		"$IOMON" trace -d "$LOOP" -w 2 -D "$H/cap" >/dev/null 2>"$H/e.err" &
+		pid=$!; sleep 0.5; io; wait $pid
+		check "trace: a symlink (uid $owner) at the trace file: exit 1" test $? = 1
+		check "trace: a symlink (uid $owner): not followed" test ! -e "$H/victim"
+		check "trace: a symlink (uid $owner): says so" grep -q "$LN.blktrace.0: a symbolic link (owned by uid $owner); trace files are never written through one" "$H/e.err"
+		check "trace: a symlink (uid $owner): kernel trace torn down" sh -c "! grep -q 'could not remove' '$H/e.err' && ! [ -d $TRACEFS/instances/iomon-$pid ]"
+	done
+	# files 0600 under umask 000, and an old 0644 file replaced
+	rm -f "$H/cap"/*; install -m 644 /dev/null "$H/cap/$LN.blktrace.0"
+	( umask 000; "$IOMON" trace -d "$LOOP" -w 2 -D "$H/cap" >/dev/null 2>"$H/e.err" ) &
+	sleep 0.5; io; wait $!
+	check "trace: umask 000 still gives 0600 files" test "$(stat -c %a "$H/cap"/$LN.blktrace.* | sort -u)" = 600
+	check "trace: an old 0644 trace file is replaced by a 0600 one" test "$(stat -c %a "$H/cap/$LN.blktrace.0")" = 600
+	# SIGKILL leaves the tracefs instance; the next capture clears it
+	"$IOMON" trace -d "$LOOP" -D "$H/cap" >/dev/null 2>&1 &
+	pid=$!; sleep 0.7; kill -KILL $pid; wait $pid 2>/dev/null
+	if mine $pid; then
+		"$IOMON" trace -d "$LOOP" -w 1 -D "$H/cap" >/dev/null 2>"$H/e.err"
+		check "trace after a SIGKILLed one: exit 0" test $? = 0
+		check "trace after a SIGKILLed one: the dead capture's instance removed, with a message" \
+			sh -c "grep -q 'instances/iomon-$pid: removed, left by a capture that died (pid $pid)' '$H/e.err' && ! [ -d $TRACEFS/instances/iomon-$pid ]"
+	else
+		skip "trace after a SIGKILLed one" "the killed capture used relay (t-vm.sh covers it)"
+	fi
+	# btrace to a full disk and to a reader that goes away
+	if [ -w /dev/full ]; then
+		"$IOMON" btrace -w 3 "$LOOP" >/dev/full 2>"$H/e.err" &
+		pid=$!; sleep 0.5; io; io; wait $pid
+		check "btrace to /dev/full: exit 1" test $? = 1
+		check "btrace to /dev/full: says so" grep -q 'No space left on device' "$H/e.err"
+		check "btrace to /dev/full: kernel trace torn down" sh -c "! [ -d $TRACEFS/instances/iomon-$pid ]"
+	fi
+	( "$IOMON" btrace "$LOOP" 2>"$H/e.err" & echo $! >"$H/pid"; wait ) | head -c 10 >/dev/null &
+	sleep 0.5; io; io; sleep 1.5
+	check "btrace, reader gone: the capture ends" sh -c "! kill -0 $(cat "$H/pid") 2>/dev/null"
+	kill "$(cat "$H/pid")" 2>/dev/null; wait 2>/dev/null
+	check "btrace, reader gone: kernel trace torn down" sh -c "! [ -d $TRACEFS/instances/iomon-$(cat "$H/pid") ]"
+	losetup -d "$LOOP"
+fi
+
+# ---- bounded memory: 5M events through parse, monitor and top ----
+# files and a piped stream with lost records (gentrace -g); peak RSS
+# from tests/peakrss (GNU time cannot see below its own ~400 KiB)
+GT=$TOP/tests/gentrace PEAK=$TOP/tests/peakrss BIG=$OUT/hbig
+{ [ "$GT" -nt "$TOP/tests/gentrace.c" ] || cc -O2 -o "$GT" "$TOP/tests/gentrace.c"; } 2>/dev/null
+[ -x "$PEAK" ] || cc -O2 -static -o "$PEAK" tests/peakrss.c 2>/dev/null || cc -O2 -o "$PEAK" tests/peakrss.c
+if [ ! -x "$GT" ] || [ ! -x "$PEAK" ]; then
+	skip "bounded memory" "cannot build tests/gentrace or tests/peakrss"
+elif ! { rm -rf "$BIG"; mkdir -p "$BIG" && "$GT" -n 5000000 -c 2 -D "$BIG" -o big 2>/dev/null &&
+	 "$GT" -S -g -n 5000000 -c 2 >"$BIG/lost.stream" 2>/dev/null; }; then
+	rm -rf "$BIG"; skip "bounded memory" "no room for two 240 MB traces under $OUT"
+else
+	kib() { sed -n 's/^peakrss: \([0-9]*\) KiB$/\1/p' "$1"; }
+	# This kernel counts RSS per CPU in batches of 32 pages, so one run
+	# of the same program may read 128 KiB above another: a run over the
+	# bound is repeated once, and the lower figure counts.
+	rss() {	# NAME INPUT CMD...: peak RSS at most 512 KiB, and it ran through
+		local n=$1 in=$2 k1 k; shift 2
+		( cd "$BIG" && "$PEAK" "$@" <"$in" >"$BIG/o" 2>"$BIG/e" )
+		k=$(kib "$BIG/e"); k1=$k
+		if [ "${k:-999999}" -gt 512 ]; then
+			( cd "$BIG" && "$PEAK" "$@" <"$in" >"$BIG/o" 2>"$BIG/e" )
+			k=$(kib "$BIG/e"); [ "${k:-999999}" -gt "$k1" ] && k=$k1
+		fi
+		check "$n: ran to the end" test -s "$BIG/o"
+		check "$n: peak RSS ${k:-?} KiB <= 512 KiB" test "${k:-999999}" -le 512
+		RSS_FIG="$RSS_FIG; $n: $k1${k1:+ KiB}"
+	}
+	RSS_FIG=
+	rss "parse, 5M events in files" /dev/null "$IOMON" parse -i big
+	check "parse, 5M events: all of them" grep -qE '^Events \(big\): 50[0-9]{5} entries' "$BIG/o"
+	rss "monitor, 5M events in files" /dev/null "$IOMON" monitor -I 1 -i big -h -
+	rss "top, 5M events in files" /dev/null "$IOMON" top -C -i big 1
+	rss "parse, 5M-event stream with lost records" "$BIG/lost.stream" "$IOMON" parse -i -
+	check "parse, stream with lost records: the gaps counted" grep -qE '^Skips: [1-9][0-9]* forward' "$BIG/o"
+	rss "monitor, 5M-event stream with lost records" "$BIG/lost.stream" "$IOMON" monitor -I 1 -h -
+	rss "top, 5M-event stream with lost records" "$BIG/lost.stream" "$IOMON" top -C -i - 1
+	[ -n "${VERBOSE:-}" ] && echo "peak RSS (KiB):$RSS_FIG"
+	rm -rf "$BIG"
+fi
