@@ -143,12 +143,14 @@
 
 /* ---- top ---- */
 
-/* Rows (process, direction, device) per interval, and requests in flight. */
+/* Rows (process, direction, device) per interval, and requests in flight.
+ * A full request pool ages its oldest entries out (counted): requests
+ * whose completion never comes must not stop the counting. */
 #ifndef TOP_ROWS
 #define TOP_ROWS 1024
 #endif
 #ifndef TOP_REQS
-#define TOP_REQS 8192
+#define TOP_REQS 4096
 #endif
 /* Live: records put in time order per round of reads. */
 #ifndef TOP_LIVE

@@ -47,11 +47,10 @@ struct row {
 	u64 io, bytes, ns;
 };
 
-struct req {			/* in flight, by (device, sector) */
-	u64 sector, issue;
+struct req {			/* in flight, by (device, sector); named at completion */
+	u64 sector, queued, issue;
 	u32 dev, pid, next, tag;
 	u8 w, used, tagged;
-	char comm[16];
 };
 
 #define UNTAGGED 0xffffffffu	/* the row of requests no helper claimed */
@@ -62,8 +61,8 @@ static struct top {
 	struct row rows[TOP_ROWS];
 	u32 nrows;
 	struct req reqs[TOP_REQS];
-	u32 bucket[REQ_HASH], freelist, hwm;
-	u64 req_dropped, row_dropped;
+	u32 bucket[REQ_HASH], freelist, hwm, hand;
+	u64 req_aged, row_dropped;
 	int clear, maxrows, interval, count, tty, interval_live, done;
 	s64 only_pid;		/* -p: -1 = every pid */
 	u64 start, next;	/* trace time of the next interval's end */
@@ -98,26 +97,42 @@ static void req_del(struct req *q)
 	}
 }
 
-static struct req *req_new(u32 dev, u64 sector)
+/* The pool is full.  Requests whose completion never comes (lost records,
+ * a trace cut short) would hold it for good and stop all counting: the
+ * oldest of a few slots past a moving hand makes room, and is counted. */
+static void req_age_out(void)
+{
+	u32 i, k, old = T.hand % TOP_REQS;
+
+	for (i = 1; i < 32 && i < TOP_REQS; i++) {
+		k = (T.hand + i) % TOP_REQS;
+		if (T.reqs[k].queued < T.reqs[old].queued)
+			old = k;
+	}
+	T.hand = old + 1;
+	T.req_aged++;
+	req_del(&T.reqs[old]);
+}
+
+static struct req *req_new(u32 dev, u64 sector, u64 now)
 {
 	struct req *q = req_find(dev, sector, NULL);
 	u32 idx, h;
 
 	if (q)
 		return q;
+	if (!T.freelist && T.hwm == TOP_REQS)
+		req_age_out();
 	if (T.freelist) {
 		idx = T.freelist;
 		T.freelist = T.reqs[idx - 1].next;
-	} else if (T.hwm < TOP_REQS)
+	} else
 		idx = ++T.hwm;
-	else {
-		T.req_dropped++;
-		return NULL;
-	}
 	q = &T.reqs[idx - 1];
 	memset(q, 0, sizeof(*q));
 	q->dev = dev;
 	q->sector = sector;
+	q->queued = now;
 	q->used = 1;
 	h = rhash(dev, sector);
 	q->next = T.bucket[h];
@@ -383,13 +398,15 @@ static int helper_stop(void)
 static void account(const struct req *q, u64 done, u32 bytes)
 {
 	u32 i, pid = q->pid;
-	const char *comm = q->comm;
+	char name[16];
+	const char *comm = name;
 	struct row *r = NULL;
 
 	if (H.cmd) {	/* a row per tag, named by its label */
 		pid = q->tagged ? q->tag : UNTAGGED;
 		comm = tag_label(pid);
-	}
+	} else	/* now: the process's note may come after its first I/O */
+		name_of(pid, name);
 	for (i = 0; i < T.nrows; i++)
 		if (T.rows[i].pid == pid && T.rows[i].dev == q->dev && T.rows[i].w == q->w &&
 		    !strcmp(T.rows[i].comm, comm)) {
@@ -482,9 +499,9 @@ static void print_table(s64 wall)
 			 (unsigned long long)(r->bytes / 1024), (double)r->ns / (double)r->io / 1e6);
 		ob_puts(&T.out, line);
 	}
-	if (T.req_dropped || T.row_dropped)
-		ob_printf(&T.out, "(untracked: %llu requests over TOP_REQS %d, %llu rows over TOP_ROWS %d)\n",
-			  (unsigned long long)T.req_dropped, TOP_REQS, (unsigned long long)T.row_dropped, TOP_ROWS);
+	if (T.req_aged || T.row_dropped)
+		ob_printf(&T.out, "(untracked: %llu requests aged out of TOP_REQS %d, %llu rows over TOP_ROWS %d)\n",
+			  (unsigned long long)T.req_aged, TOP_REQS, (unsigned long long)T.row_dropped, TOP_ROWS);
 	ob_flush(&T.out);
 	T.nrows = 0;
 }
@@ -534,24 +551,23 @@ static void top_record(const struct rec *r)
 	case TA_QUEUE:	/* the submitter: owner of whatever request this bio makes */
 		if (T.only_pid >= 0 && r->pid != (u32)T.only_pid)
 			break;
-		if ((q = req_new(r->dev, r->sector))) {
+		if ((q = req_new(r->dev, r->sector, r->time))) {
 			q->pid = r->pid;
 			q->w = (a & TC(TC_WRITE)) != 0;
-			q->comm[0] = 0;	/* named at completion: its note may come later */
 			q->tagged = (u8)tagged;
 			q->tag = tag;
 		}
 		break;
 	case TA_FRONTMERGE: {	/* the request now starts at this bio's sector */
-		struct req *old = req_find(r->dev, r->sector + (r->bytes >> 9), NULL);
+		struct req *old = req_find(r->dev, r->sector + (r->bytes >> 9), NULL), keep;
 
-		if (old && (q = req_new(r->dev, r->sector)) && q != old) {
-			struct req keep = *old;
-
-			req_del(old);
-			q->pid = keep.pid, q->w = keep.w;
+		if (!old)
+			break;
+		keep = *old;	/* moved, not copied: the pool may be full */
+		req_del(old);
+		if ((q = req_new(r->dev, r->sector, keep.queued))) {
+			q->pid = keep.pid, q->w = keep.w, q->issue = keep.issue;
 			q->tag = keep.tag, q->tagged = keep.tagged;
-			memcpy(q->comm, keep.comm, 16);
 		}
 		break;
 	}
@@ -564,8 +580,6 @@ static void top_record(const struct rec *r)
 		break;
 	case TA_COMPLETE:
 		if ((q = req_find(r->dev, r->sector, NULL))) {
-			if (!q->comm[0])
-				name_of(q->pid, q->comm);
 			account(q, r->time, r->bytes);
 			req_del(q);
 		}
@@ -587,6 +601,7 @@ static int replay(const char *name)
 		while (!top_stop && (rc = src_record(&in, &r)) > 0)
 			top_record(&r);
 		rc = !top_stop && rc < 0;
+		src_zero_report();
 	} else
 		rc = src_replay(name, top_record, &top_stop);
 	/* the last partial interval too */
