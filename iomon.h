@@ -4,6 +4,7 @@
 #ifndef IOMON_H
 #define IOMON_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "config.h"
@@ -108,6 +109,12 @@ char *fmt_s64(char *p, s64 v);
 char *fmt_num(char *p, u64 v, int neg, int width, int left);
 char *fmt_str(char *p, const char *s, int width, int left);
 char *fmt_zpad(char *p, u64 v, int width);
+/* printf's subset: flags - 0, width, precision for s and f, lengths l ll z,
+ * conversions d i u x c s f %%; snprintf's return and termination.  A %f
+ * precision above FMT_PREC_MAX counts as FMT_PREC_MAX. */
+#define FMT_PREC_MAX 17
+int vfmt(char *buf, size_t cap, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+int sfmt(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void ob_printf(struct obuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int ob_close(struct obuf *o);
 
