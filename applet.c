@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -36,10 +35,10 @@ void warn_msg(const char *fmt, ...)
 {
 	char buf[768];
 	va_list ap;
-	int n = snprintf(buf, sizeof(buf), "%s: ", applet_name);
+	int n = sfmt(buf, sizeof(buf) - 1, "%s: ", applet_name);
 
 	va_start(ap, fmt);
-	n += vsnprintf(buf + n, sizeof(buf) - (size_t)n - 1, fmt, ap);
+	n += vfmt(buf + n, sizeof(buf) - (size_t)n - 1, fmt, ap);
 	va_end(ap);
 	if (n > (int)sizeof(buf) - 2)
 		n = sizeof(buf) - 2;
@@ -99,7 +98,7 @@ static int install(const char *dir, const char *self)
 	int bad = 0;
 
 	for (i = 0; i < NAPPLETS; i++) {
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, applets[i].name) >= sizeof(path)) {
+		if ((size_t)sfmt(path, sizeof(path), "%s/%s", dir, applets[i].name) >= sizeof(path)) {
 			warn_msg("%s: path too long", dir);
 			return 1;
 		}
@@ -157,14 +156,14 @@ static int multiplexer(int argc, char **argv)
 			char self[PATH_LEN];
 			ssize_t n;
 
-			snprintf(self, sizeof(self), "%s/iomon", argv[2]);
+			sfmt(self, sizeof(self), "%s/iomon", argv[2]);
 			if (!access(self, X_OK))
 				return install(argv[2], "iomon");
 			n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 			if (n > 0)
 				self[n] = 0;
 			else
-				snprintf(self, sizeof(self), "%s", argv[0]);
+				sfmt(self, sizeof(self), "%s", argv[0]);
 			return install(argv[2], self);
 		}
 	}

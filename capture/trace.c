@@ -37,7 +37,6 @@ const char trace_usage[] =
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -108,7 +107,7 @@ static int out_open(struct tdev *d, u32 cpu)
 		d->out[cpu] = 1;
 		return 0;
 	}
-	if ((size_t)snprintf(path, sizeof(path), "%s%s%s.blktrace.%u", C.dir ? C.dir : "",
+	if ((size_t)sfmt(path, sizeof(path), "%s%s%s.blktrace.%u", C.dir ? C.dir : "",
 			     C.dir ? "/" : "", C.oname ? C.oname : d->name, cpu) >= sizeof(path)) {
 		warn_msg("%s: output path too long", d->name);
 		return -1;
@@ -166,7 +165,7 @@ static void kernel_name(u32 maj, u32 min, const char *path, char *name, size_t l
 	int fd;
 	ssize_t n;
 
-	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/uevent", maj, min);
+	sfmt(p, sizeof(p), "/sys/dev/block/%u:%u/uevent", maj, min);
 	fd = open(p, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		n = read(fd, buf, sizeof(buf) - 1);
@@ -177,13 +176,13 @@ static void kernel_name(u32 maj, u32 min, const char *path, char *name, size_t l
 			buf[n] = 0;
 			if ((s = strstr(buf, "DEVNAME=")) && (e = strchr(s, '\n'))) {
 				*e = 0;
-				snprintf(name, len, "%s", s + 8);
+				sfmt(name, len, "%s", s + 8);
 				return;
 			}
 		}
 	}
 	b = strrchr(path, '/');
-	snprintf(name, len, "%s", b ? b + 1 : path);
+	sfmt(name, len, "%s", b ? b + 1 : path);
 }
 
 static int add_device(const char *path)
@@ -232,7 +231,7 @@ static int check_overlap(void)
 		int fd;
 		ssize_t n;
 
-		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/partition", DEV_MAJOR(C.dev[i].kdev),
+		sfmt(p, sizeof(p), "/sys/dev/block/%u:%u/partition", DEV_MAJOR(C.dev[i].kdev),
 			 DEV_MINOR(C.dev[i].kdev));
 		C.dev[i].is_part = (fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0;
 		if (fd >= 0)
@@ -240,7 +239,7 @@ static int check_overlap(void)
 		if (!C.dev[i].is_part)
 			continue;
 		/* ../sda/sda1: the parent directory names the disk */
-		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/../dev", DEV_MAJOR(C.dev[i].kdev),
+		sfmt(p, sizeof(p), "/sys/dev/block/%u:%u/../dev", DEV_MAJOR(C.dev[i].kdev),
 			 DEV_MINOR(C.dev[i].kdev));
 		if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
 			continue;
@@ -305,7 +304,7 @@ static void summary(void)
 		u64 ev = 0, sum = 0;
 		int n;
 
-		n = snprintf(line, sizeof(line), "=== %s ===\n", d->name);
+		n = sfmt(line, sizeof(line), "=== %s ===\n", d->name);
 		if (write(fd, line, (size_t)n) < 0)
 			return;
 		for (c = 0; c < C.ncpu; c++) {
@@ -314,7 +313,7 @@ static void summary(void)
 
 			if (d->out[c] < 0 && !d->bytes[c])
 				continue;
-			n = snprintf(line, sizeof(line), "  CPU%3u: %20llu events, %8llu KiB data\n", c,
+			n = sfmt(line, sizeof(line), "  CPU%3u: %20llu events, %8llu KiB data\n", c,
 				     (unsigned long long)e, (unsigned long long)k);
 			if (write(fd, line, (size_t)n) < 0)
 				return;
@@ -322,7 +321,7 @@ static void summary(void)
 			sum += d->bytes[c];
 		}
 		/* and rounds the total with 1024, not 1023, as blktrace does */
-		n = snprintf(line, sizeof(line), "  Total:  %20llu events (dropped %llu), %8llu KiB data\n",
+		n = sfmt(line, sizeof(line), "  Total:  %20llu events (dropped %llu), %8llu KiB data\n",
 			     (unsigned long long)ev, (unsigned long long)d->dropped,
 			     (unsigned long long)((sum + 1024) >> 10));
 		if (write(fd, line, (size_t)n) < 0)
@@ -331,7 +330,7 @@ static void summary(void)
 		lost += d->dropped;
 	}
 	if (lost) {
-		int n = snprintf(line, sizeof(line), "\nYou have %llu (%5.1f%%) dropped events\n"
+		int n = sfmt(line, sizeof(line), "\nYou have %llu (%5.1f%%) dropped events\n"
 				 "Consider using a larger buffer size (-b) and/or more buffers (-n)\n",
 				 (unsigned long long)lost, 100.0 * (double)lost / (double)(all + lost));
 
@@ -413,7 +412,7 @@ static int options(int argc, char **argv)
 		case 'v': C.verbose++; break;
 		case 'V': {
 			char line[128];
-			int n = snprintf(line, sizeof(line), "%s version 2.0.0\n", argv[0]);
+			int n = sfmt(line, sizeof(line), "%s version 2.0.0\n", argv[0]);
 
 			return write(1, line, (size_t)n) == n ? -2 : 1;
 		}

@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -70,7 +69,7 @@ static int put(const char *dir, const char *file, const char *val)
 	int fd;
 	ssize_t n;
 
-	snprintf(p, sizeof(p), "%s/%s", dir, file);
+	sfmt(p, sizeof(p), "%s/%s", dir, file);
 	if ((fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC)) < 0)
 		return -1;
 	n = write(fd, val, strlen(val));
@@ -84,7 +83,7 @@ static ssize_t get(const char *dir, const char *file, char *buf, size_t len)
 	int fd;
 	ssize_t n, t = 0;
 
-	snprintf(p, sizeof(p), "%s/%s", dir, file);
+	sfmt(p, sizeof(p), "%s/%s", dir, file);
 	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
 	while ((size_t)t < len - 1 && (n = read(fd, buf + t, len - 1 - (size_t)t)) > 0)
@@ -102,14 +101,14 @@ static int find_root(void)
 	size_t i;
 
 	for (i = 0; i < 2; i++) {
-		snprintf(p, sizeof(p), "%s/instances", cand[i]);
+		sfmt(p, sizeof(p), "%s/instances", cand[i]);
 		if (!stat(p, &st)) {
-			snprintf(root, sizeof(root), "%s", cand[i]);
+			sfmt(root, sizeof(root), "%s", cand[i]);
 			return 0;
 		}
 	}
 	if (!mount("tracefs", cand[0], "tracefs", 0, NULL)) {
-		snprintf(root, sizeof(root), "%s", cand[0]);
+		sfmt(root, sizeof(root), "%s", cand[0]);
 		return 0;
 	}
 	warn_msg("tracefs is not available (no /sys/kernel/tracing, and mounting it failed: %s)",
@@ -124,7 +123,7 @@ static int parse_format(struct tev *e)
 	char dir[PATH_LEN], *p;
 	int i;
 
-	snprintf(dir, sizeof(dir), "%s/events/block/%s", root, e->name);
+	sfmt(dir, sizeof(dir), "%s/events/block/%s", root, e->name);
 	if (get(dir, "format", buf, sizeof(buf)) <= 0)
 		return -1;
 	if (!(p = strstr(buf, "ID: ")))
@@ -243,23 +242,23 @@ static void comm_of(struct task *t, const char *c)
 
 	if (c && *c) {
 		if (strncmp(t->comm, c, 15))
-			snprintf(t->comm, sizeof(t->comm), "%.15s", c);
+			sfmt(t->comm, sizeof(t->comm), "%.15s", c);
 		return;
 	}
 	if (t->comm[0])
 		return;
-	snprintf(p, sizeof(p), "/proc/%u/comm", t->pid);
+	sfmt(p, sizeof(p), "/proc/%u/comm", t->pid);
 	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0) {
 		n = read(fd, buf, sizeof(buf) - 1);
 		close(fd);
 		if (n > 0) {
 			buf[n - (buf[n - 1] == '\n')] = 0;
-			snprintf(t->comm, sizeof(t->comm), "%.15s", buf);
+			sfmt(t->comm, sizeof(t->comm), "%.15s", buf);
 			return;
 		}
 	}
 	if (!t->pid)
-		snprintf(t->comm, sizeof(t->comm), "swapper");
+		sfmt(t->comm, sizeof(t->comm), "swapper");
 }
 
 static void emit(struct tdev *d, u32 cpu, u64 time, u32 pid, u32 action, u64 sector, u32 bytes,
@@ -498,14 +497,14 @@ static int set_filters(void)
 	u32 i, k;
 
 	for (i = 0; i < C.ndev; i++)
-		n += (size_t)snprintf(f + n, sizeof(f) - n, "%sdev == %u", i ? " || " : "",
+		n += (size_t)sfmt(f + n, sizeof(f) - n, "%sdev == %u", i ? " || " : "",
 				      C.dev[i].disk ? C.dev[i].disk : C.dev[i].kdev);
 	for (k = 0; k < NEV; k++) {
 		char dir[PATH_LEN];
 
 		if (!ev[k].id || ev[k].off[F_DEV] < 0)
 			continue;
-		snprintf(dir, sizeof(dir), "%s/events/block/%s", inst, ev[k].name);
+		sfmt(dir, sizeof(dir), "%s/events/block/%s", inst, ev[k].name);
 		if (put(dir, "filter", f) && C.verbose)
 			warn_msg("%s: filter refused; filtering here instead", ev[k].name);
 	}
@@ -557,14 +556,14 @@ int tracefs_run(void)
 		if (d->is_part) {
 			char v[64];
 
-			snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", DEV_MAJOR(d->kdev), DEV_MINOR(d->kdev));
+			sfmt(dir, sizeof(dir), "/sys/dev/block/%u:%u", DEV_MAJOR(d->kdev), DEV_MINOR(d->kdev));
 			if (get(dir, "start", v, sizeof(v)) > 0)
 				d->start_lba = strtoull(v, NULL, 10);
 			if (get(dir, "size", v, sizeof(v)) > 0)
 				d->end_lba = d->start_lba + strtoull(v, NULL, 10) - 1;
 		}
 	}
-	snprintf(inst, sizeof(inst), "%s/instances/iomon-%d", root, (int)getpid());
+	sfmt(inst, sizeof(inst), "%s/instances/iomon-%d", root, (int)getpid());
 	if (mkdir(inst, 0700)) {
 		warn_msg("%s: cannot make a tracefs instance: %s", inst, strerror(errno));
 		inst[0] = 0;
@@ -572,12 +571,12 @@ int tracefs_run(void)
 	}
 	if (put(inst, "trace_clock", "mono"))
 		warn_msg("trace_clock mono refused; times are the kernel's local clock");
-	snprintf(kb, sizeof(kb), "%u", (C.buf_size >> 10) * C.buf_nr);
+	sfmt(kb, sizeof(kb), "%u", (C.buf_size >> 10) * C.buf_nr);
 	put(inst, "buffer_size_kb", kb);
 	for (i = 0; i < NEV; i++) {
 		if (!ev[i].id)
 			continue;
-		snprintf(dir, sizeof(dir), "%s/events/block/%s", inst, ev[i].name);
+		sfmt(dir, sizeof(dir), "%s/events/block/%s", inst, ev[i].name);
 		if (!put(dir, "enable", "1"))
 			enabled++;
 	}
@@ -589,7 +588,7 @@ int tracefs_run(void)
 	for (c = 0; c < C.ncpu; c++) {
 		char p[PATH_LEN];
 
-		snprintf(p, sizeof(p), "%s/per_cpu/cpu%u/trace_pipe_raw", inst, c);
+		sfmt(p, sizeof(p), "%s/per_cpu/cpu%u/trace_pipe_raw", inst, c);
 		pipes[c] = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		pfd[c] = (struct pollfd){ pipes[c], POLLIN, 0 };
 		for (i = 0; i < C.ndev && pipes[c] >= 0 && !C.to_stdout; i++)

@@ -37,7 +37,7 @@ const char monitor_usage[] =
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdio.h>
+#include <stdio.h>		/* rename */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
@@ -209,21 +209,26 @@ static void account(const struct pend *d, const struct pend *c)
 /* ---- exports: Prometheus text for node_exporter's textfile collector,
  * JSON lines ---- */
 
+/* Bounds and sums are counts of unit 10^e (bytes, microseconds); they
+ * print as %.9g printed them. */
 static void prom_hist(struct obuf *o, const char *name, const struct total *t, const u64 *b, int n,
-		      u64 delta, double scale, double sum)
+		      u64 delta, int e, u64 sum)
 {
+	char g[16];
 	u64 cum = 0;
 	int i;
 
 	for (i = 0; i < n - 1; i++) {
 		cum += b[i];
-		ob_printf(o, "%s_bucket{device=\"%u,%u\",le=\"%.9g\"} %llu\n", name, DEV_MAJOR(t->device),
-			  DEV_MINOR(t->device), (double)(i ? delta << (i - 1) : 0) * scale, (unsigned long long)cum);
+		*fmt_g9(g, i ? delta << (i - 1) : 0, e) = 0;
+		ob_printf(o, "%s_bucket{device=\"%u,%u\",le=\"%s\"} %llu\n", name, DEV_MAJOR(t->device),
+			  DEV_MINOR(t->device), g, (unsigned long long)cum);
 	}
 	cum += b[n - 1];
 	ob_printf(o, "%s_bucket{device=\"%u,%u\",le=\"+Inf\"} %llu\n", name, DEV_MAJOR(t->device),
 		  DEV_MINOR(t->device), (unsigned long long)cum);
-	ob_printf(o, "%s_sum{device=\"%u,%u\"} %.9g\n", name, DEV_MAJOR(t->device), DEV_MINOR(t->device), sum);
+	*fmt_g9(g, sum, e) = 0;
+	ob_printf(o, "%s_sum{device=\"%u,%u\"} %s\n", name, DEV_MAJOR(t->device), DEV_MINOR(t->device), g);
 	ob_printf(o, "%s_count{device=\"%u,%u\"} %llu\n", name, DEV_MAJOR(t->device), DEV_MINOR(t->device),
 		  (unsigned long long)cum);
 }
@@ -237,7 +242,7 @@ static void prom_write(void)
 	int fd, d;
 	u32 i;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", M.prom);
+	sfmt(tmp, sizeof(tmp), "%s.tmp", M.prom);
 	if ((fd = open_out(tmp, 0644)) < 0)
 		return;
 	ob_init(&o, fd, tmp, buf, sizeof(buf));
@@ -261,13 +266,13 @@ static void prom_write(void)
 			  DEV_MAJOR(M.tot[i].device), DEV_MINOR(M.tot[i].device), (unsigned long long)M.tot[i].bidir);
 	ob_puts(&o, "# HELP iomon_request_size_bytes Request sizes.\n# TYPE iomon_request_size_bytes histogram\n");
 	for (i = 0; i < M.ntot; i++)
-		prom_hist(&o, "iomon_request_size_bytes", &M.tot[i], M.tot[i].size_hist, SIZE_BUCKETS, 1024, 1.0,
-			  (double)M.tot[i].size_sum);
+		prom_hist(&o, "iomon_request_size_bytes", &M.tot[i], M.tot[i].size_hist, SIZE_BUCKETS, 1024, 0,
+			  M.tot[i].size_sum);
 	ob_puts(&o, "# HELP iomon_device_latency_seconds Issue (D) to completion (C) time.\n"
 		    "# TYPE iomon_device_latency_seconds histogram\n");
 	for (i = 0; i < M.ntot; i++)
-		prom_hist(&o, "iomon_device_latency_seconds", &M.tot[i], M.tot[i].d2c_hist, D2C_BUCKETS, 8, 1e-6,
-			  (double)M.tot[i].d2c_sum_us * 1e-6);
+		prom_hist(&o, "iomon_device_latency_seconds", &M.tot[i], M.tot[i].d2c_hist, D2C_BUCKETS, 8, -6,
+			  M.tot[i].d2c_sum_us);
 	if (!ob_close(&o) && rename(tmp, M.prom))
 		warn_msg("rename %s: %s", tmp, strerror(errno));
 }
@@ -393,8 +398,10 @@ static void flush_interval(s64 t)
 			time_t tt = (time_t)t;
 			struct tm tm;
 
-			if (!localtime_r(&tt, &tm) || !strftime(ct, sizeof(ct), "%a %b %e %H:%M:%S %Y", &tm))
-				snprintf(ct, sizeof(ct), "%lld", (long long)t);
+			if (localtime_r(&tt, &tm))
+				*fmt_date(ct, &tm) = 0;
+			else
+				sfmt(ct, sizeof(ct), "%lld", (long long)t);
 			ob_printf(&M.human, "\ntime: %s\ndevice: %u,%u\n", ct, DEV_MAJOR(s->device), DEV_MINOR(s->device));
 			mm_print(&M.human, "sizes read (bytes)", &s->size[0]);
 			mm_print(&M.human, "sizes write (bytes)", &s->size[1]);
@@ -778,7 +785,7 @@ int monitor_main(int argc, char **argv)
 			break;
 		case 'V': {
 			char line[96];
-			int n = snprintf(line, sizeof(line), "%s version 0.3\n", argv[0]);
+			int n = sfmt(line, sizeof(line), "%s version 0.3\n", argv[0]);
 
 			return write(1, line, (size_t)n) == n ? 0 : 1;
 		}

@@ -190,6 +190,45 @@ static void round_iomon(void)
 	cmp("%d%%%s%5d%-5d|%05d|%-05d|", (int)a, "", (int)b, (int)a, (int)b, (int)a);
 }
 
+/* fmt_g9 against %.9g where the double holds the value exactly enough to
+ * agree: any count below 2^53 unscaled, nine digits or fewer at 10^-6. */
+static void round_g9(void)
+{
+	char want[64], got[64];
+	u64 k = rnd() >> (11 + rnd() % 53);
+	int e = rnd() % 2 ? 0 : -6;
+
+	if (e && k >= 1000000000)
+		k %= 1000000000;
+	if (!e && rnd() % 4 == 1)	/* exact ties at the ninth digit */
+		k = (rnd() % 1000000000 * 10 + 5) * (rnd() % 2 ? 1 : 100);
+	if (rnd() % 4 == 0)	/* monitor's bucket bounds */
+		k = (rnd() % 2 ? 1024ull : 8ull) << (rnd() % 24);
+	snprintf(want, sizeof(want), "%.9g", e ? (double)k * 1e-6 : (double)k);
+	*fmt_g9(got, k, e) = 0;
+	checks++;
+	if (strcmp(want, got) && bad++ < 20)
+		printf("DIFF %%.9g of %llu * 10^%d: libc \"%s\", fmt_g9 \"%s\"\n", (unsigned long long)k, e, want, got);
+}
+
+/* fmt_date and fmt_hms against strftime, 1970 to 2369 */
+static void round_time(void)
+{
+	char want[64], got[64], *p;
+	time_t t = (time_t)(rnd() % 12622780800ull);
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm))
+		return;
+	strftime(want, sizeof(want), "%a %b %e %H:%M:%S %Y|%H:%M:%S", &tm);
+	p = fmt_date(got, &tm);
+	*p++ = '|';
+	*fmt_hms(p, &tm) = 0;
+	checks++;
+	if (strcmp(want, got) && bad++ < 20)
+		printf("DIFF time %lld: strftime \"%s\", ours \"%s\"\n", (long long)t, want, got);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long long seed = argc > 1 ? strtoull(argv[1], NULL, 0) : (unsigned long long)time(NULL);
@@ -208,6 +247,8 @@ int main(int argc, char **argv)
 		round_ints();
 		round_doubles();
 		round_iomon();
+		round_g9();
+		round_time();
 	}
 	printf("%s %ld checks, %ld differences\n", bad ? "FAIL" : "ok", checks, bad);
 	return bad != 0;
