@@ -127,6 +127,13 @@ extern const char *applet_name;
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void err_sys(const char *what);	/* "applet: what: strerror" */
 int open_out(const char *path, int mode);	/* no symlink following */
+u64 scan_u64(const char *s, char **end, int base);	/* strtoull, bases 10 and 16 */
+char *str_find(const char *h, const char *n);	/* strstr, naively */
+/* getopt (opts NULL) and getopt_long (opts: permutes argv) as musl's */
+struct option;
+extern char *opt_arg;
+extern int opt_ind;
+int opt_get(int argc, char **argv, const char *optstring, const struct option *opts);
 
 /* applets */
 int parse_main(int argc, char **argv);

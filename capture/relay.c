@@ -257,7 +257,7 @@ static u64 read_dropped(const struct tdev *d)
 	if (n <= 0)
 		return 0;
 	buf[n] = 0;
-	return strtoull(buf, NULL, 10);
+	return scan_u64(buf, NULL, 10);
 }
 
 /* Move what one relay file has to its output; 0 when it had nothing. */

@@ -43,6 +43,7 @@ const char trace_usage[] =
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
@@ -174,7 +175,7 @@ static void kernel_name(u32 maj, u32 min, const char *path, char *name, size_t l
 			char *s, *e;
 
 			buf[n] = 0;
-			if ((s = strstr(buf, "DEVNAME=")) && (e = strchr(s, '\n'))) {
+			if ((s = str_find(buf, "DEVNAME=")) && (e = strchr(s, '\n'))) {
 				*e = 0;
 				sfmt(name, len, "%s", s + 8);
 				return;
@@ -248,7 +249,7 @@ static int check_overlap(void)
 		if (n <= 0)
 			continue;
 		buf[n] = 0;
-		C.dev[i].disk = (u32)strtoul(buf, NULL, 10) << 20 | (u32)strtoul(strchr(buf, ':') ? strchr(buf, ':') + 1 : "0", NULL, 10);
+		C.dev[i].disk = (u32)scan_u64(buf, NULL, 10) << 20 | (u32)scan_u64(strchr(buf, ':') ? strchr(buf, ':') + 1 : "0", NULL, 10);
 		for (j = 0; j < C.ndev; j++)
 			if (C.dev[j].kdev == C.dev[i].disk) {
 				warn_msg("%s and %s: a disk and its partition cannot be traced together "
@@ -353,57 +354,57 @@ static int options(int argc, char **argv)
 {
 	int c;
 	char *e;
-	unsigned long v;
+	u64 v;
 
-	while ((c = getopt_long(argc, argv, "d:I:a:A:r:o:D:w:b:n:kvV", longopts, NULL)) != -1) {
+	while ((c = opt_get(argc, argv, "d:I:a:A:r:o:D:w:b:n:kvV", longopts)) != -1) {
 		switch (c) {
 		case 'd':
-			if (add_device(optarg))
+			if (add_device(opt_arg))
 				return 1;
 			break;
 		case 'I':
-			if (read_dev_list(optarg))
+			if (read_dev_list(opt_arg))
 				return 1;
 			break;
 		case 'a':
-			if (mask_bit(optarg) < 0) {
+			if (mask_bit(opt_arg) < 0) {
 				warn_msg("Invalid action mask %s (names: read write flush sync queue requeue "
-					 "issue complete fs pc notify ahead meta discard drv_data fua)", optarg);
+					 "issue complete fs pc notify ahead meta discard drv_data fua)", opt_arg);
 				return 1;
 			}
-			C.mask |= (u32)mask_bit(optarg);
+			C.mask |= (u32)mask_bit(opt_arg);
 			break;
 		case 'A':
-			v = strtoul(optarg, &e, 16);
-			if (e == optarg || *e || !v || v > 0xffff) {
-				warn_msg("Invalid set action mask %s", optarg);
+			v = scan_u64(opt_arg, &e, 16);
+			if (e == opt_arg || *e || !v || v > 0xffff) {
+				warn_msg("Invalid set action mask %s", opt_arg);
 				return 1;
 			}
 			C.mask = (u32)v;
 			break;
-		case 'r': C.debugfs = optarg; break;
-		case 'o': C.oname = optarg; break;
-		case 'D': C.dir = optarg; break;
+		case 'r': C.debugfs = opt_arg; break;
+		case 'o': C.oname = opt_arg; break;
+		case 'D': C.dir = opt_arg; break;
 		case 'w':
-			v = strtoul(optarg, &e, 10);
-			if (e == optarg || *e || !v) {
-				warn_msg("Invalid stopwatch value (%s secs)", optarg);
+			v = scan_u64(opt_arg, &e, 10);
+			if (e == opt_arg || *e || !v) {
+				warn_msg("Invalid stopwatch value (%s secs)", opt_arg);
 				return 1;
 			}
 			C.stopwatch = (u32)v;
 			break;
 		case 'b':
-			v = strtoul(optarg, &e, 10);
-			if (e == optarg || *e || !v || v > 16 * 1024) {
-				warn_msg("Invalid buffer size (%s): 1 to 16384 KiB", optarg);
+			v = scan_u64(opt_arg, &e, 10);
+			if (e == opt_arg || *e || !v || v > 16 * 1024) {
+				warn_msg("Invalid buffer size (%s): 1 to 16384 KiB", opt_arg);
 				return 1;
 			}
 			C.buf_size = (u32)v << 10;
 			break;
 		case 'n':
-			v = strtoul(optarg, &e, 10);
-			if (e == optarg || *e || !v || v > 4096) {
-				warn_msg("Invalid buffer nr (%s)", optarg);
+			v = scan_u64(opt_arg, &e, 10);
+			if (e == opt_arg || *e || !v || v > 4096) {
+				warn_msg("Invalid buffer nr (%s)", opt_arg);
 				return 1;
 			}
 			C.buf_nr = (u32)v;
@@ -417,14 +418,14 @@ static int options(int argc, char **argv)
 			return write(1, line, (size_t)n) == n ? -2 : 1;
 		}
 		case 'B':
-			if (!strcmp(optarg, "relay"))
+			if (!strcmp(opt_arg, "relay"))
 				C.backend = BK_RELAY;
-			else if (!strcmp(optarg, "tracefs"))
+			else if (!strcmp(opt_arg, "tracefs"))
 				C.backend = BK_TRACEFS;
-			else if (!strcmp(optarg, "auto"))
+			else if (!strcmp(opt_arg, "auto"))
 				C.backend = BK_AUTO;
 			else {
-				warn_msg("unknown backend '%s' (relay, tracefs or auto)", optarg);
+				warn_msg("unknown backend '%s' (relay, tracefs or auto)", opt_arg);
 				return 1;
 			}
 			break;
@@ -436,8 +437,8 @@ static int options(int argc, char **argv)
 			return 1;
 		}
 	}
-	for (; optind < argc; optind++)
-		if (add_device(argv[optind]))
+	for (; opt_ind < argc; opt_ind++)
+		if (add_device(argv[opt_ind]))
 			return 1;
 	if (!C.ndev) {
 		warn_msg("no device given (try: %s -d /dev/sda)", argv[0]);
@@ -457,10 +458,20 @@ static int count_cpus(void)
 	char buf[64], *p = buf;
 	int fd = open("/sys/devices/system/cpu/possible", O_RDONLY | O_CLOEXEC);
 	ssize_t n;
-	unsigned long hi = 0;
+	u64 hi = 0;
 
-	if (fd < 0)
-		return (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (fd < 0) {
+		/* what musl's sysconf(_SC_NPROCESSORS_CONF) answers (1 KiB
+		 * of code): the CPUs this process may run on */
+		u8 set[128] = { 1 };
+		int i, cnt = 0;
+
+		syscall(SYS_sched_getaffinity, 0, sizeof(set), set);
+		for (i = 0; i < (int)sizeof(set); i++)
+			for (; set[i]; set[i] &= (u8)(set[i] - 1))
+				cnt++;
+		return cnt;
+	}
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
@@ -468,7 +479,7 @@ static int count_cpus(void)
 	buf[n] = 0;
 	/* "0-3" or "0,2-5": the highest number plus one */
 	while (*p) {
-		unsigned long v = strtoul(p, &p, 10);
+		u64 v = scan_u64(p, &p, 10);
 
 		if (v > hi)
 			hi = v;
@@ -576,22 +587,22 @@ int btrace_main(int argc, char **argv)
 	char *pargv[12] = { "btrace", "-b100000", "-i", "-" };
 	int pargc = 4, c, rc, r2;
 	char *e;
-	unsigned long v;
+	u64 v;
 
 	defaults();
-	while ((c = getopt(argc, argv, "a:w:n:b:r:sthv")) != -1) {
+	while ((c = opt_get(argc, argv, "a:w:n:b:r:sthv", NULL)) != -1) {
 		switch (c) {
 		case 'a':
-			if (mask_bit(optarg) < 0) {
-				warn_msg("Invalid action mask %s", optarg);
+			if (mask_bit(opt_arg) < 0) {
+				warn_msg("Invalid action mask %s", opt_arg);
 				return 2;
 			}
-			C.mask |= (u32)mask_bit(optarg);
+			C.mask |= (u32)mask_bit(opt_arg);
 			break;
 		case 'w': case 'n': case 'b':
-			v = strtoul(optarg, &e, 10);
-			if (e == optarg || *e || !v || (c == 'b' && v > 16384)) {
-				warn_msg("bad -%c value '%s'", c, optarg);
+			v = scan_u64(opt_arg, &e, 10);
+			if (e == opt_arg || *e || !v || (c == 'b' && v > 16384)) {
+				warn_msg("bad -%c value '%s'", c, opt_arg);
 				return 2;
 			}
 			if (c == 'w')
@@ -601,7 +612,7 @@ int btrace_main(int argc, char **argv)
 			else
 				C.buf_size = (u32)v << 10;
 			break;
-		case 'r': C.debugfs = optarg; break;
+		case 'r': C.debugfs = opt_arg; break;
 		case 's': pargv[pargc++] = "-s"; break;
 		case 't': pargv[pargc++] = "-t"; break;
 		case 'h': pargv[pargc++] = "-h"; break;
@@ -612,8 +623,8 @@ int btrace_main(int argc, char **argv)
 			return 2;
 		}
 	}
-	for (; optind < argc; optind++)
-		if (add_device(argv[optind]))
+	for (; opt_ind < argc; opt_ind++)
+		if (add_device(argv[opt_ind]))
 			return 1;
 	if (!C.ndev) {
 		if (write(2, btrace_usage, sizeof(btrace_usage) - 1) < 0)
@@ -621,7 +632,7 @@ int btrace_main(int argc, char **argv)
 		return 2;
 	}
 	pargv[pargc] = NULL;
-	optind = 1;
+	opt_ind = 1;
 	rc = parse_begin(pargc, pargv);
 	if (rc)
 		return rc == -2 ? 0 : rc;

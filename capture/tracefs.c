@@ -18,6 +18,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -126,20 +127,20 @@ static int parse_format(struct tev *e)
 	sfmt(dir, sizeof(dir), "%s/events/block/%s", root, e->name);
 	if (get(dir, "format", buf, sizeof(buf)) <= 0)
 		return -1;
-	if (!(p = strstr(buf, "ID: ")))
+	if (!(p = str_find(buf, "ID: ")))
 		return -1;
-	e->id = (u32)strtoul(p + 4, NULL, 10);
+	e->id = (u32)scan_u64(p + 4, NULL, 10);
 	for (i = 0; i < NF; i++)
 		e->off[i] = -1;
-	for (p = buf; (p = strstr(p, "field:")); p++) {
+	for (p = buf; (p = str_find(p, "field:")); p++) {
 		char *semi = strchr(p, ';'), *name = semi, *o, *s;
 
 		if (!semi)
 			break;
 		while (name > p && name[-1] != ' ' && name[-1] != '*')
 			name--;
-		o = strstr(semi, "offset:");
-		s = strstr(semi, "size:");
+		o = str_find(semi, "offset:");
+		s = str_find(semi, "size:");
 		if (!o || !s)
 			break;
 		if (name[0] == '[' || !strncmp(name, "common_", 7))
@@ -164,11 +165,11 @@ static void header_page(void)
 
 	if (get(root, "events/header_page", buf, sizeof(buf)) <= 0)
 		return;
-	if ((p = strstr(buf, "commit;")) && (p = strstr(p, "size:")))
+	if ((p = str_find(buf, "commit;")) && (p = str_find(p, "size:")))
 		commit_size = (u32)atoi(p + 5);
-	if ((p = strstr(buf, "data;")) && (p = strstr(p, "offset:")))
+	if ((p = str_find(buf, "data;")) && (p = str_find(p, "offset:")))
 		data_off = (u32)atoi(p + 7);
-	page_size = (u32)sysconf(_SC_PAGESIZE);
+	page_size = (u32)getauxval(AT_PAGESZ);	/* sysconf's table costs 1 KiB */
 	/* newer kernels can make sub-buffers larger than a page */
 	if (get(inst[0] ? inst : root, "buffer_subbuf_size_kb", buf, sizeof(buf)) > 0 && atoi(buf) > 0)
 		page_size = (u32)atoi(buf) << 10;
@@ -558,9 +559,9 @@ int tracefs_run(void)
 
 			sfmt(dir, sizeof(dir), "/sys/dev/block/%u:%u", DEV_MAJOR(d->kdev), DEV_MINOR(d->kdev));
 			if (get(dir, "start", v, sizeof(v)) > 0)
-				d->start_lba = strtoull(v, NULL, 10);
+				d->start_lba = scan_u64(v, NULL, 10);
 			if (get(dir, "size", v, sizeof(v)) > 0)
-				d->end_lba = d->start_lba + strtoull(v, NULL, 10) - 1;
+				d->end_lba = d->start_lba + scan_u64(v, NULL, 10) - 1;
 		}
 	}
 	sfmt(inst, sizeof(inst), "%s/instances/iomon-%d", root, (int)getpid());

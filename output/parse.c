@@ -721,7 +721,7 @@ static char *split_dir(char *name)
 
 static int open_device_files(struct devinfo *d, u16 di)
 {
-	char *b = strstr(d->name, ".blktrace.");
+	char *b = str_find(d->name, ".blktrace.");
 	u32 cpu;
 
 	if (b)
@@ -1377,57 +1377,57 @@ static int options(int argc, char **argv)
 	int c, v;
 	char *e;
 
-	while ((c = getopt_long(argc, argv, "a:A:b:D:d:f:F:hi:o:OqsS:tw:vVM", longopts, NULL)) != -1) {
+	while ((c = opt_get(argc, argv, "a:A:b:D:d:f:F:hi:o:OqsS:tw:vVM", longopts)) != -1) {
 		switch (c) {
 		case 'a':
-			if ((v = mask_bit(optarg)) < 0) {
-				warn_msg("Invalid action mask %s", optarg);
+			if ((v = mask_bit(opt_arg)) < 0) {
+				warn_msg("Invalid action mask %s", opt_arg);
 				return 1;
 			}
 			mask |= (u32)v;
 			break;
 		case 'A':
 			errno = 0;
-			v = (int)strtoul(optarg, &e, 16);
-			if (e == optarg || v < 1 || v >= 1 << 16) {
-				warn_msg("Invalid set action mask %s/0x%x", optarg, v);
+			v = (int)scan_u64(opt_arg, &e, 16);
+			if (e == opt_arg || v < 1 || v >= 1 << 16) {
+				warn_msg("Invalid set action mask %s/0x%x", opt_arg, v);
 				return 1;
 			}
 			mask = (u32)v;
 			break;
 		case 'b':
-			v = atoi(optarg);
+			v = atoi(opt_arg);
 			P.batch_n = v <= 0 ? BATCH_DEFAULT : (u32)v;
 			break;
-		case 'D': P.input_dir = optarg; break;
-		case 'd': P.dump_name = optarg; break;
+		case 'D': P.input_dir = opt_arg; break;
+		case 'd': P.dump_name = opt_arg; break;
 		case 'f':
-			if (fmt_set_all(optarg))
+			if (fmt_set_all(opt_arg))
 				return 1;
 			break;
 		case 'F':
-			if (fmt_set_one(optarg))
+			if (fmt_set_one(opt_arg))
 				return 1;
 			break;
 		case 'h': ppi_by_name = 1; break;
 		case 'i':
-			if (add_input(optarg))
+			if (add_input(opt_arg))
 				return 1;
 			break;
 		case 'M': P.bin_msgs = 0; break;
-		case 'o': P.out_name = optarg; break;
+		case 'o': P.out_name = opt_arg; break;
 		case 'O': P.text = 0; break;
 		case 'q': P.show_stats = 0; break;
 		case 's': P.per_proc = 1; break;
 		case 'S':
 			P.per_proc = 1;
-			if (!strchr("NQqRrWwCc", optarg[0]) || !optarg[0])
+			if (!strchr("NQqRrWwCc", opt_arg[0]) || !opt_arg[0])
 				return 1;
-			P.sort_key = optarg[0];
+			P.sort_key = opt_arg[0];
 			break;
 		case 't': P.track = 1; break;
 		case 'w':
-			if (stopwatch(optarg))
+			if (stopwatch(opt_arg))
 				return 1;
 			break;
 		case 'v': P.verbose++; break;
@@ -1445,8 +1445,8 @@ static int options(int argc, char **argv)
 			return 1;
 		}
 	}
-	for (; optind < argc; optind++)
-		if (add_input(argv[optind]))
+	for (; opt_ind < argc; opt_ind++)
+		if (add_input(argv[opt_ind]))
 			return 1;
 	if (!P.pipe_name && !P.ndevs) {
 		if (write(2, parse_usage, sizeof(parse_usage) - 1) < 0)

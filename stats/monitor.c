@@ -756,32 +756,32 @@ int monitor_main(int argc, char **argv)
 	static char *devs[CAP_DEVS];
 	int ndevs = 0;
 
-	while ((c = getopt_long(argc, argv, "b:d:D:h:I:Q:q:m:Vi:t:", longopts, NULL)) != -1) {
+	while ((c = opt_get(argc, argv, "b:d:D:h:I:Q:q:m:Vi:t:", longopts)) != -1) {
 		switch (c) {
-		case 'h': hn = optarg; break;
-		case 'b': bn = optarg; break;
-		case 'd': dn = optarg; break;
-		case 'D': gn = optarg; break;
-		case 'I': M.interval = atoi(optarg); break;
-		case 'Q': M.msg_q_name = optarg; break;
-		case 'q': M.msg_q_id = atol(optarg); break;
-		case 'm': M.msg_id = atol(optarg); break;
-		case 'i': M.in_name = optarg; break;
+		case 'h': hn = opt_arg; break;
+		case 'b': bn = opt_arg; break;
+		case 'd': dn = opt_arg; break;
+		case 'D': gn = opt_arg; break;
+		case 'I': M.interval = atoi(opt_arg); break;
+		case 'Q': M.msg_q_name = opt_arg; break;
+		case 'q': M.msg_q_id = atol(opt_arg); break;
+		case 'm': M.msg_id = atol(opt_arg); break;
+		case 'i': M.in_name = opt_arg; break;
 		case 't':
 			if (ndevs == CAP_DEVS) {
 				warn_msg("more than %d devices (CAP_DEVS)", CAP_DEVS);
 				return 1;
 			}
-			devs[ndevs++] = optarg;
+			devs[ndevs++] = opt_arg;
 			break;
-		case 'P': M.prom = optarg; break;
-		case 'J': M.json = optarg; break;
+		case 'P': M.prom = opt_arg; break;
+		case 'J': M.json = opt_arg; break;
 		case 'C':
-			if (strcmp(optarg, "wall") && strcmp(optarg, "trace")) {
-				warn_msg("--clock=wall or --clock=trace, not '%s'", optarg);
+			if (strcmp(opt_arg, "wall") && strcmp(opt_arg, "trace")) {
+				warn_msg("--clock=wall or --clock=trace, not '%s'", opt_arg);
 				return 1;
 			}
-			clock = !strcmp(optarg, "trace");
+			clock = !strcmp(opt_arg, "trace");
 			break;
 		case 'V': {
 			char line[96];
@@ -803,7 +803,7 @@ int monitor_main(int argc, char **argv)
 	}
 	M.trace_clock = clock >= 0 ? clock : M.in_name != NULL;
 	if (M.in_name) {
-		char *b = strstr((char *)M.in_name, ".blktrace.");
+		char *b = str_find((char *)M.in_name, ".blktrace.");
 
 		if (b)
 			*b = 0;

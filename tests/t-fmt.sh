@@ -1,3 +1,4 @@
+# What replaced libc's printf, strtod and getopt.
 # vfmt (output/out.c), iomon's own printf subset, against the C library's
 # snprintf: tests/fmtcheck.c runs every conversion iomon uses over edge and
 # random values, one new seed per run (rerun with FMT_SEED=N).  glibc on
@@ -19,6 +20,16 @@ if command -v musl-gcc >/dev/null; then
 	fi
 else
 	skip "vfmt against musl's snprintf" "musl-gcc is not installed (tests/setup-deps.sh)"
+fi
+# opt_get (applet.c) against musl's getopt and getopt_long, which it replaces
+if command -v musl-gcc >/dev/null; then
+	if musl-gcc -O1 -static -I"$TOP" -o "$OUT/optcheck" "$TOP/tests/optcheck.c" "$TOP/output/out.c" 2>"$OUT/optcheck.err"; then
+		check "opt_get parses as musl's getopt/getopt_long (seed $FMT_SEED)" "$OUT/optcheck" "$FMT_SEED" 20000
+	else
+		fail "optcheck builds with musl-gcc" "$(head -c 400 "$OUT/optcheck.err")"
+	fi
+else
+	skip "opt_get against musl's getopt" "musl-gcc is not installed (tests/setup-deps.sh)"
 fi
 S390_SPECS=/usr/lib/s390x-linux-musl/musl-gcc.specs
 if command -v s390x-linux-gnu-gcc >/dev/null && [ -f $S390_SPECS ] && command -v qemu-s390x-static >/dev/null; then
