@@ -14,6 +14,9 @@ typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int64_t s64;
+/* Once-a-run code (options, summaries, messages): built for size even in
+ * the objects the Makefile builds -O2 for their per-record paths. */
+#define COLD __attribute__((cold))
 
 /* ---- kernel facts (struct blk_io_trace, blktrace_api.h) ---- */
 #define TRACE_MAGIC 0x65617400u

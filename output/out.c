@@ -60,7 +60,7 @@ void ob_write(struct obuf *o, const void *p, size_t n)
 
 void ob_puts(struct obuf *o, const char *s) { ob_write(o, s, strlen(s)); }
 
-void ob_printf(struct obuf *o, const char *fmt, ...)
+COLD void ob_printf(struct obuf *o, const char *fmt, ...)
 {
 	char tmp[512];
 	va_list ap;
@@ -217,7 +217,7 @@ char *fmt_zpad(char *p, u64 v, int width)
 static u32 limb(const u32 *a, int i) { return i >= 0 && i < FP_LIMBS ? a[i] : 0; }
 
 /* a <<= sh (or >>= -sh) */
-static void fp_shift(u32 *a, int sh)
+COLD static void fp_shift(u32 *a, int sh)
 {
 	u32 t[FP_LIMBS];
 	int i;
@@ -231,7 +231,7 @@ static void fp_shift(u32 *a, int sh)
 }
 
 /* Digits of a finite x >= 0 with prec decimals, ending at end. */
-static char *fp_digits(char *end, double x, int prec)
+COLD static char *fp_digits(char *end, double x, int prec)
 {
 	u32 a[FP_LIMBS] = { 0 };
 	u64 bits, m;
@@ -313,7 +313,7 @@ static void pad(struct sink *k, char c, int n)
 
 /* snprintf's contract: the full length is returned, and buf always ends
  * in a NUL when cap > 0. */
-int vfmt(char *buf, size_t cap, const char *fmt, va_list ap)
+COLD int vfmt(char *buf, size_t cap, const char *fmt, va_list ap)
 {
 	struct sink k = { buf, cap, 0 };
 	char tmp[FP_BUF];
@@ -422,7 +422,7 @@ int vfmt(char *buf, size_t cap, const char *fmt, va_list ap)
 	return (int)k.n;
 }
 
-int sfmt(char *buf, size_t cap, const char *fmt, ...)
+COLD int sfmt(char *buf, size_t cap, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -436,7 +436,7 @@ int sfmt(char *buf, size_t cap, const char *fmt, ...)
 /* What printf's %.9g shows for k * 10^e, from the exact decimal value (a
  * count of bytes or microseconds, scaled): exports keep their labels
  * ("8e-06") with no float formatting linked in. */
-char *fmt_g9(char *p, u64 k, int e)
+COLD char *fmt_g9(char *p, u64 k, int e)
 {
 	char d[24];
 	int n, x;
@@ -503,7 +503,7 @@ char *fmt_hms(char *p, const struct tm *tm)
 	return fmt_zpad(p, (u64)tm->tm_sec, 2);
 }
 
-char *fmt_date(char *p, const struct tm *tm)
+COLD char *fmt_date(char *p, const struct tm *tm)
 {
 	memcpy(p, &"SunMonTueWedThuFriSat"[(unsigned)tm->tm_wday % 7 * 3], 3);
 	p[3] = ' ';

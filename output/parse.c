@@ -719,7 +719,7 @@ static char *split_dir(char *name)
 	return base + 1;
 }
 
-static int open_device_files(struct devinfo *d, u16 di)
+COLD static int open_device_files(struct devinfo *d, u16 di)
 {
 	char *b = str_find(d->name, ".blktrace.");
 	u32 cpu;
@@ -1153,7 +1153,7 @@ static void dev_label(char *buf, size_t len, const struct devinfo *d)
 		sfmt(buf, len, "%u,%u", DEV_MAJOR(d->dev), DEV_MINOR(d->dev));
 }
 
-static void show_summary(void)
+COLD static void show_summary(void)
 {
 	u32 i;
 
@@ -1232,7 +1232,7 @@ static int word(const char *s, const char *w)
 	return !strncasecmp(s, w, n) ? (int)n : 0;
 }
 
-static double scan_double(const char *arg, const char **end)
+COLD static double scan_double(const char *arg, const char **end)
 {
 	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 				      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
@@ -1459,7 +1459,7 @@ static int options(int argc, char **argv)
 }
 
 /* Options, outputs: everything before the input is read. */
-int parse_begin(int argc, char **argv)
+COLD int parse_begin(int argc, char **argv)
 {
 	int rc, fd;
 
@@ -1502,7 +1502,7 @@ void parse_begin_push(void)
 }
 
 /* The last records, the summaries, the exit status. */
-int parse_end(int rc)
+COLD int parse_end(int rc)
 {
 	if (PS.push) {
 		while (pipe_batch() > 0)
@@ -1544,7 +1544,7 @@ int parse_end(int rc)
 	return rc || src_errors ? 1 : 0;
 }
 
-int parse_main(int argc, char **argv)
+COLD int parse_main(int argc, char **argv)
 {
 	int rc = parse_begin(argc, argv);
 

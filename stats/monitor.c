@@ -234,7 +234,7 @@ static void prom_hist(struct obuf *o, const char *name, const struct total *t, c
 }
 
 /* Written to FILE.tmp and renamed, so the collector never sees half. */
-static void prom_write(void)
+COLD static void prom_write(void)
 {
 	static const char *const dirs[2] = { "read", "write" };
 	char tmp[PATH_LEN], buf[4096];
@@ -385,7 +385,7 @@ static void queue_send(const u8 *stat)
 }
 
 /* One interval: every device seen, newest first, as blkiomon lists them. */
-static void flush_interval(s64 t)
+COLD static void flush_interval(s64 t)
 {
 	u32 i;
 
@@ -747,7 +747,7 @@ static const struct option longopts[] = {
 	{ "input", 1, 0, 'i' }, { "trace", 1, 0, 't' }, { "clock", 1, 0, 'C' }, { "prom", 1, 0, 'P' }, { "json", 1, 0, 'J' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
 };
 
-int monitor_main(int argc, char **argv)
+COLD int monitor_main(int argc, char **argv)
 {
 	const char *hn = NULL, *bn = NULL, *dn = NULL, *gn = NULL;
 	int c, rc, clock = -1;
