@@ -2,10 +2,11 @@
  * `iomon parse` does the same, and any name we do not know acts as the
  * multiplexer, so a renamed copy (iomon_unstripped, iomon-s390x) still works.
  * Errors from every applet are formatted here, in one place. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -36,10 +37,10 @@ void warn_msg(const char *fmt, ...)
 {
 	char buf[768];
 	va_list ap;
-	int n = snprintf(buf, sizeof(buf), "%s: ", applet_name);
+	int n = sfmt(buf, sizeof(buf) - 1, "%s: ", applet_name);
 
 	va_start(ap, fmt);
-	n += vsnprintf(buf + n, sizeof(buf) - (size_t)n - 1, fmt, ap);
+	n += vfmt(buf + n, sizeof(buf) - (size_t)n - 1, fmt, ap);
 	va_end(ap);
 	if (n > (int)sizeof(buf) - 2)
 		n = sizeof(buf) - 2;
@@ -76,6 +77,164 @@ int open_out(const char *path, int mode)
 	return fd;
 }
 
+/* strtoull for bases 10 and 16, without libc's general scanner (2.7 KiB):
+ * leading space, a sign (a minus wraps), 0x before hex digits; too large
+ * saturates.  end, when given, is where the number stopped (s if none). */
+u64 scan_u64(const char *s, char **end, int base)
+{
+	const char *p = s;
+	u64 v = 0;
+	int neg = 0, d, any = 0, over = 0;
+
+	while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+		p++;
+	if (*p == '-' || *p == '+')
+		neg = *p++ == '-';
+	if (base == 16 && *p == '0' && (p[1] | 32) == 'x' && isxdigit((unsigned char)p[2]))
+		p += 2;
+	for (;; p++, any = 1) {
+		d = *p >= '0' && *p <= '9' ? *p - '0' : base == 16 && isxdigit((unsigned char)*p) ? (*p | 32) - 'a' + 10 : -1;
+		if (d < 0)
+			break;
+		over |= v > (~(u64)0 - (u64)d) / (u64)base;
+		v = v * (u64)base + (u64)d;
+	}
+	if (end)
+		*end = (char *)(any ? p : s);
+	return over ? ~(u64)0 : neg ? -v : v;
+}
+
+/* strstr for our short needles in short texts: musl's two-way search
+ * costs 1.2 KiB. */
+char *str_find(const char *h, const char *n)
+{
+	size_t k = strlen(n);
+
+	for (; *h; h++)
+		if (!strncmp(h, n, k))
+			return (char *)h;
+	return *n ? NULL : (char *)h;
+}
+
+/* ---- options: musl's getopt (opts NULL) and getopt_long (argv permuted,
+ * operands last; unique prefixes of long names), with its messages but
+ * through warn_msg: libc's print through stdio, 5 KiB with the parsers.
+ * The long table's flag fields must be NULL. ---- */
+char *opt_arg;
+int opt_ind = 1;
+static int opt_pos;	/* inside a cluster of short options */
+
+static int opt_short(int argc, char **argv, const char *optstring)
+{
+	char *a = argv[opt_ind];
+	int c;
+	const char *o;
+
+	if (!opt_pos)
+		opt_pos = 1;
+	c = (unsigned char)a[opt_pos++];
+	o = c == ':' ? NULL : strchr(optstring, c);
+	if (!a[opt_pos]) {
+		opt_ind++;
+		opt_pos = 0;
+	}
+	if (!o) {
+		warn_msg("unrecognized option: %c", c);
+		return '?';
+	}
+	opt_arg = NULL;
+	if (o[1] == ':' && (o[2] != ':' || opt_pos)) {
+		if (opt_ind >= argc) {
+			warn_msg("option requires an argument: %c", c);
+			return optstring[0] == ':' ? ':' : '?';
+		}
+		opt_arg = argv[opt_ind++] + opt_pos;
+		opt_pos = 0;
+	}
+	return c;
+}
+
+static int opt_long(int argc, char **argv, const char *optstring, const struct option *opts)
+{
+	const char *start = argv[opt_ind] + 2, *arg = NULL, *o, *name;
+	int i, n = 0, match = 0;
+
+	for (i = 0; opts[i].name; i++) {
+		for (o = start, name = opts[i].name; *o && *o != '=' && *o == *name; o++)
+			name++;
+		if (*o && *o != '=')
+			continue;
+		arg = o;
+		match = i;
+		if (!*name) {	/* the whole name: no ambiguity */
+			n = 1;
+			break;
+		}
+		n++;
+	}
+	opt_ind++;
+	if (n != 1) {
+		if (optstring[0] != ':')
+			warn_msg("%s: %s", n ? "option is ambiguous" : "unrecognized option", start);
+		return '?';
+	}
+	opts += match;
+	opt_arg = NULL;
+	if (*arg == '=') {
+		if (!opts->has_arg) {
+			if (optstring[0] != ':')
+				warn_msg("option does not take an argument: %s", opts->name);
+			return '?';
+		}
+		opt_arg = (char *)arg + 1;
+	} else if (opts->has_arg == required_argument) {
+		if (opt_ind >= argc) {
+			if (optstring[0] == ':')
+				return ':';
+			warn_msg("option requires an argument: %s", opts->name);
+			return '?';
+		}
+		opt_arg = argv[opt_ind++];
+	}
+	return opts->val;
+}
+
+int opt_get(int argc, char **argv, const char *optstring, const struct option *opts)
+{
+	int first = opt_ind, found, c, i;
+	char *a;
+
+	if (opt_ind >= argc || !argv[opt_ind])
+		return -1;
+	found = opt_ind;
+	if (opts)	/* getopt_long: step over operands (back to a cluster begun) */
+		for (; argv[found][0] != '-' || !argv[found][1]; found++)
+			if (found + 1 >= argc || !argv[found + 1])
+				return -1;
+	opt_ind = found;
+	a = argv[opt_ind];
+	if (!opt_pos && (a[0] != '-' || !a[1]))
+		return -1;
+	if (!opt_pos && a[1] == '-' && !a[2])
+		c = (opt_ind++, -1);
+	else if (!opt_pos && opts && a[1] == '-')
+		c = opt_long(argc, argv, optstring, opts);
+	else
+		c = opt_short(argc, argv, optstring);
+	/* the words taken move in front of the operands stepped over */
+	for (i = found; i < opt_ind && found > first; i++) {
+		char *w = argv[i];
+		int j;
+
+		for (j = i; j > first + (i - found); j--)
+			argv[j] = argv[j - 1];
+		argv[first + (i - found)] = w;
+	}
+	if (found > first)
+		opt_ind = first + (opt_ind - found);
+	return c;
+}
+
 static const struct applet *find_applet(const char *name)
 {
 	size_t i;
@@ -99,7 +258,7 @@ static int install(const char *dir, const char *self)
 	int bad = 0;
 
 	for (i = 0; i < NAPPLETS; i++) {
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, applets[i].name) >= sizeof(path)) {
+		if ((size_t)sfmt(path, sizeof(path), "%s/%s", dir, applets[i].name) >= sizeof(path)) {
 			warn_msg("%s: path too long", dir);
 			return 1;
 		}
@@ -157,14 +316,14 @@ static int multiplexer(int argc, char **argv)
 			char self[PATH_LEN];
 			ssize_t n;
 
-			snprintf(self, sizeof(self), "%s/iomon", argv[2]);
+			sfmt(self, sizeof(self), "%s/iomon", argv[2]);
 			if (!access(self, X_OK))
 				return install(argv[2], "iomon");
 			n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 			if (n > 0)
 				self[n] = 0;
 			else
-				snprintf(self, sizeof(self), "%s", argv[0]);
+				sfmt(self, sizeof(self), "%s", argv[0]);
 			return install(argv[2], self);
 		}
 	}

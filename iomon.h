@@ -4,6 +4,7 @@
 #ifndef IOMON_H
 #define IOMON_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "config.h"
@@ -13,6 +14,9 @@ typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int64_t s64;
+/* Once-a-run code (options, summaries, messages): built for size even in
+ * the objects the Makefile builds -O2 for their per-record paths. */
+#define COLD __attribute__((cold))
 
 /* ---- kernel facts (struct blk_io_trace, blktrace_api.h) ---- */
 #define TRACE_MAGIC 0x65617400u
@@ -109,6 +113,16 @@ char *fmt_s64(char *p, s64 v);
 char *fmt_num(char *p, u64 v, int neg, int width, int left);
 char *fmt_str(char *p, const char *s, int width, int left);
 char *fmt_zpad(char *p, u64 v, int width);
+char *fmt_g9(char *p, u64 k, int e);
+struct tm;
+char *fmt_hms(char *p, const struct tm *tm);	/* strftime's "%H:%M:%S" */
+char *fmt_date(char *p, const struct tm *tm);	/* "%a %b %e %H:%M:%S %Y": 24+ bytes */	/* %.9g of k * 10^e, exact: at most 16 bytes */
+/* printf's subset: flags - 0, width, precision for s and f, lengths l ll z,
+ * conversions d i u x c s f %%; snprintf's return and termination.  A %f
+ * precision above FMT_PREC_MAX counts as FMT_PREC_MAX. */
+#define FMT_PREC_MAX 17
+int vfmt(char *buf, size_t cap, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+int sfmt(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void ob_printf(struct obuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int ob_close(struct obuf *o);
 
@@ -117,6 +131,13 @@ extern const char *applet_name;
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void err_sys(const char *what);	/* "applet: what: strerror" */
 int open_out(const char *path, int mode);	/* no symlink following */
+u64 scan_u64(const char *s, char **end, int base);	/* strtoull, bases 10 and 16 */
+char *str_find(const char *h, const char *n);	/* strstr, naively */
+/* getopt (opts NULL) and getopt_long (opts: permutes argv) as musl's */
+struct option;
+extern char *opt_arg;
+extern int opt_ind;
+int opt_get(int argc, char **argv, const char *optstring, const struct option *opts);
 
 /* applets */
 int parse_main(int argc, char **argv);

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -22,7 +21,7 @@
 
 static int trace_path(char *p, size_t n, const struct tdev *d, const char *file)
 {
-	return (size_t)snprintf(p, n, "%s/block/%s/%s", C.debugfs, d->name, file) >= n ? -1 : 0;
+	return (size_t)sfmt(p, n, "%s/block/%s/%s", C.debugfs, d->name, file) >= n ? -1 : 0;
 }
 
 /* Directory entries without opendir(), which allocates: getdents64 into
@@ -56,7 +55,7 @@ static long fd_points_at(const char *dir, const char *name, const char *want)
 	char p[96], link[PATH_LEN];
 	ssize_t n;
 
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	sfmt(p, sizeof(p), "%s/%s", dir, name);
 	n = readlink(p, link, sizeof(link) - 1);
 	if (n <= 0)
 		return 0;
@@ -71,7 +70,7 @@ static long pid_holds(const char *dir, const char *name, const char *want)
 	(void)dir;
 	if (name[0] < '1' || name[0] > '9' || atol(name) == (long)getpid())
 		return 0;
-	snprintf(p, sizeof(p), "/proc/%s/fd", name);
+	sfmt(p, sizeof(p), "/proc/%s/fd", name);
 	return each_entry(p, fd_points_at, want) ? atol(name) : 0;
 }
 
@@ -90,7 +89,7 @@ static int sysfs_flag(const struct tdev *d, const char *file)
 	char p[128], c = 0;
 	int fd;
 
-	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/trace/%s", DEV_MAJOR(d->kdev), DEV_MINOR(d->kdev), file);
+	sfmt(p, sizeof(p), "/sys/dev/block/%u:%u/trace/%s", DEV_MAJOR(d->kdev), DEV_MINOR(d->kdev), file);
 	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
 		return 0;
 	if (read(fd, &c, 1) != 1)
@@ -117,7 +116,7 @@ static int setup_once(struct tdev *d)
 	b2.buf_size = C.buf_size;
 	b2.buf_nr = C.buf_nr;
 	if (!ioctl(d->fd, K_BLKTRACESETUP2, &b2)) {
-		snprintf(d->name, sizeof(d->name), "%.63s", b2.name);
+		sfmt(d->name, sizeof(d->name), "%.63s", b2.name);
 		d->version = 8;
 		return 0;
 	}
@@ -129,7 +128,7 @@ static int setup_once(struct tdev *d)
 	b.buf_nr = C.buf_nr;
 	if (ioctl(d->fd, K_BLKTRACESETUP, &b))
 		return -1;
-	snprintf(d->name, sizeof(d->name), "%.31s", b.name);
+	sfmt(d->name, sizeof(d->name), "%.31s", b.name);
 	d->version = 7;
 	return 0;
 }
@@ -212,7 +211,7 @@ static int have_debugfs(void)
 	char p[PATH_LEN];
 	struct stat st;
 
-	snprintf(p, sizeof(p), "%s/block", C.debugfs);
+	sfmt(p, sizeof(p), "%s/block", C.debugfs);
 	if (!stat(p, &st))
 		return 1;
 	if (mount("debugfs", C.debugfs, "debugfs", 0, NULL) == 0 && !stat(p, &st)) {
@@ -229,7 +228,7 @@ static int open_relay(struct tdev *d)
 	u32 c;
 
 	for (c = 0; c < C.ncpu; c++) {
-		snprintf(p, sizeof(p), "%s/block/%s/trace%u", C.debugfs, d->name, c);
+		sfmt(p, sizeof(p), "%s/block/%s/trace%u", C.debugfs, d->name, c);
 		d->relay[c] = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (d->relay[c] >= 0)
 			continue;
@@ -258,7 +257,7 @@ static u64 read_dropped(const struct tdev *d)
 	if (n <= 0)
 		return 0;
 	buf[n] = 0;
-	return strtoull(buf, NULL, 10);
+	return scan_u64(buf, NULL, 10);
 }
 
 /* Move what one relay file has to its output; 0 when it had nothing. */

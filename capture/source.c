@@ -3,7 +3,6 @@
  * bytes: when one straddles the end we slide the tail to the front. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <unistd.h>
 #include <string.h>
 #include "iomon.h"
@@ -155,7 +154,7 @@ int src_replay(const char *name, void (*fn)(const struct rec *), volatile int *s
 	for (n = 0; n < REPLAY_FILES; n++) {
 		int fd;
 
-		snprintf(names[n], sizeof(names[n]), "%s.blktrace.%d", name, n);
+		sfmt(names[n], sizeof(names[n]), "%s.blktrace.%d", name, n);
 		if ((fd = open(names[n], O_RDONLY | O_CLOEXEC)) < 0) {
 			if (errno == ENOENT)
 				break;

@@ -37,13 +37,13 @@ const char trace_usage[] =
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
@@ -147,7 +147,7 @@ static int out_open(struct tdev *d, u32 cpu)
 		d->out[cpu] = 1;
 		return 0;
 	}
-	if ((size_t)snprintf(path, sizeof(path), "%s%s%s.blktrace.%u", C.dir ? C.dir : "",
+	if ((size_t)sfmt(path, sizeof(path), "%s%s%s.blktrace.%u", C.dir ? C.dir : "",
 			     C.dir ? "/" : "", C.oname ? C.oname : d->name, cpu) >= sizeof(path)) {
 		warn_msg("%s: output path too long", d->name);
 		return -1;
@@ -204,7 +204,7 @@ static void kernel_name(u32 maj, u32 min, const char *path, char *name, size_t l
 	int fd;
 	ssize_t n;
 
-	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/uevent", maj, min);
+	sfmt(p, sizeof(p), "/sys/dev/block/%u:%u/uevent", maj, min);
 	fd = open(p, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		n = read(fd, buf, sizeof(buf) - 1);
@@ -213,15 +213,15 @@ static void kernel_name(u32 maj, u32 min, const char *path, char *name, size_t l
 			char *s, *e;
 
 			buf[n] = 0;
-			if ((s = strstr(buf, "DEVNAME=")) && (e = strchr(s, '\n'))) {
+			if ((s = str_find(buf, "DEVNAME=")) && (e = strchr(s, '\n'))) {
 				*e = 0;
-				snprintf(name, len, "%s", s + 8);
+				sfmt(name, len, "%s", s + 8);
 				return;
 			}
 		}
 	}
 	b = strrchr(path, '/');
-	snprintf(name, len, "%s", b ? b + 1 : path);
+	sfmt(name, len, "%s", b ? b + 1 : path);
 }
 
 static int add_device(const char *path)
@@ -270,7 +270,7 @@ static int check_overlap(void)
 		int fd;
 		ssize_t n;
 
-		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/partition", DEV_MAJOR(C.dev[i].kdev),
+		sfmt(p, sizeof(p), "/sys/dev/block/%u:%u/partition", DEV_MAJOR(C.dev[i].kdev),
 			 DEV_MINOR(C.dev[i].kdev));
 		C.dev[i].is_part = (fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0;
 		if (fd >= 0)
@@ -278,7 +278,7 @@ static int check_overlap(void)
 		if (!C.dev[i].is_part)
 			continue;
 		/* ../sda/sda1: the parent directory names the disk */
-		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/../dev", DEV_MAJOR(C.dev[i].kdev),
+		sfmt(p, sizeof(p), "/sys/dev/block/%u:%u/../dev", DEV_MAJOR(C.dev[i].kdev),
 			 DEV_MINOR(C.dev[i].kdev));
 		if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
 			continue;
@@ -287,7 +287,7 @@ static int check_overlap(void)
 		if (n <= 0)
 			continue;
 		buf[n] = 0;
-		C.dev[i].disk = (u32)strtoul(buf, NULL, 10) << 20 | (u32)strtoul(strchr(buf, ':') ? strchr(buf, ':') + 1 : "0", NULL, 10);
+		C.dev[i].disk = (u32)scan_u64(buf, NULL, 10) << 20 | (u32)scan_u64(strchr(buf, ':') ? strchr(buf, ':') + 1 : "0", NULL, 10);
 		for (j = 0; j < C.ndev; j++)
 			if (C.dev[j].kdev == C.dev[i].disk) {
 				warn_msg("%s and %s: a disk and its partition cannot be traced together "
@@ -343,7 +343,7 @@ static void summary(void)
 		u64 ev = 0, sum = 0;
 		int n;
 
-		n = snprintf(line, sizeof(line), "=== %s ===\n", d->name);
+		n = sfmt(line, sizeof(line), "=== %s ===\n", d->name);
 		if (write(fd, line, (size_t)n) < 0)
 			return;
 		for (c = 0; c < C.ncpu; c++) {
@@ -352,7 +352,7 @@ static void summary(void)
 
 			if (d->out[c] < 0 && !d->bytes[c])
 				continue;
-			n = snprintf(line, sizeof(line), "  CPU%3u: %20llu events, %8llu KiB data\n", c,
+			n = sfmt(line, sizeof(line), "  CPU%3u: %20llu events, %8llu KiB data\n", c,
 				     (unsigned long long)e, (unsigned long long)k);
 			if (write(fd, line, (size_t)n) < 0)
 				return;
@@ -360,7 +360,7 @@ static void summary(void)
 			sum += d->bytes[c];
 		}
 		/* and rounds the total with 1024, not 1023, as blktrace does */
-		n = snprintf(line, sizeof(line), "  Total:  %20llu events (dropped %llu), %8llu KiB data\n",
+		n = sfmt(line, sizeof(line), "  Total:  %20llu events (dropped %llu), %8llu KiB data\n",
 			     (unsigned long long)ev, (unsigned long long)d->dropped,
 			     (unsigned long long)((sum + 1024) >> 10));
 		if (write(fd, line, (size_t)n) < 0)
@@ -369,7 +369,7 @@ static void summary(void)
 		lost += d->dropped;
 	}
 	if (lost) {
-		int n = snprintf(line, sizeof(line), "\nYou have %llu (%5.1f%%) dropped events\n"
+		int n = sfmt(line, sizeof(line), "\nYou have %llu (%5.1f%%) dropped events\n"
 				 "Consider using a larger buffer size (-b) and/or more buffers (-n)\n",
 				 (unsigned long long)lost, 100.0 * (double)lost / (double)(all + lost));
 
@@ -392,57 +392,57 @@ static int options(int argc, char **argv)
 {
 	int c;
 	char *e;
-	unsigned long v;
+	u64 v;
 
-	while ((c = getopt_long(argc, argv, "d:I:a:A:r:o:D:w:b:n:kvV", longopts, NULL)) != -1) {
+	while ((c = opt_get(argc, argv, "d:I:a:A:r:o:D:w:b:n:kvV", longopts)) != -1) {
 		switch (c) {
 		case 'd':
-			if (add_device(optarg))
+			if (add_device(opt_arg))
 				return 1;
 			break;
 		case 'I':
-			if (read_dev_list(optarg))
+			if (read_dev_list(opt_arg))
 				return 1;
 			break;
 		case 'a':
-			if (mask_bit(optarg) < 0) {
+			if (mask_bit(opt_arg) < 0) {
 				warn_msg("Invalid action mask %s (names: read write flush sync queue requeue "
-					 "issue complete fs pc notify ahead meta discard drv_data fua)", optarg);
+					 "issue complete fs pc notify ahead meta discard drv_data fua)", opt_arg);
 				return 1;
 			}
-			C.mask |= (u32)mask_bit(optarg);
+			C.mask |= (u32)mask_bit(opt_arg);
 			break;
 		case 'A':
-			v = strtoul(optarg, &e, 16);
-			if (e == optarg || *e || !v || v > 0xffff) {
-				warn_msg("Invalid set action mask %s", optarg);
+			v = scan_u64(opt_arg, &e, 16);
+			if (e == opt_arg || *e || !v || v > 0xffff) {
+				warn_msg("Invalid set action mask %s", opt_arg);
 				return 1;
 			}
 			C.mask = (u32)v;
 			break;
-		case 'r': C.debugfs = optarg; break;
-		case 'o': C.oname = optarg; break;
-		case 'D': C.dir = optarg; break;
+		case 'r': C.debugfs = opt_arg; break;
+		case 'o': C.oname = opt_arg; break;
+		case 'D': C.dir = opt_arg; break;
 		case 'w':
-			v = strtoul(optarg, &e, 10);
-			if (e == optarg || *e || !v) {
-				warn_msg("Invalid stopwatch value (%s secs)", optarg);
+			v = scan_u64(opt_arg, &e, 10);
+			if (e == opt_arg || *e || !v) {
+				warn_msg("Invalid stopwatch value (%s secs)", opt_arg);
 				return 1;
 			}
 			C.stopwatch = (u32)v;
 			break;
 		case 'b':
-			v = strtoul(optarg, &e, 10);
-			if (e == optarg || *e || !v || v > 16 * 1024) {
-				warn_msg("Invalid buffer size (%s): 1 to 16384 KiB", optarg);
+			v = scan_u64(opt_arg, &e, 10);
+			if (e == opt_arg || *e || !v || v > 16 * 1024) {
+				warn_msg("Invalid buffer size (%s): 1 to 16384 KiB", opt_arg);
 				return 1;
 			}
 			C.buf_size = (u32)v << 10;
 			break;
 		case 'n':
-			v = strtoul(optarg, &e, 10);
-			if (e == optarg || *e || !v || v > 4096) {
-				warn_msg("Invalid buffer nr (%s)", optarg);
+			v = scan_u64(opt_arg, &e, 10);
+			if (e == opt_arg || *e || !v || v > 4096) {
+				warn_msg("Invalid buffer nr (%s)", opt_arg);
 				return 1;
 			}
 			C.buf_nr = (u32)v;
@@ -451,19 +451,19 @@ static int options(int argc, char **argv)
 		case 'v': C.verbose++; break;
 		case 'V': {
 			char line[128];
-			int n = snprintf(line, sizeof(line), "%s version 2.0.0\n", argv[0]);
+			int n = sfmt(line, sizeof(line), "%s version 2.0.0\n", argv[0]);
 
 			return write(1, line, (size_t)n) == n ? -2 : 1;
 		}
 		case 'B':
-			if (!strcmp(optarg, "relay"))
+			if (!strcmp(opt_arg, "relay"))
 				C.backend = BK_RELAY;
-			else if (!strcmp(optarg, "tracefs"))
+			else if (!strcmp(opt_arg, "tracefs"))
 				C.backend = BK_TRACEFS;
-			else if (!strcmp(optarg, "auto"))
+			else if (!strcmp(opt_arg, "auto"))
 				C.backend = BK_AUTO;
 			else {
-				warn_msg("unknown backend '%s' (relay, tracefs or auto)", optarg);
+				warn_msg("unknown backend '%s' (relay, tracefs or auto)", opt_arg);
 				return 1;
 			}
 			break;
@@ -475,8 +475,8 @@ static int options(int argc, char **argv)
 			return 1;
 		}
 	}
-	for (; optind < argc; optind++)
-		if (add_device(argv[optind]))
+	for (; opt_ind < argc; opt_ind++)
+		if (add_device(argv[opt_ind]))
 			return 1;
 	if (!C.ndev) {
 		warn_msg("no device given (try: %s -d /dev/sda)", argv[0]);
@@ -496,10 +496,20 @@ static int count_cpus(void)
 	char buf[64], *p = buf;
 	int fd = open("/sys/devices/system/cpu/possible", O_RDONLY | O_CLOEXEC);
 	ssize_t n;
-	unsigned long hi = 0;
+	u64 hi = 0;
 
-	if (fd < 0)
-		return (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (fd < 0) {
+		/* what musl's sysconf(_SC_NPROCESSORS_CONF) answers (1 KiB
+		 * of code): the CPUs this process may run on */
+		u8 set[128] = { 1 };
+		int i, cnt = 0;
+
+		syscall(SYS_sched_getaffinity, 0, sizeof(set), set);
+		for (i = 0; i < (int)sizeof(set); i++)
+			for (; set[i]; set[i] &= (u8)(set[i] - 1))
+				cnt++;
+		return cnt;
+	}
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
@@ -507,7 +517,7 @@ static int count_cpus(void)
 	buf[n] = 0;
 	/* "0-3" or "0,2-5": the highest number plus one */
 	while (*p) {
-		unsigned long v = strtoul(p, &p, 10);
+		u64 v = scan_u64(p, &p, 10);
 
 		if (v > hi)
 			hi = v;
@@ -615,22 +625,22 @@ int btrace_main(int argc, char **argv)
 	char *pargv[12] = { "btrace", "-b100000", "-i", "-" };
 	int pargc = 4, c, rc, r2;
 	char *e;
-	unsigned long v;
+	u64 v;
 
 	defaults();
-	while ((c = getopt(argc, argv, "a:w:n:b:r:sthv")) != -1) {
+	while ((c = opt_get(argc, argv, "a:w:n:b:r:sthv", NULL)) != -1) {
 		switch (c) {
 		case 'a':
-			if (mask_bit(optarg) < 0) {
-				warn_msg("Invalid action mask %s", optarg);
+			if (mask_bit(opt_arg) < 0) {
+				warn_msg("Invalid action mask %s", opt_arg);
 				return 2;
 			}
-			C.mask |= (u32)mask_bit(optarg);
+			C.mask |= (u32)mask_bit(opt_arg);
 			break;
 		case 'w': case 'n': case 'b':
-			v = strtoul(optarg, &e, 10);
-			if (e == optarg || *e || !v || (c == 'b' && v > 16384)) {
-				warn_msg("bad -%c value '%s'", c, optarg);
+			v = scan_u64(opt_arg, &e, 10);
+			if (e == opt_arg || *e || !v || (c == 'b' && v > 16384)) {
+				warn_msg("bad -%c value '%s'", c, opt_arg);
 				return 2;
 			}
 			if (c == 'w')
@@ -640,7 +650,7 @@ int btrace_main(int argc, char **argv)
 			else
 				C.buf_size = (u32)v << 10;
 			break;
-		case 'r': C.debugfs = optarg; break;
+		case 'r': C.debugfs = opt_arg; break;
 		case 's': pargv[pargc++] = "-s"; break;
 		case 't': pargv[pargc++] = "-t"; break;
 		case 'h': pargv[pargc++] = "-h"; break;
@@ -651,8 +661,8 @@ int btrace_main(int argc, char **argv)
 			return 2;
 		}
 	}
-	for (; optind < argc; optind++)
-		if (add_device(argv[optind]))
+	for (; opt_ind < argc; opt_ind++)
+		if (add_device(argv[opt_ind]))
 			return 1;
 	if (!C.ndev) {
 		if (write(2, btrace_usage, sizeof(btrace_usage) - 1) < 0)
@@ -660,7 +670,7 @@ int btrace_main(int argc, char **argv)
 		return 2;
 	}
 	pargv[pargc] = NULL;
-	optind = 1;
+	opt_ind = 1;
 	rc = parse_begin(pargc, pargv);
 	if (rc)
 		return rc == -2 ? 0 : rc;

@@ -16,9 +16,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mount.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -72,7 +72,7 @@ static int put(const char *dir, const char *file, const char *val)
 	int fd;
 	ssize_t n;
 
-	snprintf(p, sizeof(p), "%s/%s", dir, file);
+	sfmt(p, sizeof(p), "%s/%s", dir, file);
 	if ((fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC)) < 0)
 		return -1;
 	n = write(fd, val, strlen(val));
@@ -86,7 +86,7 @@ static ssize_t get(const char *dir, const char *file, char *buf, size_t len)
 	int fd;
 	ssize_t n, t = 0;
 
-	snprintf(p, sizeof(p), "%s/%s", dir, file);
+	sfmt(p, sizeof(p), "%s/%s", dir, file);
 	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
 	while ((size_t)t < len - 1 && (n = read(fd, buf + t, len - 1 - (size_t)t)) > 0)
@@ -104,14 +104,14 @@ static int find_root(void)
 	size_t i;
 
 	for (i = 0; i < 2; i++) {
-		snprintf(p, sizeof(p), "%s/instances", cand[i]);
+		sfmt(p, sizeof(p), "%s/instances", cand[i]);
 		if (!stat(p, &st)) {
-			snprintf(root, sizeof(root), "%s", cand[i]);
+			sfmt(root, sizeof(root), "%s", cand[i]);
 			return 0;
 		}
 	}
 	if (!mount("tracefs", cand[0], "tracefs", 0, NULL)) {
-		snprintf(root, sizeof(root), "%s", cand[0]);
+		sfmt(root, sizeof(root), "%s", cand[0]);
 		return 0;
 	}
 	warn_msg("tracefs is not available (no /sys/kernel/tracing, and mounting it failed: %s)",
@@ -126,23 +126,23 @@ static int parse_format(struct tev *e)
 	char dir[PATH_LEN], *p;
 	int i;
 
-	snprintf(dir, sizeof(dir), "%s/events/block/%s", root, e->name);
+	sfmt(dir, sizeof(dir), "%s/events/block/%s", root, e->name);
 	if (get(dir, "format", buf, sizeof(buf)) <= 0)
 		return -1;
-	if (!(p = strstr(buf, "ID: ")))
+	if (!(p = str_find(buf, "ID: ")))
 		return -1;
-	e->id = (u32)strtoul(p + 4, NULL, 10);
+	e->id = (u32)scan_u64(p + 4, NULL, 10);
 	for (i = 0; i < NF; i++)
 		e->off[i] = -1;
-	for (p = buf; (p = strstr(p, "field:")); p++) {
+	for (p = buf; (p = str_find(p, "field:")); p++) {
 		char *semi = strchr(p, ';'), *name = semi, *o, *s;
 
 		if (!semi)
 			break;
 		while (name > p && name[-1] != ' ' && name[-1] != '*')
 			name--;
-		o = strstr(semi, "offset:");
-		s = strstr(semi, "size:");
+		o = str_find(semi, "offset:");
+		s = str_find(semi, "size:");
 		if (!o || !s)
 			break;
 		if (name[0] == '[' || !strncmp(name, "common_", 7))
@@ -167,11 +167,11 @@ static void header_page(void)
 
 	if (get(root, "events/header_page", buf, sizeof(buf)) <= 0)
 		return;
-	if ((p = strstr(buf, "commit;")) && (p = strstr(p, "size:")))
+	if ((p = str_find(buf, "commit;")) && (p = str_find(p, "size:")))
 		commit_size = (u32)atoi(p + 5);
-	if ((p = strstr(buf, "data;")) && (p = strstr(p, "offset:")))
+	if ((p = str_find(buf, "data;")) && (p = str_find(p, "offset:")))
 		data_off = (u32)atoi(p + 7);
-	page_size = (u32)sysconf(_SC_PAGESIZE);
+	page_size = (u32)getauxval(AT_PAGESZ);	/* sysconf's table costs 1 KiB */
 	/* newer kernels can make sub-buffers larger than a page */
 	if (get(inst[0] ? inst : root, "buffer_subbuf_size_kb", buf, sizeof(buf)) > 0 && atoi(buf) > 0)
 		page_size = (u32)atoi(buf) << 10;
@@ -245,23 +245,23 @@ static void comm_of(struct task *t, const char *c)
 
 	if (c && *c) {
 		if (strncmp(t->comm, c, 15))
-			snprintf(t->comm, sizeof(t->comm), "%.15s", c);
+			sfmt(t->comm, sizeof(t->comm), "%.15s", c);
 		return;
 	}
 	if (t->comm[0])
 		return;
-	snprintf(p, sizeof(p), "/proc/%u/comm", t->pid);
+	sfmt(p, sizeof(p), "/proc/%u/comm", t->pid);
 	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0) {
 		n = read(fd, buf, sizeof(buf) - 1);
 		close(fd);
 		if (n > 0) {
 			buf[n - (buf[n - 1] == '\n')] = 0;
-			snprintf(t->comm, sizeof(t->comm), "%.15s", buf);
+			sfmt(t->comm, sizeof(t->comm), "%.15s", buf);
 			return;
 		}
 	}
 	if (!t->pid)
-		snprintf(t->comm, sizeof(t->comm), "swapper");
+		sfmt(t->comm, sizeof(t->comm), "swapper");
 }
 
 static void emit(struct tdev *d, u32 cpu, u64 time, u32 pid, u32 action, u64 sector, u32 bytes,
@@ -500,14 +500,14 @@ static int set_filters(void)
 	u32 i, k;
 
 	for (i = 0; i < C.ndev; i++)
-		n += (size_t)snprintf(f + n, sizeof(f) - n, "%sdev == %u", i ? " || " : "",
+		n += (size_t)sfmt(f + n, sizeof(f) - n, "%sdev == %u", i ? " || " : "",
 				      C.dev[i].disk ? C.dev[i].disk : C.dev[i].kdev);
 	for (k = 0; k < NEV; k++) {
 		char dir[PATH_LEN];
 
 		if (!ev[k].id || ev[k].off[F_DEV] < 0)
 			continue;
-		snprintf(dir, sizeof(dir), "%s/events/block/%s", inst, ev[k].name);
+		sfmt(dir, sizeof(dir), "%s/events/block/%s", inst, ev[k].name);
 		if (put(dir, "filter", f) && C.verbose)
 			warn_msg("%s: filter refused; filtering here instead", ev[k].name);
 	}
@@ -533,7 +533,7 @@ static void clear_stale(void)
 	long n, off;
 	int fd;
 
-	snprintf(dir, sizeof(dir), "%s/instances", root);
+	sfmt(dir, sizeof(dir), "%s/instances", root);
 	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return;
 	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
@@ -547,7 +547,7 @@ static void clear_stale(void)
 			if (strncmp(name, "iomon-", 6) || (pid = atol(name + 6)) <= 0 ||
 			    !kill((pid_t)pid, 0) || errno != ESRCH)
 				continue;
-			snprintf(p, sizeof(p), "%s/%s", dir, name);
+			sfmt(p, sizeof(p), "%s/%s", dir, name);
 			put(p, "tracing_on", "0");
 			if (rmdir(p))
 				warn_msg("%s: left by a capture that died (pid %ld), cannot remove it: %s",
@@ -593,17 +593,17 @@ int tracefs_run(void)
 		if (d->is_part) {
 			char v[64];
 
-			snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", DEV_MAJOR(d->kdev), DEV_MINOR(d->kdev));
+			sfmt(dir, sizeof(dir), "/sys/dev/block/%u:%u", DEV_MAJOR(d->kdev), DEV_MINOR(d->kdev));
 			if (get(dir, "start", v, sizeof(v)) > 0)
-				d->start_lba = strtoull(v, NULL, 10);
+				d->start_lba = scan_u64(v, NULL, 10);
 			if (get(dir, "size", v, sizeof(v)) > 0)
-				d->end_lba = d->start_lba + strtoull(v, NULL, 10) - 1;
+				d->end_lba = d->start_lba + scan_u64(v, NULL, 10) - 1;
 		}
 	}
 	clear_stale();
 	for (c = 0; c < CAP_CPUS; c++)
 		pipes[c] = -1;
-	snprintf(inst, sizeof(inst), "%s/instances/iomon-%d", root, (int)getpid());
+	sfmt(inst, sizeof(inst), "%s/instances/iomon-%d", root, (int)getpid());
 	if (mkdir(inst, 0700)) {
 		warn_msg("%s: cannot make a tracefs instance: %s", inst, strerror(errno));
 		inst[0] = 0;
@@ -611,12 +611,12 @@ int tracefs_run(void)
 	}
 	if (put(inst, "trace_clock", "mono"))
 		warn_msg("trace_clock mono refused; times are the kernel's local clock");
-	snprintf(kb, sizeof(kb), "%u", (C.buf_size >> 10) * C.buf_nr);
+	sfmt(kb, sizeof(kb), "%u", (C.buf_size >> 10) * C.buf_nr);
 	put(inst, "buffer_size_kb", kb);
 	for (i = 0; i < NEV; i++) {
 		if (!ev[i].id)
 			continue;
-		snprintf(dir, sizeof(dir), "%s/events/block/%s", inst, ev[i].name);
+		sfmt(dir, sizeof(dir), "%s/events/block/%s", inst, ev[i].name);
 		if (!put(dir, "enable", "1"))
 			enabled++;
 	}
@@ -628,7 +628,7 @@ int tracefs_run(void)
 	for (c = 0; c < C.ncpu; c++) {
 		char p[PATH_LEN];
 
-		snprintf(p, sizeof(p), "%s/per_cpu/cpu%u/trace_pipe_raw", inst, c);
+		sfmt(p, sizeof(p), "%s/per_cpu/cpu%u/trace_pipe_raw", inst, c);
 		pipes[c] = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		pfd[c] = (struct pollfd){ pipes[c], POLLIN, 0 };
 		for (i = 0; i < C.ndev && pipes[c] >= 0 && !C.to_stdout; i++)

@@ -350,11 +350,7 @@ static char *wallclock(char *p, u64 t)
 	}
 	if (!localtime_r(&sec, &tm))
 		memset(&tm, 0, sizeof(tm));
-	p = fmt_zpad(p, (u64)tm.tm_hour, 2);
-	*p++ = ':';
-	p = fmt_zpad(p, (u64)tm.tm_min, 2);
-	*p++ = ':';
-	p = fmt_zpad(p, (u64)tm.tm_sec, 2);
+	p = fmt_hms(p, &tm);
 	*p++ = '.';
 	return fmt_zpad(p, nsec / 1000, 6);
 }

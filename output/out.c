@@ -3,8 +3,8 @@
  * done by hand because formatting is most of the time parse spends. */
 #include <errno.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "iomon.h"
 
@@ -60,14 +60,14 @@ void ob_write(struct obuf *o, const void *p, size_t n)
 
 void ob_puts(struct obuf *o, const char *s) { ob_write(o, s, strlen(s)); }
 
-void ob_printf(struct obuf *o, const char *fmt, ...)
+COLD void ob_printf(struct obuf *o, const char *fmt, ...)
 {
 	char tmp[512];
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	n = vfmt(tmp, sizeof(tmp), fmt, ap);
 	va_end(ap);
 	if (n > (int)sizeof(tmp) - 1)
 		n = sizeof(tmp) - 1;
@@ -199,4 +199,318 @@ char *fmt_zpad(char *p, u64 v, int width)
 		*p++ = '0';
 	put_digits(p + n, v);
 	return p + n;
+}
+
+/* ---- vfmt: the part of printf iomon's messages and reports use ----
+ * Flags - and 0, a width, a precision for s and f, lengths l, ll and z,
+ * conversions d i u x c s f and %%.  libc's printf costs a quarter of the
+ * binary (float formatting, wide characters, positional arguments); this
+ * is what is left once those go.  tests/t-fmt.sh holds it to glibc's. */
+
+/* %f from the double's exact binary value, as glibc and musl round it
+ * (half to even on the exact value): x * 10^prec as a big integer in
+ * 32-bit limbs, so no 128-bit type is needed (armhf has none).  The most
+ * is 2^1024 * 10^FMT_PREC_MAX: 1081 bits. */
+#define FP_LIMBS 35
+#define FP_BUF (9 * 38 + 2)	/* 2^1120 has 338 digits; the point */
+
+static u32 limb(const u32 *a, int i) { return i >= 0 && i < FP_LIMBS ? a[i] : 0; }
+
+/* a <<= sh (or >>= -sh) */
+COLD static void fp_shift(u32 *a, int sh)
+{
+	u32 t[FP_LIMBS];
+	int i;
+
+	memcpy(t, a, sizeof(t));
+	for (i = 0; i < FP_LIMBS; i++) {
+		int p = i * 32 - sh, lo = p >> 5, off = p & 31;
+
+		a[i] = limb(t, lo) >> off | (off ? limb(t, lo + 1) << (32 - off) : 0);
+	}
+}
+
+/* Digits of a finite x >= 0 with prec decimals, ending at end. */
+COLD static char *fp_digits(char *end, double x, int prec)
+{
+	u32 a[FP_LIMBS] = { 0 };
+	u64 bits, m;
+	int e, i, cnt = 0, nz;
+	char *p = end;
+
+	memcpy(&bits, &x, sizeof(bits));
+	e = (int)(bits >> 52 & 0x7ff);
+	m = bits & (((u64)1 << 52) - 1);
+	if (e)
+		m |= (u64)1 << 52;
+	else
+		e = 1;		/* subnormal */
+	e -= 1075;		/* x = m * 2^e */
+	a[0] = (u32)m;
+	a[1] = (u32)(m >> 32);
+	for (i = 0; i < prec; i++) {
+		u64 c = 0;
+
+		for (int j = 0; j < FP_LIMBS; j++) {
+			c += (u64)a[j] * 10;
+			a[j] = (u32)c;
+			c >>= 32;
+		}
+	}
+	if (e < 0) {
+		int h = -e - 1;		/* the bit worth one half */
+		int up = limb(a, h >> 5) >> (h & 31) & 1, sticky = 0;
+
+		for (i = 0; i < FP_LIMBS && i < h >> 5; i++)
+			sticky |= a[i] != 0;
+		sticky |= (limb(a, h >> 5) & ((1u << (h & 31)) - 1)) != 0;
+		fp_shift(a, e);
+		if (up && (sticky || (a[0] & 1)))
+			for (i = 0; i < FP_LIMBS && !++a[i]; i++)
+				;
+	} else
+		fp_shift(a, e);
+	/* nine digits per division by 10^9, the point after prec of them */
+	do {
+		u64 r = 0;
+
+		nz = 0;
+		for (i = FP_LIMBS - 1; i >= 0; i--) {
+			r = r << 32 | a[i];
+			a[i] = (u32)(r / 1000000000u);
+			r %= 1000000000u;
+			nz |= a[i] != 0;
+		}
+		for (i = 0; i < 9; i++) {
+			if (cnt++ == prec && prec)
+				*--p = '.';
+			*--p = (char)('0' + r % 10);
+			r /= 10;
+		}
+	} while (nz || cnt <= prec);
+	while (*p == '0' && p + 1 < end && p[1] != '.')
+		p++;
+	return p;
+}
+
+struct sink {
+	char *buf;
+	size_t cap, n;
+};
+
+static void put_n(struct sink *k, const char *s, size_t n)
+{
+	for (; n; n--, s++, k->n++)
+		if (k->n + 1 < k->cap)
+			k->buf[k->n] = *s;
+}
+
+static void pad(struct sink *k, char c, int n)
+{
+	for (; n > 0; n--)
+		put_n(k, &c, 1);
+}
+
+/* snprintf's contract: the full length is returned, and buf always ends
+ * in a NUL when cap > 0. */
+COLD int vfmt(char *buf, size_t cap, const char *fmt, va_list ap)
+{
+	struct sink k = { buf, cap, 0 };
+	char tmp[FP_BUF];
+
+	for (; *fmt; fmt++) {
+		const char *start = fmt, *body = tmp;
+		int left = 0, zero = 0, width = 0, prec = -1, lng = 0, len;
+		char sign = 0;
+		u64 u;
+
+		if (*fmt != '%') {
+			put_n(&k, fmt, 1);
+			continue;
+		}
+		for (;; fmt++)
+			if (fmt[1] == '-')
+				left = 1;
+			else if (fmt[1] == '0')
+				zero = 1;
+			else
+				break;
+		while (fmt[1] >= '0' && fmt[1] <= '9')
+			width = width * 10 + *++fmt - '0';
+		if (fmt[1] == '.')
+			for (fmt++, prec = 0; fmt[1] >= '0' && fmt[1] <= '9';)
+				prec = prec * 10 + *++fmt - '0';
+		while (fmt[1] == 'l' || fmt[1] == 'z')
+			lng = *++fmt == 'z' ? 3 : lng + 1;
+		switch (*++fmt) {
+		case 'd':
+		case 'i': {
+			s64 v = lng == 2 ? va_arg(ap, long long) : lng ? va_arg(ap, long) : va_arg(ap, int);
+
+			if (v < 0)
+				sign = '-';
+			u = v < 0 ? -(u64)v : (u64)v;
+			len = (int)(fmt_u64(tmp, u) - tmp);
+			break;
+		}
+		case 'u':
+		case 'x':
+			u = lng == 2 ? va_arg(ap, unsigned long long) : lng == 3 ? va_arg(ap, size_t)
+				: lng ? va_arg(ap, unsigned long) : va_arg(ap, unsigned);
+			if (*fmt == 'u') {
+				len = (int)(fmt_u64(tmp, u) - tmp);
+				break;
+			}
+			body = tmp + 16;
+			do
+				*(char *)--body = "0123456789abcdef"[u & 15];
+			while (u >>= 4);
+			len = (int)(tmp + 16 - body);
+			break;
+		case 'c':
+			tmp[0] = (char)va_arg(ap, int);
+			len = 1;
+			zero = 0;
+			break;
+		case 's':
+			body = va_arg(ap, const char *);
+			if (!body)
+				body = "(null)";
+			for (len = 0; (prec < 0 || len < prec) && body[len]; len++)
+				;
+			zero = 0;
+			break;
+		case 'f': {
+			double x = va_arg(ap, double);
+			u64 bits;
+
+			memcpy(&bits, &x, sizeof(bits));
+			if (bits >> 63)
+				sign = '-', x = -x;
+			if ((bits >> 52 & 0x7ff) == 0x7ff) {
+				body = bits << 12 ? "nan" : "inf";
+				len = 3;
+				zero = 0;
+				break;
+			}
+			body = fp_digits(tmp + FP_BUF, x, prec < 0 ? 6 : prec > FMT_PREC_MAX ? FMT_PREC_MAX : prec);
+			len = (int)(tmp + FP_BUF - body);
+			break;
+		}
+		case '%':
+			put_n(&k, "%", 1);
+			continue;
+		default:	/* not ours: shown as written */
+			put_n(&k, start, (size_t)(fmt - start + !!*fmt));
+			if (!*fmt)
+				fmt--;
+			continue;
+		}
+		width -= len + !!sign;
+		if (!left && !zero)
+			pad(&k, ' ', width);
+		if (sign)
+			put_n(&k, &sign, 1);
+		if (!left && zero)
+			pad(&k, '0', width);
+		put_n(&k, body, (size_t)len);
+		if (left)
+			pad(&k, ' ', width);
+	}
+	if (cap)
+		buf[k.n < cap ? k.n : cap - 1] = 0;
+	return (int)k.n;
+}
+
+COLD int sfmt(char *buf, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vfmt(buf, cap, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* What printf's %.9g shows for k * 10^e, from the exact decimal value (a
+ * count of bytes or microseconds, scaled): exports keep their labels
+ * ("8e-06") with no float formatting linked in. */
+COLD char *fmt_g9(char *p, u64 k, int e)
+{
+	char d[24];
+	int n, x;
+
+	if (!k) {
+		*p++ = '0';
+		return p;
+	}
+	n = (int)(fmt_u64(d, k) - d);
+	if (n > 9) {		/* nine significant digits, half to even */
+		u64 pw = 1, r;
+
+		for (x = 9; x < n; x++)
+			pw *= 10;
+		r = k % pw;
+		k /= pw;
+		k += r > pw / 2 || (r == pw / 2 && (k & 1));
+		e += n - 9;
+	}
+	for (; k % 10 == 0; k /= 10)
+		e++;
+	n = (int)(fmt_u64(d, k) - d);
+	x = n - 1 + e;		/* the leading digit's exponent */
+	if (x < -4 || x >= 9) {
+		*p++ = d[0];
+		if (n > 1) {
+			*p++ = '.';
+			memcpy(p, d + 1, (size_t)n - 1);
+			p += n - 1;
+		}
+		*p++ = 'e';
+		*p++ = x < 0 ? '-' : '+';
+		return fmt_zpad(p, (u64)(x < 0 ? -x : x), 2);
+	}
+	if (x < 0) {
+		*p++ = '0';
+		*p++ = '.';
+		while (++x < 0)
+			*p++ = '0';
+	} else if (e >= 0) {
+		memcpy(p, d, (size_t)n);
+		for (p += n; e--;)
+			*p++ = '0';
+		return p;
+	} else {
+		memcpy(p, d, (size_t)x + 1);
+		p += x + 1;
+		*p++ = '.';
+		memmove(d, d + x + 1, (size_t)(n - x - 1));
+		n -= x + 1;
+	}
+	memcpy(p, d, (size_t)n);
+	return p + n;
+}
+
+/* "%H:%M:%S" and ctime's "%a %b %e %H:%M:%S %Y" (blkiomon's time line),
+ * without strftime and its locale tables. */
+char *fmt_hms(char *p, const struct tm *tm)
+{
+	p = fmt_zpad(p, (u64)tm->tm_hour, 2);
+	*p++ = ':';
+	p = fmt_zpad(p, (u64)tm->tm_min, 2);
+	*p++ = ':';
+	return fmt_zpad(p, (u64)tm->tm_sec, 2);
+}
+
+COLD char *fmt_date(char *p, const struct tm *tm)
+{
+	memcpy(p, &"SunMonTueWedThuFriSat"[(unsigned)tm->tm_wday % 7 * 3], 3);
+	p[3] = ' ';
+	memcpy(p + 4, &"JanFebMarAprMayJunJulAugSepOctNovDec"[(unsigned)tm->tm_mon % 12 * 3], 3);
+	p = fmt_num(p + 7, (u64)tm->tm_mday, 0, 3, 0);
+	*p++ = ' ';
+	p = fmt_hms(p, tm);
+	*p++ = ' ';
+	return fmt_s64(p, (s64)tm->tm_year + 1900);
 }

@@ -36,7 +36,6 @@ const char parse_usage[] =
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -720,9 +719,9 @@ static char *split_dir(char *name)
 	return base + 1;
 }
 
-static int open_device_files(struct devinfo *d, u16 di)
+COLD static int open_device_files(struct devinfo *d, u16 di)
 {
-	char *b = strstr(d->name, ".blktrace.");
+	char *b = str_find(d->name, ".blktrace.");
 	u32 cpu;
 
 	if (b)
@@ -734,7 +733,7 @@ static int open_device_files(struct devinfo *d, u16 di)
 		int fd;
 
 		d->name = split_dir(d->name);
-		if ((size_t)snprintf(path, sizeof(path), "%s%s%s.blktrace.%u",
+		if ((size_t)sfmt(path, sizeof(path), "%s%s%s.blktrace.%u",
 				     P.input_dir ? P.input_dir : "", P.input_dir ? "/" : "",
 				     d->name, cpu) >= sizeof(path)) {
 			warn_msg("%s: path too long", d->name);
@@ -763,7 +762,7 @@ static int open_device_files(struct devinfo *d, u16 di)
 		{
 			char line[PATH_LEN + 32];
 
-			snprintf(line, sizeof(line), "Input file %s added\n", path);
+			sfmt(line, sizeof(line), "Input file %s added\n", path);
 			notice(line);
 		}
 		m = &P.streams[P.nstreams];
@@ -1149,12 +1148,12 @@ void parse_pump(void)
 static void dev_label(char *buf, size_t len, const struct devinfo *d)
 {
 	if (d->name)
-		snprintf(buf, len, "%s", d->name);
+		sfmt(buf, len, "%s", d->name);
 	else
-		snprintf(buf, len, "%u,%u", DEV_MAJOR(d->dev), DEV_MINOR(d->dev));
+		sfmt(buf, len, "%u,%u", DEV_MAJOR(d->dev), DEV_MINOR(d->dev));
 }
 
-static void show_summary(void)
+COLD static void show_summary(void)
 {
 	u32 i;
 
@@ -1187,13 +1186,13 @@ static void show_summary(void)
 			if (!c->nelems)
 				continue;
 			iostats_add(total, c->st);
-			snprintf(line, sizeof(line) - 1, "CPU%u (%s):", c->cpu, name);
+			sfmt(line, sizeof(line) - 1, "CPU%u (%s):", c->cpu, name);
 			iostats_print(&P.out, c->st, line, d->max_depth);
 			shown++;
 		}
 		if (shown > 1) {
 			ob_write(&P.out, "\n", 1);
-			snprintf(line, sizeof(line) - 1, "Total (%s):", name);
+			sfmt(line, sizeof(line) - 1, "Total (%s):", name);
 			iostats_print(&P.out, total, line, NULL);
 		}
 		msec = (d->last_time - d->first_time) / 1000000;
@@ -1214,11 +1213,106 @@ static void show_summary(void)
 
 /* ---- options ---- */
 
+/* strtod's grammar, without its 6 KiB of exact scanning: leading space,
+ * a sign, then decimal with an exponent, hexadecimal with a binary one,
+ * inf, infinity or nan(...).  Up to 15 significant digits and 10^+-22 the
+ * value is the correctly rounded one strtod gives (one exact operation on
+ * exact operands); beyond that it may be an ulp off. */
+static int digit(int c, int base)
+{
+	int d = c >= '0' && c <= '9' ? c - '0' : (c | 32) >= 'a' && (c | 32) <= 'f' ? (c | 32) - 'a' + 10 : 99;
+
+	return d < base ? d : -1;
+}
+
+static int word(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+
+	return !strncasecmp(s, w, n) ? (int)n : 0;
+}
+
+COLD static double scan_double(const char *arg, const char **end)
+{
+	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+				      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+	const char *s = arg, *q;
+	int neg = 0, base = 10, n = 0, d, e = 0, point = 0;
+	u64 m = 0;
+	double v;
+
+	while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
+		s++;
+	if (*s == '-' || *s == '+')
+		neg = *s++ == '-';
+	*end = arg;
+	if ((n = word(s, "infinity")) || (n = word(s, "inf"))) {
+		*end = s + n;
+		return neg ? -__builtin_inf() : __builtin_inf();
+	}
+	if (word(s, "nan")) {
+		*end = s += 3;
+		if (*s == '(') {
+			for (q = s + 1; (unsigned)((*q | 32) - 'a') < 26 || digit(*q, 10) >= 0 || *q == '_'; q++)
+				;
+			if (*q == ')')
+				*end = q + 1;
+		}
+		return neg ? -__builtin_nan("") : __builtin_nan("");
+	}
+	if (*s == '0' && (s[1] | 32) == 'x' && (digit(s[2], 16) >= 0 || (s[2] == '.' && digit(s[3], 16) >= 0)))
+		s += 2, base = 16;
+	for (n = 0;; s++) {
+		if (*s == '.' && !point) {
+			point = 1;
+			continue;
+		}
+		if ((d = digit(*s, base)) < 0)
+			break;
+		n++;
+		if (m < (base == 16 ? (u64)1 << 59 : 1000000000000000000u))
+			m = m * (u64)base + (u64)d, e -= point;
+		else
+			e += !point;	/* a digit past what m holds */
+	}
+	if (!n)
+		return 0;
+	*end = s;
+	if (base == 16)
+		e *= 4;		/* hex digits count four bits */
+	if ((*s | 32) == (base == 16 ? 'p' : 'e')) {
+		int x = 0, xneg = s[1] == '-';
+
+		q = s + 1 + (s[1] == '-' || s[1] == '+');
+		if (digit(*q, 10) >= 0) {
+			for (; (d = digit(*q, 10)) >= 0; q++)
+				if (x < 100000)
+					x = x * 10 + d;
+			e += xneg ? -x : x;
+			*end = q;
+		}
+	}
+	v = (double)m;
+	if (base == 16) {	/* 2^e in exact steps */
+		for (; e > 0 && v < __builtin_inf(); e--)
+			v *= 2;
+		for (; e < 0 && v > 0; e++)
+			v *= 0.5;
+	} else {
+		for (; e > 22; e -= 22)
+			v *= 1e22;
+		for (; e < -22; e += 22)
+			v /= 1e22;
+		v = e < 0 ? v / p10[-e] : v * p10[e];
+	}
+	return neg ? -v : v;
+}
+
 /* "[start:]end" in seconds, as blkparse's -w */
 static int stopwatch(const char *arg)
 {
-	char *e;
-	double v = strtod(arg, &e);
+	const char *e;
+	double v = scan_double(arg, &e);
 
 	if (e == arg) {
 		warn_msg("Invalid stopwatch timer: %s", arg);
@@ -1228,7 +1322,7 @@ static int stopwatch(const char *arg)
 		const char *d = e + 1;
 
 		P.sw_start = (u64)(v * 1000000000);
-		v = strtod(d, &e);
+		v = scan_double(d, &e);
 		if (e == d || *e) {
 			warn_msg("Invalid stopwatch duration time: %s", d);
 			return -1;
@@ -1283,63 +1377,63 @@ static int options(int argc, char **argv)
 	int c, v;
 	char *e;
 
-	while ((c = getopt_long(argc, argv, "a:A:b:D:d:f:F:hi:o:OqsS:tw:vVM", longopts, NULL)) != -1) {
+	while ((c = opt_get(argc, argv, "a:A:b:D:d:f:F:hi:o:OqsS:tw:vVM", longopts)) != -1) {
 		switch (c) {
 		case 'a':
-			if ((v = mask_bit(optarg)) < 0) {
-				warn_msg("Invalid action mask %s", optarg);
+			if ((v = mask_bit(opt_arg)) < 0) {
+				warn_msg("Invalid action mask %s", opt_arg);
 				return 1;
 			}
 			mask |= (u32)v;
 			break;
 		case 'A':
 			errno = 0;
-			v = (int)strtoul(optarg, &e, 16);
-			if (e == optarg || v < 1 || v >= 1 << 16) {
-				warn_msg("Invalid set action mask %s/0x%x", optarg, v);
+			v = (int)scan_u64(opt_arg, &e, 16);
+			if (e == opt_arg || v < 1 || v >= 1 << 16) {
+				warn_msg("Invalid set action mask %s/0x%x", opt_arg, v);
 				return 1;
 			}
 			mask = (u32)v;
 			break;
 		case 'b':
-			v = atoi(optarg);
+			v = atoi(opt_arg);
 			P.batch_n = v <= 0 ? BATCH_DEFAULT : (u32)v;
 			break;
-		case 'D': P.input_dir = optarg; break;
-		case 'd': P.dump_name = optarg; break;
+		case 'D': P.input_dir = opt_arg; break;
+		case 'd': P.dump_name = opt_arg; break;
 		case 'f':
-			if (fmt_set_all(optarg))
+			if (fmt_set_all(opt_arg))
 				return 1;
 			break;
 		case 'F':
-			if (fmt_set_one(optarg))
+			if (fmt_set_one(opt_arg))
 				return 1;
 			break;
 		case 'h': ppi_by_name = 1; break;
 		case 'i':
-			if (add_input(optarg))
+			if (add_input(opt_arg))
 				return 1;
 			break;
 		case 'M': P.bin_msgs = 0; break;
-		case 'o': P.out_name = optarg; break;
+		case 'o': P.out_name = opt_arg; break;
 		case 'O': P.text = 0; break;
 		case 'q': P.show_stats = 0; break;
 		case 's': P.per_proc = 1; break;
 		case 'S':
 			P.per_proc = 1;
-			if (!strchr("NQqRrWwCc", optarg[0]) || !optarg[0])
+			if (!strchr("NQqRrWwCc", opt_arg[0]) || !opt_arg[0])
 				return 1;
-			P.sort_key = optarg[0];
+			P.sort_key = opt_arg[0];
 			break;
 		case 't': P.track = 1; break;
 		case 'w':
-			if (stopwatch(optarg))
+			if (stopwatch(opt_arg))
 				return 1;
 			break;
 		case 'v': P.verbose++; break;
 		case 'V': {
 			char line[128];
-			int n = snprintf(line, sizeof(line), "%s version 1.2.0\n", argv[0]);
+			int n = sfmt(line, sizeof(line), "%s version 1.2.0\n", argv[0]);
 
 			return write(1, line, (size_t)n) == n ? -2 : 1;
 		}
@@ -1351,8 +1445,8 @@ static int options(int argc, char **argv)
 			return 1;
 		}
 	}
-	for (; optind < argc; optind++)
-		if (add_input(argv[optind]))
+	for (; opt_ind < argc; opt_ind++)
+		if (add_input(argv[opt_ind]))
 			return 1;
 	if (!P.pipe_name && !P.ndevs) {
 		if (write(2, parse_usage, sizeof(parse_usage) - 1) < 0)
@@ -1365,7 +1459,7 @@ static int options(int argc, char **argv)
 }
 
 /* Options, outputs: everything before the input is read. */
-int parse_begin(int argc, char **argv)
+COLD int parse_begin(int argc, char **argv)
 {
 	int rc, fd;
 
@@ -1408,7 +1502,7 @@ void parse_begin_push(void)
 }
 
 /* The last records, the summaries, the exit status. */
-int parse_end(int rc)
+COLD int parse_end(int rc)
 {
 	if (PS.push) {
 		while (pipe_batch() > 0)
@@ -1450,7 +1544,7 @@ int parse_end(int rc)
 	return rc || src_errors ? 1 : 0;
 }
 
-int parse_main(int argc, char **argv)
+COLD int parse_main(int argc, char **argv)
 {
 	int rc = parse_begin(argc, argv);
 

@@ -37,7 +37,7 @@ const char monitor_usage[] =
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdio.h>
+#include <stdio.h>		/* rename */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
@@ -209,27 +209,32 @@ static void account(const struct pend *d, const struct pend *c)
 /* ---- exports: Prometheus text for node_exporter's textfile collector,
  * JSON lines ---- */
 
+/* Bounds and sums are counts of unit 10^e (bytes, microseconds); they
+ * print as %.9g printed them. */
 static void prom_hist(struct obuf *o, const char *name, const struct total *t, const u64 *b, int n,
-		      u64 delta, double scale, double sum)
+		      u64 delta, int e, u64 sum)
 {
+	char g[16];
 	u64 cum = 0;
 	int i;
 
 	for (i = 0; i < n - 1; i++) {
 		cum += b[i];
-		ob_printf(o, "%s_bucket{device=\"%u,%u\",le=\"%.9g\"} %llu\n", name, DEV_MAJOR(t->device),
-			  DEV_MINOR(t->device), (double)(i ? delta << (i - 1) : 0) * scale, (unsigned long long)cum);
+		*fmt_g9(g, i ? delta << (i - 1) : 0, e) = 0;
+		ob_printf(o, "%s_bucket{device=\"%u,%u\",le=\"%s\"} %llu\n", name, DEV_MAJOR(t->device),
+			  DEV_MINOR(t->device), g, (unsigned long long)cum);
 	}
 	cum += b[n - 1];
 	ob_printf(o, "%s_bucket{device=\"%u,%u\",le=\"+Inf\"} %llu\n", name, DEV_MAJOR(t->device),
 		  DEV_MINOR(t->device), (unsigned long long)cum);
-	ob_printf(o, "%s_sum{device=\"%u,%u\"} %.9g\n", name, DEV_MAJOR(t->device), DEV_MINOR(t->device), sum);
+	*fmt_g9(g, sum, e) = 0;
+	ob_printf(o, "%s_sum{device=\"%u,%u\"} %s\n", name, DEV_MAJOR(t->device), DEV_MINOR(t->device), g);
 	ob_printf(o, "%s_count{device=\"%u,%u\"} %llu\n", name, DEV_MAJOR(t->device), DEV_MINOR(t->device),
 		  (unsigned long long)cum);
 }
 
 /* Written to FILE.tmp and renamed, so the collector never sees half. */
-static void prom_write(void)
+COLD static void prom_write(void)
 {
 	static const char *const dirs[2] = { "read", "write" };
 	char tmp[PATH_LEN], buf[4096];
@@ -237,7 +242,7 @@ static void prom_write(void)
 	int fd, d;
 	u32 i;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", M.prom);
+	sfmt(tmp, sizeof(tmp), "%s.tmp", M.prom);
 	if ((fd = open_out(tmp, 0644)) < 0)
 		return;
 	ob_init(&o, fd, tmp, buf, sizeof(buf));
@@ -261,13 +266,13 @@ static void prom_write(void)
 			  DEV_MAJOR(M.tot[i].device), DEV_MINOR(M.tot[i].device), (unsigned long long)M.tot[i].bidir);
 	ob_puts(&o, "# HELP iomon_request_size_bytes Request sizes.\n# TYPE iomon_request_size_bytes histogram\n");
 	for (i = 0; i < M.ntot; i++)
-		prom_hist(&o, "iomon_request_size_bytes", &M.tot[i], M.tot[i].size_hist, SIZE_BUCKETS, 1024, 1.0,
-			  (double)M.tot[i].size_sum);
+		prom_hist(&o, "iomon_request_size_bytes", &M.tot[i], M.tot[i].size_hist, SIZE_BUCKETS, 1024, 0,
+			  M.tot[i].size_sum);
 	ob_puts(&o, "# HELP iomon_device_latency_seconds Issue (D) to completion (C) time.\n"
 		    "# TYPE iomon_device_latency_seconds histogram\n");
 	for (i = 0; i < M.ntot; i++)
-		prom_hist(&o, "iomon_device_latency_seconds", &M.tot[i], M.tot[i].d2c_hist, D2C_BUCKETS, 8, 1e-6,
-			  (double)M.tot[i].d2c_sum_us * 1e-6);
+		prom_hist(&o, "iomon_device_latency_seconds", &M.tot[i], M.tot[i].d2c_hist, D2C_BUCKETS, 8, -6,
+			  M.tot[i].d2c_sum_us);
 	if (!ob_close(&o) && rename(tmp, M.prom))
 		warn_msg("rename %s: %s", tmp, strerror(errno));
 }
@@ -380,7 +385,7 @@ static void queue_send(const u8 *stat)
 }
 
 /* One interval: every device seen, newest first, as blkiomon lists them. */
-static void flush_interval(s64 t)
+COLD static void flush_interval(s64 t)
 {
 	u32 i;
 
@@ -393,8 +398,10 @@ static void flush_interval(s64 t)
 			time_t tt = (time_t)t;
 			struct tm tm;
 
-			if (!localtime_r(&tt, &tm) || !strftime(ct, sizeof(ct), "%a %b %e %H:%M:%S %Y", &tm))
-				snprintf(ct, sizeof(ct), "%lld", (long long)t);
+			if (localtime_r(&tt, &tm))
+				*fmt_date(ct, &tm) = 0;
+			else
+				sfmt(ct, sizeof(ct), "%lld", (long long)t);
 			ob_printf(&M.human, "\ntime: %s\ndevice: %u,%u\n", ct, DEV_MAJOR(s->device), DEV_MINOR(s->device));
 			mm_print(&M.human, "sizes read (bytes)", &s->size[0]);
 			mm_print(&M.human, "sizes write (bytes)", &s->size[1]);
@@ -741,7 +748,7 @@ static const struct option longopts[] = {
 	{ "input", 1, 0, 'i' }, { "trace", 1, 0, 't' }, { "clock", 1, 0, 'C' }, { "prom", 1, 0, 'P' }, { "json", 1, 0, 'J' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
 };
 
-int monitor_main(int argc, char **argv)
+COLD int monitor_main(int argc, char **argv)
 {
 	const char *hn = NULL, *bn = NULL, *dn = NULL, *gn = NULL;
 	int c, rc, clock = -1;
@@ -750,36 +757,36 @@ int monitor_main(int argc, char **argv)
 	static char *devs[CAP_DEVS];
 	int ndevs = 0;
 
-	while ((c = getopt_long(argc, argv, "b:d:D:h:I:Q:q:m:Vi:t:", longopts, NULL)) != -1) {
+	while ((c = opt_get(argc, argv, "b:d:D:h:I:Q:q:m:Vi:t:", longopts)) != -1) {
 		switch (c) {
-		case 'h': hn = optarg; break;
-		case 'b': bn = optarg; break;
-		case 'd': dn = optarg; break;
-		case 'D': gn = optarg; break;
-		case 'I': M.interval = atoi(optarg); break;
-		case 'Q': M.msg_q_name = optarg; break;
-		case 'q': M.msg_q_id = atol(optarg); break;
-		case 'm': M.msg_id = atol(optarg); break;
-		case 'i': M.in_name = optarg; break;
+		case 'h': hn = opt_arg; break;
+		case 'b': bn = opt_arg; break;
+		case 'd': dn = opt_arg; break;
+		case 'D': gn = opt_arg; break;
+		case 'I': M.interval = atoi(opt_arg); break;
+		case 'Q': M.msg_q_name = opt_arg; break;
+		case 'q': M.msg_q_id = atol(opt_arg); break;
+		case 'm': M.msg_id = atol(opt_arg); break;
+		case 'i': M.in_name = opt_arg; break;
 		case 't':
 			if (ndevs == CAP_DEVS) {
 				warn_msg("more than %d devices (CAP_DEVS)", CAP_DEVS);
 				return 1;
 			}
-			devs[ndevs++] = optarg;
+			devs[ndevs++] = opt_arg;
 			break;
-		case 'P': M.prom = optarg; break;
-		case 'J': M.json = optarg; break;
+		case 'P': M.prom = opt_arg; break;
+		case 'J': M.json = opt_arg; break;
 		case 'C':
-			if (strcmp(optarg, "wall") && strcmp(optarg, "trace")) {
-				warn_msg("--clock=wall or --clock=trace, not '%s'", optarg);
+			if (strcmp(opt_arg, "wall") && strcmp(opt_arg, "trace")) {
+				warn_msg("--clock=wall or --clock=trace, not '%s'", opt_arg);
 				return 1;
 			}
-			clock = !strcmp(optarg, "trace");
+			clock = !strcmp(opt_arg, "trace");
 			break;
 		case 'V': {
 			char line[96];
-			int n = snprintf(line, sizeof(line), "%s version 0.3\n", argv[0]);
+			int n = sfmt(line, sizeof(line), "%s version 0.3\n", argv[0]);
 
 			return write(1, line, (size_t)n) == n ? 0 : 1;
 		}
@@ -797,7 +804,7 @@ int monitor_main(int argc, char **argv)
 	}
 	M.trace_clock = clock >= 0 ? clock : M.in_name != NULL;
 	if (M.in_name) {
-		char *b = strstr((char *)M.in_name, ".blktrace.");
+		char *b = str_find((char *)M.in_name, ".blktrace.");
 
 		if (b)
 			*b = 0;

@@ -26,6 +26,7 @@ const char top_usage[] =
 "               u32s: 0 END, 1 TAG LEN LABEL (new tag), 2 TAG (this record's\n"
 "               request belongs to TAG); rows are then per tag\n";
 
+#define _GNU_SOURCE	/* pipe2 under glibc (the syntax check) */
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
@@ -148,22 +149,22 @@ static void name_of(u32 pid, char *out)
 	ssize_t k;
 
 	if (n) {
-		snprintf(out, 16, "%s", n);
+		sfmt(out, 16, "%s", n);
 		return;
 	}
-	snprintf(p, sizeof(p), "/proc/%u/comm", pid);
+	sfmt(p, sizeof(p), "/proc/%u/comm", pid);
 	if (replay_name || (fd = open(p, O_RDONLY | O_CLOEXEC)) < 0) {
-		snprintf(out, 16, "?");
+		sfmt(out, 16, "?");
 		return;
 	}
 	k = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (k <= 0) {
-		snprintf(out, 16, "?");
+		sfmt(out, 16, "?");
 		return;
 	}
 	buf[k - (buf[k - 1] == '\n')] = 0;
-	snprintf(out, 16, "%.15s", buf);
+	sfmt(out, 16, "%.15s", buf);
 }
 
 /* ---- tag helper: iowatcher's protocol (FORMATS.md section 7) ----
@@ -252,7 +253,7 @@ static int helper_read(void *p, u32 n)
 			if (!r) {
 				char why[48];
 
-				snprintf(why, sizeof(why), "did not answer within %d ms", TOP_HELPER_MS);
+				sfmt(why, sizeof(why), "did not answer within %d ms", TOP_HELPER_MS);
 				helper_fail(why);
 				return -1;
 			}
@@ -366,7 +367,7 @@ static int helper_record(const struct rec *r, u32 *tag)
 		default: {
 			char why[64];
 
-			snprintf(why, sizeof(why), "sent an unknown message type %u", m[0]);
+			sfmt(why, sizeof(why), "sent an unknown message type %u", m[0]);
 			helper_fail(why);
 			return -1;
 		}
@@ -423,7 +424,7 @@ static void account(const struct req *q, u64 done, u32 bytes)
 		r->pid = pid;
 		r->dev = q->dev;
 		r->w = q->w;
-		snprintf(r->comm, sizeof(r->comm), "%s", comm);
+		sfmt(r->comm, sizeof(r->comm), "%s", comm);
 	}
 	r->io++;
 	r->bytes += bytes;
@@ -437,23 +438,23 @@ static void disk_name(u32 dev, char *out, size_t len)
 	ssize_t n;
 
 	if (replay_name) {	/* this machine's /sys knows nothing of it */
-		snprintf(out, len, "%s", replay_name);
+		sfmt(out, len, "%s", replay_name);
 		return;
 	}
-	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/uevent", DEV_MAJOR(dev), DEV_MINOR(dev));
+	sfmt(p, sizeof(p), "/sys/dev/block/%u:%u/uevent", DEV_MAJOR(dev), DEV_MINOR(dev));
 	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0) {
 		n = read(fd, buf, sizeof(buf) - 1);
 		close(fd);
 		if (n > 0) {
 			buf[n] = 0;
-			if ((s = strstr(buf, "DEVNAME=")) && (e = strchr(s, '\n'))) {
+			if ((s = str_find(buf, "DEVNAME=")) && (e = strchr(s, '\n'))) {
 				*e = 0;
-				snprintf(out, len, "%s", s + 8);
+				sfmt(out, len, "%s", s + 8);
 				return;
 			}
 		}
 	}
-	snprintf(out, len, "%u,%u", DEV_MAJOR(dev), DEV_MINOR(dev));
+	sfmt(out, len, "%u,%u", DEV_MAJOR(dev), DEV_MINOR(dev));
 }
 
 /* biotop's table: loadavg line, then rows by bytes, most first. */
@@ -469,9 +470,9 @@ static void print_table(s64 wall)
 	/* biotop: clear(1) before each table, or a blank line */
 	ob_puts(&T.out, T.clear && T.tty ? "\033[H\033[2J" : "\n");
 	localtime_r(&t, &tm);
-	strftime(hms, sizeof(hms), "%H:%M:%S", &tm);
+	*fmt_hms(hms, &tm) = 0;
 	if (replay_name)
-		snprintf(load, sizeof(load), "(replay)\n");
+		sfmt(load, sizeof(load), "(replay)\n");
 	else if ((fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC)) >= 0) {
 		ssize_t k = read(fd, load, sizeof(load) - 1);
 
@@ -493,8 +494,11 @@ static void print_table(s64 wall)
 		char disk[32], id[16];
 
 		disk_name(r->dev, disk, sizeof(disk));
-		snprintf(id, sizeof(id), r->pid == UNTAGGED && H.cmd ? "-" : "%u", r->pid);
-		snprintf(line, sizeof(line), "%-7s %-16s %1s %-3u %-3u %-8s %5llu %7llu %6.2f\n", id, r->comm,
+		if (r->pid == UNTAGGED && H.cmd)
+			id[0] = '-', id[1] = 0;
+		else
+			sfmt(id, sizeof(id), "%u", r->pid);
+		sfmt(line, sizeof(line), "%-7s %-16s %1s %-3u %-3u %-8s %5llu %7llu %6.2f\n", id, r->comm,
 			 r->w ? "W" : "R", DEV_MAJOR(r->dev), DEV_MINOR(r->dev), disk, (unsigned long long)r->io,
 			 (unsigned long long)(r->bytes / 1024), (double)r->ns / (double)r->io / 1e6);
 		ob_puts(&T.out, line);
@@ -731,7 +735,7 @@ static int all_disks(char **devs, int max)
 			if (name[0] == '.' || !strncmp(name, "loop", 4) || !strncmp(name, "ram", 3) ||
 			    !strncmp(name, "zram", 4))
 				continue;
-			snprintf(names[n], sizeof(names[n]), "/dev/%s", name);
+			sfmt(names[n], sizeof(names[n]), "/dev/%s", name);
 			devs[n] = names[n];
 			n++;
 		}
@@ -759,16 +763,16 @@ int top_main(int argc, char **argv)
 	T.clear = 1;
 	T.interval = 1;
 	T.only_pid = -1;
-	while ((c = getopt_long(argc, argv, "Cr:p:d:i:", lo, NULL)) != -1) {
+	while ((c = opt_get(argc, argv, "Cr:p:d:i:", lo)) != -1) {
 		switch (c) {
 		case 'C': T.clear = 0; break;
-		case 'r': T.maxrows = atoi(optarg); break;
-		case 'i': in = optarg; break;
-		case 'T': helper = optarg; break;
+		case 'r': T.maxrows = atoi(opt_arg); break;
+		case 'i': in = opt_arg; break;
+		case 'T': helper = opt_arg; break;
 		case 'p':
-			T.only_pid = (s64)strtoul(optarg, &e, 10);
-			if (e == optarg || *e) {
-				warn_msg("bad -p '%s': a process id", optarg);
+			T.only_pid = (s64)scan_u64(opt_arg, &e, 10);
+			if (e == opt_arg || *e) {
+				warn_msg("bad -p '%s': a process id", opt_arg);
 				return 1;
 			}
 			break;
@@ -777,7 +781,7 @@ int top_main(int argc, char **argv)
 				warn_msg("more than %d devices (CAP_DEVS)", CAP_DEVS);
 				return 1;
 			}
-			devs[ndevs++] = optarg;
+			devs[ndevs++] = opt_arg;
 			break;
 		default:
 			if (write(2, top_usage, sizeof(top_usage) - 1) < 0)
@@ -785,10 +789,10 @@ int top_main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (optind < argc)
-		T.interval = atoi(argv[optind++]);
-	if (optind < argc)
-		T.count = atoi(argv[optind++]);
+	if (opt_ind < argc)
+		T.interval = atoi(argv[opt_ind++]);
+	if (opt_ind < argc)
+		T.count = atoi(argv[opt_ind++]);
 	if (T.interval <= 0 || T.maxrows <= 0) {
 		warn_msg("interval and -r must be above 0");
 		return 1;
@@ -802,8 +806,8 @@ int top_main(int argc, char **argv)
 		const char *b = strrchr(in, '/');
 		char *x;
 
-		snprintf(base, sizeof(base), "%s", b ? b + 1 : in);
-		if ((x = strstr(base, ".blktrace.")))
+		sfmt(base, sizeof(base), "%s", b ? b + 1 : in);
+		if ((x = str_find(base, ".blktrace.")))
 			*x = 0;
 		replay_name = strcmp(in, "-") ? base : "-";
 		c = replay(in);
