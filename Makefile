@@ -84,7 +84,7 @@ endif
 
 # Sizes of every build there is; fails when the x86_64 one is over budget.
 size: iomon
-	@bash tests/size.sh $(SIZE_BUDGET)
+	@python3 tests/size.py $(SIZE_BUDGET)
 
 demo: iomon
 	bash tests/demo.sh
@@ -110,4 +110,7 @@ $(B)/tiny/iomon: $(SRCS) iomon.h config.h capture/kdefs.h Makefile
 print-srcs:
 	@echo $(SRCS)
 
-.PHONY: all install check size demo bench clean print-srcs
+print-budget:
+	@echo $(SIZE_BUDGET)
+
+.PHONY: all install check size demo bench clean print-srcs print-budget
