@@ -16,6 +16,8 @@ mkdir -p "$OUT"
 # IOMON_BIN is the binary itself (for file, nm, size).
 CROSS=${IOMON_ARCH:-}
 IOMON_BIN=$IOMON
+case $CROSS in armhf) IOMON_QEMU=${IOMON_QEMU:-qemu-arm-static} ;;
+?*) IOMON_QEMU=${IOMON_QEMU:-qemu-$CROSS-static} ;; esac
 qemu_wrap() {	# WRAPPER BINARY
 	mkdir -p "$(dirname "$1")"
 	cat >"$1" <<-EOF
