@@ -92,8 +92,9 @@ demo: iomon
 bench: iomon tests/peakrss
 	bash tests/bench.sh
 
+# a tool the tests run on this machine, whatever ARCH is
 tests/peakrss: tests/peakrss.c
-	$(CC) -Os $(LDFLAGS) -o $@ $<
+	$(if $(MUSL_CC),musl-gcc,cc) -Os $(LDFLAGS) -o $@ $<
 
 clean:
 	rm -rf build/obj build/tiny $(addprefix build/,$(CROSS_ARCHES)) \
