@@ -1,46 +1,90 @@
 # iomon: one static binary.  `make` builds ./iomon (stripped) and
 # ./iomon_unstripped with musl; `make check` runs every test.
+# `make ARCH=s390x|aarch64|armhf` cross-builds build/ARCH/iomon with Debian's
+# cross compilers and musl (tests/setup-deps.sh installs them);
+# `make check ARCH=...` runs the tests that need no live kernel under
+# qemu-user; `make size` reports sizes and fails past SIZE_BUDGET.
 CC ?= cc
 MUSL_CC := $(shell command -v musl-gcc 2>/dev/null)
-ifeq ($(origin CC),default)
-CC := $(if $(MUSL_CC),musl-gcc,cc)
-endif
 CFLAGS ?= -Os -g
 WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter
 CPPFLAGS += -I. $(CFLAGS_EXTRA)
 # noseparate-code: no page of padding between code and rodata (8 KiB).
 LDFLAGS += -static -Wl,-z,noseparate-code -Wl,--build-id=none
 PREFIX ?= /usr/local
+# The stripped x86_64 binary may not grow past this (make size, t-size.sh).
+SIZE_BUDGET ?= 131072
+CROSS_ARCHES := s390x aarch64 armhf
+
+ifeq ($(ARCH),)
+ifeq ($(origin CC),default)
+CC := $(if $(MUSL_CC),musl-gcc,cc)
+endif
+B := build
+BIN := iomon
+UNSTRIPPED := iomon_unstripped
+STRIP := strip
+else
+# gcc triplet, musl triplet, qemu-user binary
+XT_s390x := s390x-linux-gnu s390x-linux-musl qemu-s390x-static
+XT_aarch64 := aarch64-linux-gnu aarch64-linux-musl qemu-aarch64-static
+XT_armhf := arm-linux-gnueabihf arm-linux-musleabihf qemu-arm-static
+XT := $(XT_$(ARCH))
+ifeq ($(XT),)
+$(error ARCH=$(ARCH): one of $(CROSS_ARCHES), or none for the host)
+endif
+# armhf's musl may sit in a private sysroot (see tests/setup-deps.sh)
+SPECS = $(or $(firstword $(wildcard /usr/lib/$(word 2,$(XT))/musl-gcc.specs \
+	build/sysroot/$(ARCH)/usr/lib/$(word 2,$(XT))/musl-gcc.specs)), \
+	$(error no musl for $(ARCH): run tests/setup-deps.sh as root))
+CC = $(word 1,$(XT))-gcc -specs $(SPECS)
+B := build/$(ARCH)
+BIN := $(B)/iomon
+UNSTRIPPED := $(B)/iomon_unstripped
+STRIP := $(word 1,$(XT))-strip
+QEMU := $(word 3,$(XT))
+endif
 
 SRCS := applet.c capture/decode.c capture/source.c capture/trace.c capture/relay.c \
 	capture/tracefs.c match/procs.c match/track.c \
 	stats/iostats.c stats/monitor.c stats/top.c output/out.c output/fmt.c output/parse.c
-OBJS := $(SRCS:%.c=build/obj/%.o)
+OBJS := $(SRCS:%.c=$(B)/obj/%.o)
 # The per-record path: decoding and formatting.  -Os turns every divide by
 # a constant into a div instruction, which made number formatting half of
 # parse's time; these few objects are built for speed instead.
-HOT := build/obj/capture/decode.o build/obj/capture/source.o build/obj/output/out.o \
-	build/obj/output/fmt.o build/obj/output/parse.o build/obj/stats/monitor.o
+HOT := $(addprefix $(B)/obj/,capture/decode.o capture/source.o output/out.o \
+	output/fmt.o output/parse.o stats/monitor.o)
 $(HOT): CFLAGS += -O2
 
-all: iomon
+all: $(BIN)
 
-build/obj/%.o: %.c iomon.h config.h capture/capture.h capture/kdefs.h
+$(B)/obj/%.o: %.c iomon.h config.h capture/capture.h capture/kdefs.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -ffunction-sections -fdata-sections -c -o $@ $<
 
-iomon_unstripped: $(OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--gc-sections -o $@ $(OBJS)
+# The link map tells make size which object each global came from.
+$(UNSTRIPPED): $(OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--gc-sections -Wl,-Map=$(B)/iomon.map -o $@ $(OBJS)
 
-iomon: iomon_unstripped
-	strip -o $@ $<
+$(BIN): $(UNSTRIPPED)
+	$(STRIP) -o $@ $<
 
 install: iomon
 	install -D -m 0755 iomon $(DESTDIR)$(PREFIX)/bin/iomon
 	./iomon --install $(DESTDIR)$(PREFIX)/bin
 
+ifeq ($(ARCH),)
 check: iomon build/tiny/iomon tests/peakrss
 	bash tests/run.sh
+else
+check: $(BIN) $(B)/tiny/iomon
+	IOMON_ARCH=$(ARCH) IOMON_QEMU=$(QEMU) bash tests/run.sh
+endif
+
+# Sizes of every build there is; fails when the x86_64 one is over budget.
+size: iomon
+	@python3 tests/size.py $(SIZE_BUDGET)
 
 demo: iomon
 	bash tests/demo.sh
@@ -48,21 +92,26 @@ demo: iomon
 bench: iomon tests/peakrss
 	bash tests/bench.sh
 
+# a tool the tests run on this machine, whatever ARCH is
 tests/peakrss: tests/peakrss.c
-	$(CC) -Os $(LDFLAGS) -o $@ $<
+	$(if $(MUSL_CC),musl-gcc,cc) -Os $(LDFLAGS) -o $@ $<
 
 clean:
-	rm -rf build iomon iomon_unstripped tests/gentrace tests/peakrss
+	rm -rf build/obj build/tiny $(addprefix build/,$(CROSS_ARCHES)) \
+		iomon iomon_unstripped tests/gentrace tests/peakrss
 
 # A build with every pool tiny: tests drive each one past its limit.
 TINY := -DPROC_MAX=3 -DTRACK_MAX=4 -DPPI_MAX=2 -DCPUS_MAX=2 -DDEVS_MAX=1 \
 	-DSKIPS_MAX=1 -DSTREAMS_MAX=1 -DPIPE_WINDOW=16 -DFMT_SPACE=24 \
 	-DHOLD_MAX=1 -DHOLD_BYTES=8 -DMON_PENDING=2 -DMON_DEVS=1 -DTOP_TAGS=2 -DTOP_ROWS=2 -DTOP_REQS=4
-build/tiny/iomon: $(SRCS) iomon.h config.h Makefile
+$(B)/tiny/iomon: $(SRCS) iomon.h config.h capture/kdefs.h Makefile
 	@mkdir -p $(dir $@)
 	$(CC) -I. $(TINY) -Os $(WARN) $(LDFLAGS) -o $@ $(SRCS)
 
 print-srcs:
 	@echo $(SRCS)
 
-.PHONY: all install check demo bench clean print-srcs
+print-budget:
+	@echo $(SIZE_BUDGET)
+
+.PHONY: all install check size demo bench clean print-srcs print-budget

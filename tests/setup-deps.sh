@@ -5,43 +5,120 @@
 #   blktrace            the oracle: Debian's blkparse 1.2.0
 #   file, python3       test helpers
 #   fdisk, mount        sfdisk and losetup for live captures on loop devices
-#   s390x cross + qemu  big-endian host tests (optional: tests SKIP without)
+#   strace, gdb         fault injection; counting heap calls (t-heap.sh)
+#   cross + qemu-user   make ARCH=s390x|aarch64|armhf and make check ARCH=...
+#                       (optional: those builds and the big-endian tests SKIP)
+#   qemu-system-*       s390x and arm64 kernels for relay capture (optional)
 #   prometheus          promtool, to check monitor's --prom output (optional)
 set -u
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Another apt may be running (a fresh machine's timers): wait for its lock.
+APT=(apt-get -o DPkg::Lock::Timeout=600 -y -qq --no-install-recommends)
+# armhf's musl when the armhf architecture cannot be added: see armhf_private
+ARMHF_ROOT=$TOP/build/sysroot/armhf
+ARMHF_SPECS=/usr/lib/arm-linux-musleabihf/musl-gcc.specs
+
 need=()
 command -v musl-gcc >/dev/null || need+=(musl-tools)
 command -v blkparse >/dev/null || need+=(blktrace)
 command -v file >/dev/null || need+=(file)
 command -v sfdisk >/dev/null || need+=(fdisk)
 command -v strace >/dev/null || need+=(strace)
+command -v gdb >/dev/null || need+=(gdb)
 command -v losetup >/dev/null || need+=(mount)
 command -v python3 >/dev/null || need+=(python3)
 command -v make >/dev/null || need+=(make)
 command -v gcc >/dev/null || need+=(gcc)
 opt=()
 command -v promtool >/dev/null || opt+=(prometheus)
-cross=()
-command -v s390x-linux-gnu-gcc >/dev/null || cross+=(gcc-s390x-linux-gnu)
-[ -f /usr/lib/s390x-linux-musl/musl-gcc.specs ] || cross+=(musl-dev:s390x)
-command -v qemu-s390x-static >/dev/null || cross+=(qemu-user-static)
+command -v qemu-system-s390x >/dev/null || opt+=(qemu-system-misc)
+command -v qemu-system-aarch64 >/dev/null || opt+=(qemu-system-arm)
+# cross: Debian architecture, gcc triplet, musl triplet
+cross=() arches=()
+want_cross() {
+	command -v "$2-gcc" >/dev/null || cross+=("gcc-$2")
+	if [ ! -f "/usr/lib/$3/musl-gcc.specs" ]; then
+		# armhf may live in the private sysroot instead
+		[ "$1" = armhf ] && [ -f "$ARMHF_ROOT$ARMHF_SPECS" ] && return
+		cross+=("musl-dev:$1") arches+=("$1")
+	fi
+}
+want_cross s390x s390x-linux-gnu s390x-linux-musl
+want_cross arm64 aarch64-linux-gnu aarch64-linux-musl
+want_cross armhf arm-linux-gnueabihf arm-linux-musleabihf
+command -v qemu-arm-static >/dev/null || cross+=(qemu-user-static)
 [ ${#need[@]} -eq 0 ] && [ ${#cross[@]} -eq 0 ] && [ ${#opt[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != 0 ]; then
-	echo "setup-deps: missing ${need[*]} ${cross[*]}; run as root to install (tests that need them SKIP)" >&2
+	echo "setup-deps: missing ${need[*]} ${cross[*]} ${opt[*]}; run as root to install (tests that need them SKIP)" >&2
 	exit 0
 fi
 export DEBIAN_FRONTEND=noninteractive
-[ ${#cross[@]} -gt 0 ] && { dpkg --print-foreign-architectures | grep -qx s390x || dpkg --add-architecture s390x; }
-apt-get update -qq || echo "setup-deps: apt-get update failed" >&2
+
+# armhf's musl without the armhf architecture: a private apt state under
+# build/ that knows only armhf, the two packages unpacked into a sysroot and
+# the specs file pointed there.  Nothing of the system's apt is touched.
+armhf_private() {
+	local d=$TOP/build/sysroot/apt-armhf f
+	rm -rf "$d" "$ARMHF_ROOT"
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/sources" "$ARMHF_ROOT"
+	printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+		>"$d/sources/debian.sources"
+	local o=(-o APT::Architecture=armhf -o APT::Architectures=armhf
+		-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$d/sources"
+		-o Dir::State::Lists="$d/lists" -o Dir::Cache="$d/cache"
+		-o Dir::State::status=/dev/null -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
+	apt-get "${o[@]}" -qq update >/dev/null &&
+		(cd "$d" && apt-get "${o[@]}" -qq download musl-dev musl >/dev/null) || return 1
+	for f in "$d"/musl*.deb; do dpkg-deb -x "$f" "$ARMHF_ROOT" || return 1; done
+	f=$ARMHF_ROOT$ARMHF_SPECS
+	[ -f "$f" ] || return 1
+	# every absolute /usr/ path in the specs now lives under the sysroot
+	sed -i "s#/usr/\\(include\\|lib\\)/arm-linux-musleabihf#$ARMHF_ROOT/usr/\\1/arm-linux-musleabihf#g" "$f"
+	rm -rf "$d"
+	! grep -qE '[ L]/usr/' "$f"
+}
+
+# A foreign architecture whose lists cannot be fetched breaks every later
+# apt-get update, so one that fails is removed again at once.
+add_arch() {
+	dpkg --print-foreign-architectures | grep -qx "$1" && return 0
+	dpkg --add-architecture "$1"
+	if ! apt-get -o DPkg::Lock::Timeout=600 -qq update >/dev/null 2>&1; then
+		echo "setup-deps: apt-get update fails with architecture $1; removed it again" >&2
+		dpkg --remove-architecture "$1"
+		return 1
+	fi
+}
+
+armhf_sysroot=0
+for a in ${arches[@]+"${arches[@]}"}; do
+	[ "$a" = armhf ] && [ "${SETUP_ARMHF:-}" = private ] && { armhf_sysroot=1; continue; }
+	add_arch "$a" || { [ "$a" = armhf ] && armhf_sysroot=1; }
+done
+if [ $armhf_sysroot = 1 ]; then
+	cross=("${cross[@]/musl-dev:armhf/}")
+fi
+apt-get -o DPkg::Lock::Timeout=600 -qq update || echo "setup-deps: apt-get update failed" >&2
 if [ ${#need[@]} -gt 0 ]; then
-	apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null || {
+	"${APT[@]}" install "${need[@]}" >/dev/null || {
 		echo "setup-deps: could not install ${need[*]}" >&2; exit 1; }
 fi
 if [ ${#opt[@]} -gt 0 ]; then
-	apt-get install -y -qq --no-install-recommends "${opt[@]}" >/dev/null ||
-		echo "setup-deps: ${opt[*]} not installed; the promtool check will SKIP" >&2
+	"${APT[@]}" install "${opt[@]}" >/dev/null ||
+		echo "setup-deps: warning: ${opt[*]} not installed; promtool and VM checks will SKIP" >&2
 fi
 if [ ${#cross[@]} -gt 0 ]; then
-	apt-get install -y -qq --no-install-recommends "${cross[@]}" >/dev/null ||
-		echo "setup-deps: cross tools (${cross[*]}) not installed; big-endian tests will SKIP" >&2
+	pk=$(printf '%s\n' "${cross[@]}" | grep .)
+	# one at a time if together they fail, so one broken package costs only its arch
+	"${APT[@]}" install $pk >/dev/null 2>&1 || for p in $pk; do
+		"${APT[@]}" install "$p" >/dev/null ||
+			echo "setup-deps: warning: $p not installed; builds and tests needing it SKIP" >&2
+	done
+	# an armhf musl-dev that would not install: the sysroot still may
+	printf '%s\n' $pk | grep -qx musl-dev:armhf && [ ! -f "$ARMHF_SPECS" ] && armhf_sysroot=1
+fi
+if [ $armhf_sysroot = 1 ] && [ ! -f "$ARMHF_SPECS" ]; then
+	armhf_private && echo "setup-deps: armhf musl unpacked into $ARMHF_ROOT" >&2 ||
+		echo "setup-deps: warning: no musl for armhf; make ARCH=armhf will not build" >&2
 fi
 exit 0

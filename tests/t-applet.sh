@@ -28,7 +28,7 @@ check "iomon --help starts with usage:" grep -q '^usage:' <(head -1 "$OUT/help.t
 check "iomon alone: exit 1" test $? = 1
 "$IOMON" frobnicate >/dev/null 2>"$OUT/e.err"
 check "unknown applet: says so" grep -q "unknown applet 'frobnicate'" "$OUT/e.err"
-check "static binary" sh -c "file -L '$IOMON' | grep -q 'statically linked'"
+check "static binary" sh -c "file -L '$IOMON_BIN' | grep -q 'statically linked'"
 check "no heap allocator linked in (malloc, calloc, realloc, free)" \
 	sh -c "! nm '$TOP/iomon_unstripped' | grep -qwE 'malloc|calloc|realloc|free'"
 check "no stdio streams of our own (fopen, fdopen)" \

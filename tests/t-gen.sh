@@ -37,7 +37,7 @@ else
 				( cd "$G/cg" && "$IOMON" parse $in $args -d "$G/got.bin" ) >"$G/got" 2>/dev/null
 				same "gen $tag $args: text as blkparse" "$G/got" "$G/exp"
 			done
-			same "gen $tag: -d dump as blkparse" "$G/got.bin" "$G/exp.bin"
+			same_dump "gen $tag: -d dump as blkparse" "$G/got.bin" "$G/exp.bin"
 			( cd "$G/full" && blkparse $in ) >"$G/exp.full" 2>/dev/null
 			( cd "$G/cg" && blkparse $in ) >"$G/exp.cg" 2>/dev/null
 			same "gen $tag: blkparse drops cgroup messages silently" "$G/exp.full" "$G/exp.cg"

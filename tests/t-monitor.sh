@@ -135,7 +135,7 @@ PY
 	"$IOMON" monitor -I 60 -d "$M/dd.out" <"$M/dd.cg"
 	blkiomon -I 60 -d "$M/dd.exp" <"$M/dd.cg" 2>/dev/null
 	check "monitor -d: driver data found" test -s "$M/dd.out"
-	same "monitor -d: the same bytes as blkiomon's" "$M/dd.out" "$M/dd.exp"
+	same_dump "monitor -d: the same bytes as blkiomon's" "$M/dd.out" "$M/dd.exp"
 fi
 # requests over 4 MiB: blkiomon computes size*1000 in 32 bits and wraps
 python3 - "$M/big.stream" <<'PY'

@@ -55,14 +55,14 @@ else
 	for args in "" "-M" "-O" "-a complete" "-w 0.1:0.5"; do
 		( cd "$E" && blkparse -i nullb0 -d "$OUT/d.exp" $args ) >/dev/null 2>&1
 		( cd "$E" && "$IOMON" parse -i nullb0 -d "$OUT/d.bin" $args ) >/dev/null 2>&1
-		same "oracle -d dump ext4 $args" "$OUT/d.bin" "$OUT/d.exp"
+		same_dump "oracle -d dump ext4 $args" "$OUT/d.bin" "$OUT/d.exp"
 	done
 	( cd "$R" && blkparse -i nullb0 -d "$OUT/d.exp" ) >/dev/null 2>&1
 	( cd "$R" && "$IOMON" parse -i nullb0 -d "$OUT/d.bin" ) >/dev/null 2>&1
-	same "oracle -d dump remap" "$OUT/d.bin" "$OUT/d.exp"
+	same_dump "oracle -d dump remap" "$OUT/d.bin" "$OUT/d.exp"
 	( cd "$FIX/ext4-v8" && "$IOMON" parse -i nullb0 -d "$OUT/d.bin" ) >/dev/null 2>&1
 	( cd "$E" && blkparse -i nullb0 -d "$OUT/d.exp" ) >/dev/null 2>&1
-	same "oracle -d dump of a version-8 trace is blkparse's version-7 dump" "$OUT/d.bin" "$OUT/d.exp"
+	same_dump "oracle -d dump of a version-8 trace is blkparse's version-7 dump" "$OUT/d.bin" "$OUT/d.exp"
 	blkparse -i - <"$OUT/d.bin" >"$OUT/d.back.exp" 2>/dev/null
 	"$IOMON" parse -i - <"$OUT/d.bin" >"$OUT/d.back.txt" 2>/dev/null
 	same "oracle dump read back as a stream" "$OUT/d.back.txt" "$OUT/d.back.exp"
@@ -75,7 +75,7 @@ else
 	done
 	blkparse -i - -d "$OUT/pd.exp" <"$S" >/dev/null 2>&1
 	"$IOMON" parse -i - -d "$OUT/pd.bin" <"$S" >/dev/null 2>&1
-	same "oracle stream -d dump" "$OUT/pd.bin" "$OUT/pd.exp"
+	same_dump "oracle stream -d dump" "$OUT/pd.bin" "$OUT/pd.exp"
 
 	# -t: identical except where blkparse reads uninitialised memory (a D
 	# or C whose request was never inserted): it prints a figure there,

@@ -1,6 +1,6 @@
 # Every fixed pool driven past its limit (build/tiny/iomon, pools of 1 to 4
 # entries): counted, reported on stderr, no crash, and what fit is right.
-T=$TOP/build/tiny/iomon
+T=$IOMON_TINY
 if [ ! -x "$T" ]; then
 	skip "tiny pools" "build/tiny/iomon not built (make build/tiny/iomon)"
 else
