@@ -85,10 +85,14 @@ int src_record(struct src *s, struct rec *r)
 	if (s->push && have < 48)
 		return 0;
 	n = rec_decode(s->buf + s->pos, have, r);
-	if (n == DEC_MORE) {
-		u32 want = have < 48 ? 48 : (u32)r->hdr_len + r->pdu_len;
+	/* A version-8 record can take two rounds: its header's 64 bytes
+	 * first, then the payload the header names. */
+	while (n == DEC_MORE) {
+		u32 want = have < 48 ? 48 : (u32)r->hdr_len + r->pdu_len, had = have;
 
 		have = src_need(s, want);
+		if (have == had)
+			break;		/* end of input, or nothing pushed yet */
 		n = rec_decode(s->buf + s->pos, have, r);
 	}
 	if (n > 0) {
