@@ -156,8 +156,10 @@ static struct total *total_get(u32 device)
 	for (i = 0; i < M.ntot; i++)
 		if (M.tot[i].device == device)
 			return &M.tot[i];
-	if (M.ntot == MON_DEVS)
+	if (M.ntot == MON_DEVS) {
+		M.dev_overflow++;
 		return NULL;
+	}
 	M.tot[M.ntot].device = device;
 	return &M.tot[M.ntot++];
 }
@@ -836,6 +838,13 @@ int monitor_main(int argc, char **argv)
 			  (unsigned long long)M.aged, MON_PENDING, (unsigned long long)M.dev_overflow, MON_DEVS);
 		rc |= ob_close(&M.dbg);
 	}
+	/* pools that ran out, said where it is seen without -D */
+	if (M.aged)
+		warn_msg("pending pool full: %llu unmatched records aged out (MON_PENDING %d)",
+			 (unsigned long long)M.aged, MON_PENDING);
+	if (M.dev_overflow)
+		warn_msg("device table full: %llu requests unreported (MON_DEVS %d)",
+			 (unsigned long long)M.dev_overflow, MON_DEVS);
 	if (M.have_h)
 		rc |= ob_close(&M.human);
 	if (M.json)
