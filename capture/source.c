@@ -160,6 +160,16 @@ int src_replay(const char *name, void (*fn)(const struct rec *), volatile int *s
 		warn_msg("No input files found for %s", name);
 		return 1;
 	}
+	if (n == REPLAY_FILES) {	/* one more name: say it is left out */
+		char more[PATH_LEN];
+
+		snprintf(more, sizeof(more), "%s.blktrace.%d", name, n);
+		if (!access(more, F_OK)) {
+			warn_msg("%s: more than %d trace files, ignored (REPLAY_FILES)", more, REPLAY_FILES);
+			src_errors++;
+			rc = 1;
+		}
+	}
 	while (!*stop) {
 		int best = -1;
 
