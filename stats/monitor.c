@@ -565,12 +565,20 @@ static void record(const struct rec *r)
 	if (!(a & (TC(TC_ISSUE) | TC(TC_COMPLETE))) || REC_IS_NOTE(r))
 		return;
 	if (M.trace_clock) {
+		u64 iv = (u64)M.interval * 1000000000u, k;
+
 		if (!M.start)
 			M.start = r->time;
-		while (r->time >= M.start + (u64)M.interval * 1000000000u) {
-			M.start += (u64)M.interval * 1000000000u;
+		/* Intervals after the first one passed are empty and print
+		 * nothing: step over them at once (a jump in a damaged trace's
+		 * clock would otherwise mean billions of them). */
+		if (r->time >= M.start + iv) {
+			k = (r->time - M.start) / iv;
+			M.start += iv;
 			M.wall0 += M.interval;
 			flush_interval(M.wall0);
+			M.start += (k - 1) * iv;
+			M.wall0 += (s64)(k - 1) * M.interval;
 		}
 	}
 	t = (struct pend){ .time = r->time, .sector = r->sector, .device = r->dev, .action = a, .bytes = r->bytes };
