@@ -84,10 +84,14 @@ int src_record(struct src *s, struct rec *r)
 	if (s->push && have < 48)
 		return 0;
 	n = rec_decode(s->buf + s->pos, have, r);
-	if (n == DEC_MORE) {
-		u32 want = have < 48 ? 48 : (u32)r->hdr_len + r->pdu_len;
+	/* A version-8 record can take two rounds: its header's 64 bytes
+	 * first, then the payload the header names. */
+	while (n == DEC_MORE) {
+		u32 want = have < 48 ? 48 : (u32)r->hdr_len + r->pdu_len, had = have;
 
 		have = src_need(s, want);
+		if (have == had)
+			break;		/* end of input, or nothing pushed yet */
 		n = rec_decode(s->buf + s->pos, have, r);
 	}
 	if (n > 0) {
@@ -170,6 +174,16 @@ int src_replay(const char *name, void (*fn)(const struct rec *), volatile int *s
 	if (!n) {
 		warn_msg("No input files found for %s", name);
 		return 1;
+	}
+	if (n == REPLAY_FILES) {	/* one more name: say it is left out */
+		char more[PATH_LEN];
+
+		snprintf(more, sizeof(more), "%s.blktrace.%d", name, n);
+		if (!access(more, F_OK)) {
+			warn_msg("%s: more than %d trace files, ignored (REPLAY_FILES)", more, REPLAY_FILES);
+			src_errors++;
+			rc = 1;
+		}
 	}
 	while (!*stop) {
 		int best = -1;

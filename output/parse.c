@@ -157,10 +157,8 @@ static struct devinfo *dev_add(char *name, u32 dev)
 {
 	struct devinfo *d;
 
-	if (P.ndevs == DEVS_MAX) {
-		P.dev_overflow++;
-		return NULL;
-	}
+	if (P.ndevs == DEVS_MAX)
+		return NULL;	/* counted where a record is dropped for it */
 	d = &P.devs[P.ndevs++];
 	memset(d, 0, sizeof(*d));
 	d->name = name;
@@ -1042,8 +1040,10 @@ static int pipe_batch(void)
 		struct devinfo *d;
 		struct cpuinfo *c;
 
-		if (!(d = dev_get(r->dev)))
+		if (!(d = dev_get(r->dev))) {
+			P.dev_overflow++;
 			continue;
+		}
 		c = cpu_get(d, r->cpu);
 		if (r->time >= P.sw_end || r->time < P.sw_start)
 			continue;
@@ -1081,6 +1081,8 @@ static void pipe_finish(void)
 
 		if (d)
 			emit(d, cpu_get(d, r->cpu), r);
+		else
+			P.dev_overflow++;
 	}
 	P.nheld = 0;
 }
@@ -1535,7 +1537,7 @@ COLD int parse_end(int rc)
 	if (P.cpu_overflow)
 		warn_msg("cpu table full: %llu events uncounted (CPUS_MAX %d)", (unsigned long long)P.cpu_overflow, CPUS_MAX);
 	if (P.dev_overflow)
-		warn_msg("device table full: %llu devices dropped (DEVS_MAX %d)", (unsigned long long)P.dev_overflow, DEVS_MAX);
+		warn_msg("device table full: %llu events dropped (DEVS_MAX %d)", (unsigned long long)P.dev_overflow, DEVS_MAX);
 	if (P.hold_overflow)
 		warn_msg("late-record table full: %llu records printed early (HOLD_MAX %d)",
 			 (unsigned long long)P.hold_overflow, HOLD_MAX);

@@ -156,8 +156,10 @@ static struct total *total_get(u32 device)
 	for (i = 0; i < M.ntot; i++)
 		if (M.tot[i].device == device)
 			return &M.tot[i];
-	if (M.ntot == MON_DEVS)
+	if (M.ntot == MON_DEVS) {
+		M.dev_overflow++;
 		return NULL;
+	}
 	M.tot[M.ntot].device = device;
 	return &M.tot[M.ntot++];
 }
@@ -570,12 +572,20 @@ static void record(const struct rec *r)
 	if (!(a & (TC(TC_ISSUE) | TC(TC_COMPLETE))) || REC_IS_NOTE(r))
 		return;
 	if (M.trace_clock) {
+		u64 iv = (u64)M.interval * 1000000000u, k;
+
 		if (!M.start)
 			M.start = r->time;
-		while (r->time >= M.start + (u64)M.interval * 1000000000u) {
-			M.start += (u64)M.interval * 1000000000u;
+		/* Intervals after the first one passed are empty and print
+		 * nothing: step over them at once (a jump in a damaged trace's
+		 * clock would otherwise mean billions of them). */
+		if (r->time >= M.start + iv) {
+			k = (r->time - M.start) / iv;
+			M.start += iv;
 			M.wall0 += M.interval;
 			flush_interval(M.wall0);
+			M.start += (k - 1) * iv;
+			M.wall0 += (s64)(k - 1) * M.interval;
 		}
 	}
 	t = (struct pend){ .time = r->time, .sector = r->sector, .device = r->dev, .action = a, .bytes = r->bytes };
@@ -844,6 +854,13 @@ COLD int monitor_main(int argc, char **argv)
 			  (unsigned long long)M.aged, MON_PENDING, (unsigned long long)M.dev_overflow, MON_DEVS);
 		rc |= ob_close(&M.dbg);
 	}
+	/* pools that ran out, said where it is seen without -D */
+	if (M.aged)
+		warn_msg("pending pool full: %llu unmatched records aged out (MON_PENDING %d)",
+			 (unsigned long long)M.aged, MON_PENDING);
+	if (M.dev_overflow)
+		warn_msg("device table full: %llu requests unreported (MON_DEVS %d)",
+			 (unsigned long long)M.dev_overflow, MON_DEVS);
 	if (M.have_h)
 		rc |= ob_close(&M.human);
 	if (M.json)
