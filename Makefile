@@ -89,6 +89,11 @@ size: iomon
 demo: iomon
 	bash tests/demo.sh
 
+# libFuzzer targets with ASan and UBSan (clang-14), FUZZ_SECONDS each
+FUZZ_SECONDS ?= 60
+fuzz:
+	bash tests/fuzz.sh $(FUZZ_SECONDS)
+
 bench: iomon tests/peakrss
 	bash tests/bench.sh
 
@@ -103,7 +108,8 @@ clean:
 # A build with every pool tiny: tests drive each one past its limit.
 TINY := -DPROC_MAX=3 -DTRACK_MAX=4 -DPPI_MAX=2 -DCPUS_MAX=2 -DDEVS_MAX=1 \
 	-DSKIPS_MAX=1 -DSTREAMS_MAX=1 -DPIPE_WINDOW=16 -DFMT_SPACE=24 \
-	-DHOLD_MAX=1 -DHOLD_BYTES=8 -DMON_PENDING=2 -DMON_DEVS=1 -DTOP_TAGS=2 -DTOP_ROWS=2 -DTOP_REQS=4
+	-DHOLD_MAX=1 -DHOLD_BYTES=8 -DMON_PENDING=2 -DMON_DEVS=1 -DTOP_TAGS=2 -DTOP_ROWS=2 -DTOP_REQS=4 \
+	-DREPLAY_FILES=1 -DNOTICE_BUF=16 -DCAP_DEVS=1 -DTOP_LIVE=8
 $(B)/tiny/iomon: $(SRCS) iomon.h config.h capture/kdefs.h Makefile
 	@mkdir -p $(dir $@)
 	$(CC) -I. $(TINY) -Os $(WARN) $(LDFLAGS) -o $@ $(SRCS)
@@ -114,4 +120,4 @@ print-srcs:
 print-budget:
 	@echo $(SIZE_BUDGET)
 
-.PHONY: all install check size demo bench clean print-srcs print-budget
+.PHONY: all install check size demo bench fuzz clean print-srcs print-budget

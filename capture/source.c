@@ -178,7 +178,7 @@ int src_replay(const char *name, void (*fn)(const struct rec *), volatile int *s
 	if (n == REPLAY_FILES) {	/* one more name: say it is left out */
 		char more[PATH_LEN];
 
-		snprintf(more, sizeof(more), "%s.blktrace.%d", name, n);
+		sfmt(more, sizeof(more), "%s.blktrace.%d", name, n);
 		if (!access(more, F_OK)) {
 			warn_msg("%s: more than %d trace files, ignored (REPLAY_FILES)", more, REPLAY_FILES);
 			src_errors++;

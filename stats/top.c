@@ -504,7 +504,7 @@ static void print_table(s64 wall)
 		ob_puts(&T.out, line);
 	}
 	if (T.req_aged || T.row_dropped)
-		ob_printf(&T.out, "(untracked: %llu requests aged out of TOP_REQS %d, %llu rows over TOP_ROWS %d)\n",
+		ob_printf(&T.out, "(untracked: %llu requests aged out of TOP_REQS %d, %llu completions found no row in TOP_ROWS %d)\n",
 			  (unsigned long long)T.req_aged, TOP_REQS, (unsigned long long)T.row_dropped, TOP_ROWS);
 	ob_flush(&T.out);
 	T.nrows = 0;
@@ -830,5 +830,8 @@ int top_main(int argc, char **argv)
 		ob_puts(&T.out, "Detaching...\n");
 	}
 	c |= helper_stop();
+	if (T.req_aged || T.row_dropped)	/* the tables said it; so does stderr */
+		warn_msg("%llu requests aged out of TOP_REQS %d; %llu completions found no row in TOP_ROWS %d",
+			 (unsigned long long)T.req_aged, TOP_REQS, (unsigned long long)T.row_dropped, TOP_ROWS);
 	return ob_close(&T.out) || c ? 1 : 0;
 }

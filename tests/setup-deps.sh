@@ -8,8 +8,11 @@
 #   strace, gdb         fault injection; counting heap calls (t-heap.sh)
 #   cross + qemu-user   make ARCH=s390x|aarch64|armhf and make check ARCH=...
 #                       (optional: those builds and the big-endian tests SKIP)
-#   qemu-system-*       s390x and arm64 kernels for relay capture (optional)
+#   qemu-system-*       s390x and arm64 kernels for relay capture (optional;
+#   ipxe-qemu, cpio     arm64's virt machine wants efi-virtio.rom; initramfs)
 #   prometheus          promtool, to check monitor's --prom output (optional)
+#   clang-14, libclang-rt-14-dev   libFuzzer, ASan, UBSan (make fuzz; optional)
+#   tmux                the live top screen test (optional)
 set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Another apt may be running (a fresh machine's timers): wait for its lock.
@@ -33,6 +36,11 @@ opt=()
 command -v promtool >/dev/null || opt+=(prometheus)
 command -v qemu-system-s390x >/dev/null || opt+=(qemu-system-misc)
 command -v qemu-system-aarch64 >/dev/null || opt+=(qemu-system-arm)
+[ -f /usr/lib/ipxe/qemu/efi-virtio.rom ] || opt+=(ipxe-qemu)
+command -v cpio >/dev/null || opt+=(cpio)
+command -v clang-14 >/dev/null || opt+=(clang-14)
+ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || opt+=(libclang-rt-14-dev)
+command -v tmux >/dev/null || opt+=(tmux)
 # cross: Debian architecture, gcc triplet, musl triplet
 cross=() arches=()
 want_cross() {

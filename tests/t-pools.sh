@@ -103,9 +103,9 @@ if [ -x "$T" ]; then
 	# footnote; the rows that fit are the busiest as counted
 	if tiny_has TOP_ROWS && tiny_has TOP_REQS; then
 		"$T" top -i "$FIX/ext4/nullb0" >"$OUT/ttop.txt" 2>"$OUT/ttop.err"
-		check "tiny: top's request pool overflow counted" grep -qE 'untracked: [1-9][0-9]* requests over TOP_REQS 4' "$OUT/ttop.txt"
+		check "tiny: top's request pool overflow counted" grep -qE 'untracked: [1-9][0-9]* requests aged out of TOP_REQS 4' "$OUT/ttop.txt"
 		"$T" top -i "$FIX/mq-randrw/nullb0" >"$OUT/ttop2.txt" 2>"$OUT/ttop2.err"
-		check "tiny: top's row table overflow counted" grep -qE '[1-9][0-9]* rows over TOP_ROWS 2' "$OUT/ttop2.txt"
+		check "tiny: top's row table overflow counted" grep -qE '[1-9][0-9]* completions found no row in TOP_ROWS 2' "$OUT/ttop2.txt"
 		check "tiny: top prints at most TOP_ROWS rows" test "$(awk '/^PID/ { n = 0; next } /^[0-9]/ { if (++n > m) m = n } END { print m + 0 }' "$OUT/ttop2.txt")" -le 2
 	else
 		skip "tiny: TOP_ROWS, TOP_REQS" "the Makefile's TINY list has no -DTOP_ROWS/-DTOP_REQS"
