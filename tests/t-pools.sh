@@ -110,6 +110,4 @@ if [ -x "$T" ]; then
 	else
 		skip "tiny: TOP_ROWS, TOP_REQS" "the Makefile's TINY list has no -DTOP_ROWS/-DTOP_REQS"
 	fi
-	# TOP_LIVE bounds one round of a live capture's records; only the
-	# VM tests capture, so it is not driven here.
 fi
