@@ -81,3 +81,17 @@ same_dump() {	# NAME GOT EXP
 		same "$1" "$2" "$3"
 	fi
 }
+
+# live_ok NAME [TOOL...]: this machine can capture live (root, a loop
+# device, tracefs with the block events, and each TOOL); else one SKIP
+# with the reason and a false return.
+TRACEFS=/sys/kernel/tracing
+live_ok() {
+	local n=$1 t; shift
+	for t in losetup "$@"; do
+		command -v "$t" >/dev/null || { skip "$n" "needs $t"; return 1; }
+	done
+	[ "$(id -u)" = 0 ] || { skip "$n" "needs root"; return 1; }
+	{ [ -d $TRACEFS/instances ] || mount -t tracefs nodev $TRACEFS 2>/dev/null; } && [ -d $TRACEFS/events/block ] ||
+		{ skip "$n" "no tracefs with block events on this kernel"; return 1; }
+}

@@ -12,25 +12,20 @@ else
 	check "vfmt equals glibc's snprintf (seed $FMT_SEED)" "$FC" "$FMT_SEED" 20000
 	check "vfmt equals glibc's snprintf (seed 1)" "$FC" 1 2000
 fi
-if command -v musl-gcc >/dev/null; then
-	if musl-gcc -O2 -static -I"$TOP" -o "$FC-musl" "$TOP/tests/fmtcheck.c" "$TOP/output/out.c" 2>"$OUT/fmtcheck.err"; then
-		check "vfmt equals musl's snprintf (seed $FMT_SEED)" "$FC-musl" "$FMT_SEED" 5000
+# against musl itself: what vfmt replaces, and opt_get against musl's
+# getopt and getopt_long, which it replaces (applet.c)
+musl_check() {	# NAME PROGRAM.c COUNT
+	local bin=$OUT/${2%.c}-musl
+	if ! command -v musl-gcc >/dev/null; then
+		skip "$1" "musl-gcc is not installed (tests/setup-deps.sh)"
+	elif musl-gcc -O1 -static -I"$TOP" -o "$bin" "$TOP/tests/$2" "$TOP/output/out.c" 2>"$OUT/musl-check.err"; then
+		check "$1 (seed $FMT_SEED)" "$bin" "$FMT_SEED" "$3"
 	else
-		fail "fmtcheck builds with musl-gcc" "$(head -c 400 "$OUT/fmtcheck.err")"
+		fail "$2 builds with musl-gcc" "$(head -c 400 "$OUT/musl-check.err")"
 	fi
-else
-	skip "vfmt against musl's snprintf" "musl-gcc is not installed (tests/setup-deps.sh)"
-fi
-# opt_get (applet.c) against musl's getopt and getopt_long, which it replaces
-if command -v musl-gcc >/dev/null; then
-	if musl-gcc -O1 -static -I"$TOP" -o "$OUT/optcheck" "$TOP/tests/optcheck.c" "$TOP/output/out.c" 2>"$OUT/optcheck.err"; then
-		check "opt_get parses as musl's getopt/getopt_long (seed $FMT_SEED)" "$OUT/optcheck" "$FMT_SEED" 20000
-	else
-		fail "optcheck builds with musl-gcc" "$(head -c 400 "$OUT/optcheck.err")"
-	fi
-else
-	skip "opt_get against musl's getopt" "musl-gcc is not installed (tests/setup-deps.sh)"
-fi
+}
+musl_check "vfmt equals musl's snprintf" fmtcheck.c 5000
+musl_check "opt_get parses as musl's getopt/getopt_long" optcheck.c 20000
 S390_SPECS=/usr/lib/s390x-linux-musl/musl-gcc.specs
 if command -v s390x-linux-gnu-gcc >/dev/null && [ -f $S390_SPECS ] && command -v qemu-s390x-static >/dev/null; then
 	if s390x-linux-gnu-gcc -specs $S390_SPECS -static -O2 -I"$TOP" -o "$FC-s390x" "$TOP/tests/fmtcheck.c" \

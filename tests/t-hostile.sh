@@ -96,34 +96,29 @@ have_oracle && { ( cd "$H" && blkparse -i nullb0 ) >"$H/bp" 2>/dev/null; same "e
 for a in ps ms ts; do run $a sh -c "exec '$IOMON' $( [ $a = ps ] && echo parse -i - ) $( [ $a = ms ] && echo monitor -I 1 -h - ) $( [ $a = ts ] && echo top -C -i - 1 ) <x.stream"
 	check "empty stream ($a): exit 0, no output" sh -c "test \"\$(cat '$H/$a.rc')\" = 0 && test ! -s '$H/$a.out'"; done
 
-# unfilled (all-zero) records: stepped over, counted, named; output as
-# without them (blkparse ends that CPU there: t-errors.sh)
-for w in 1 s; do
-	n=250; [ $w = s ] && n=2500
-	dmg zero $w $n
+# damage that is read on: every applet exits 0 and prints what it printed
+# without the damage (record 250 of a file, 2500 of the stream)
+readon() {	# KIND 1|s LABEL
+	local a n=250; [ "$2" = s ] && n=2500
+	dmg "$1" "$2" $n
 	replays
 	for a in p m t ps ms ts; do
-		case $a in *s) [ $w = s ] || continue ;; *) [ $w = s ] && continue ;; esac
-		check "unfilled record ($a): exit 0" rc $a 0
-		msame "unfilled record ($a): output as without it" "$H/$a.out" "$R/$a.ref"
+		case $a in *s) [ "$2" = s ] || continue ;; *) [ "$2" = s ] && continue ;; esac
+		check "$3 ($a): exit 0" rc $a 0
+		msame "$3 ($a): output as without it" "$H/$a.out" "$R/$a.ref"
 	done
-	for a in p m t ps ms; do	# top -i - does not report it (stats/top.c)
+}
+# unfilled (all-zero) records: stepped over, counted, named (blkparse ends
+# that CPU there: t-errors.sh)
+for w in 1 s; do
+	readon zero $w "unfilled record"
+	for a in p m t ps ms ts; do
 		case $a in *s) [ $w = s ] || continue ;; *) [ $w = s ] && continue ;; esac
 		check "unfilled record ($a): offset named" grep -q "unfilled (all-zero) records, the first in .* at byte $off\$" "$H/$a.err"
 	done
 done
-
 # the byte order flips mid-stream: each record says its own, so nothing changes
-for w in 1 s; do
-	n=250; [ $w = s ] && n=2500
-	dmg swap $w $n
-	replays
-	for a in p m t ps ms ts; do
-		case $a in *s) [ $w = s ] || continue ;; *) [ $w = s ] && continue ;; esac
-		check "byte order flip ($a): exit 0" rc $a 0
-		msame "byte order flip ($a): output as before the flip" "$H/$a.out" "$R/$a.ref"
-	done
-done
+for w in 1 s; do readon swap $w "byte order flip"; done
 if have_oracle; then
 	blkparse -i - <"$H/x.stream" >"$H/bp" 2>"$H/bp.err"
 	check "byte order flip: blkparse says Bad magic and loses the rest (why iomon differs)" grep -q 'Bad magic' "$H/bp.err"
@@ -235,13 +230,8 @@ done
 cd "$TOP"
 
 # ---- capture: planted links, file modes, a killed capture, btrace faults ----
-TRACEFS=/sys/kernel/tracing
 mine() { [ -d "$TRACEFS/instances/iomon-$1" ]; }	# other runs may trace meanwhile
-if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null; then
-	skip "capture faults" "needs root and losetup"
-elif ! { [ -d $TRACEFS/instances ] || mount -t tracefs nodev $TRACEFS 2>/dev/null; } || [ ! -d $TRACEFS/events/block ]; then
-	skip "capture faults" "no tracefs with block events on this kernel"
-else
+if live_ok "capture faults"; then
 	LI=$OUT/hloop.img; rm -f "$LI"; truncate -s 16M "$LI"
 	LOOP=$(losetup -f --show "$LI"); LN=${LOOP#/dev/}
 	io() { dd if=/dev/zero of="$LOOP" bs=4k count=50 oflag=direct 2>/dev/null; }

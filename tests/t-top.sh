@@ -85,12 +85,7 @@ fi
 
 # The live screen, as a person sees it: tmux runs `iomon top` on a loop
 # device under load; the screen is read twice, an interval apart.
-TRACEFS=/sys/kernel/tracing
-if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null || ! command -v tmux >/dev/null; then
-	skip "top live screen" "needs root, losetup and tmux"
-elif ! { [ -d $TRACEFS/instances ] || mount -t tracefs nodev $TRACEFS 2>/dev/null; } || [ ! -d $TRACEFS/events/block ]; then
-	skip "top live screen" "no tracefs with block events on this kernel"
-else
+if live_ok "top live screen" tmux; then
 	TI=$OUT/top-loop.img; rm -f "$TI"; truncate -s 32M "$TI"
 	TL=$(losetup -f --show "$TI"); TN=${TL#/dev/}
 	TS="tmux -L iomon-top-test"

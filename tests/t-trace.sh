@@ -2,12 +2,7 @@
 # back and checked against the I/O actually issued.  Needs root and loop
 # devices; on a kernel in lockdown (as here) relay is refused and the
 # tracefs backend takes over, which these tests check too.
-TRACEFS=/sys/kernel/tracing
-if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null; then
-	skip "live capture" "needs root and losetup"
-elif ! { [ -d $TRACEFS/instances ] || mount -t tracefs nodev $TRACEFS 2>/dev/null; } || [ ! -d $TRACEFS/events/block ]; then
-	skip "live capture" "no tracefs with block events on this kernel"
-else
+if live_ok "live capture"; then
 	LI=$OUT/loop.img; rm -f "$LI"; truncate -s 64M "$LI"
 	LOOP=$(losetup -f --show "$LI")
 	LN=${LOOP#/dev/}
