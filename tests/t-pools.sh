@@ -93,6 +93,15 @@ if [ -x "$T" ]; then
 		if [ -n "$BDEV" ]; then
 			"$T" trace -d "$BDEV" -d "$BDEV" -w 1 -o "$OUT/tcd" >/dev/null 2>"$OUT/tcd3.err"
 			check "tiny: trace -d beyond CAP_DEVS refused, named" grep -q "$BDEV: more than 1 devices (CAP_DEVS)" "$OUT/tcd3.err"
+			# CAP_CPUS 1: a machine with more CPUs is refused before any setup
+			if [ "$(nproc --all)" -gt 1 ]; then
+				"$T" trace -d "$BDEV" -w 1 -o "$OUT/tcc" >/dev/null 2>"$OUT/tcc.err"
+				rc=$?
+				check "tiny: more CPUs than CAP_CPUS refused, exit 1 ($rc), said" sh -c \
+					"test $rc = 1 && grep -qE '^trace: [0-9]+ CPUs; this build handles 1 \(CAP_CPUS\)\$' '$OUT/tcc.err'"
+			else
+				skip "tiny: CAP_CPUS" "one CPU here"
+			fi
 		else
 			skip "tiny: trace beyond CAP_DEVS" "no block device in /dev"
 		fi
