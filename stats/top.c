@@ -562,6 +562,10 @@ static void top_record(const struct rec *r)
 			q->tag = tag;
 		}
 		break;
+	case TA_BACKMERGE:	/* the bio joined a request: its own entry ends here */
+		if ((q = req_find(r->dev, r->sector, NULL)))
+			req_del(q);
+		break;
 	case TA_FRONTMERGE: {	/* the request now starts at this bio's sector */
 		struct req *old = req_find(r->dev, r->sector + (r->bytes >> 9), NULL), keep;
 
