@@ -1310,6 +1310,18 @@ COLD static double scan_double(const char *arg, const char **end)
 	return neg ? -v : v;
 }
 
+/* Seconds to ns as Debian's x86-64 blkparse converts them: past 2^64 ns
+ * or inf gives 0, nan and below -2^63 give 2^63, negatives wrap.  C leaves that
+ * undefined and s390x saturates instead: spelled out, every arch agrees. */
+static u64 to_ns(double sec)
+{
+	double v = sec * 1000000000;
+
+	if (!(v >= 9223372036854775808.0))
+		return v > -9223372036854775808.0 ? (u64)(s64)v : (u64)1 << 63;
+	return v < 18446744073709551616.0 ? (u64)v : 0;
+}
+
 /* "[start:]end" in seconds, as blkparse's -w */
 static int stopwatch(const char *arg)
 {
@@ -1323,7 +1335,7 @@ static int stopwatch(const char *arg)
 	if (*e == ':') {
 		const char *d = e + 1;
 
-		P.sw_start = (u64)(v * 1000000000);
+		P.sw_start = to_ns(v);
 		v = scan_double(d, &e);
 		if (e == d || *e) {
 			warn_msg("Invalid stopwatch duration time: %s", d);
@@ -1333,7 +1345,7 @@ static int stopwatch(const char *arg)
 		warn_msg("Invalid stopwatch start timer: %s", arg);
 		return -1;
 	}
-	P.sw_end = (u64)(v * 1000000000);
+	P.sw_end = to_ns(v);
 	if (P.sw_end <= P.sw_start) {
 		warn_msg("Invalid stopwatch interval: %llu -> %llu",
 			 (unsigned long long)P.sw_start, (unsigned long long)P.sw_end);
