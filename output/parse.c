@@ -1551,8 +1551,8 @@ COLD int parse_end(int rc)
 	if (P.dev_overflow)
 		warn_msg("device table full: %llu events dropped (DEVS_MAX %d)", (unsigned long long)P.dev_overflow, DEVS_MAX);
 	if (P.hold_overflow)
-		warn_msg("late-record table full: %llu records printed early (HOLD_MAX %d)",
-			 (unsigned long long)P.hold_overflow, HOLD_MAX);
+		warn_msg("late-record table full: %llu records printed early (HOLD_MAX %d, HOLD_BYTES %d)",
+			 (unsigned long long)P.hold_overflow, HOLD_MAX, HOLD_BYTES);
 	if (P.skip_overflow)
 		warn_msg("gap table full: %llu gaps uncounted (SKIPS_MAX %d)", (unsigned long long)P.skip_overflow, SKIPS_MAX);
 	return rc || src_errors ? 1 : 0;

@@ -150,7 +150,7 @@ fi
 
 # Requests that never complete (lost records) fill the request pool: the
 # oldest age out, counted, and what comes after still counts exactly.
-python3 tests/leaks.py 10000 500 | "$IOMON" top -C -i - 3600 >"$OUT/leak.txt" 2>&1
+python3 tests/craft.py leaks 10000 500 | "$IOMON" top -C -i - 3600 >"$OUT/leak.txt" 2>&1
 check "top: a pool full of leaked requests ages them out, counted" \
 	grep -qE '^\(untracked: [1-9][0-9]* requests aged out of TOP_REQS [0-9]+, 0 completions' "$OUT/leak.txt"
 check "top: after the leaks, all 500 writes of 4 KiB still counted" \

@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""craft.py KIND ARGS: small version-7 streams on stdout, made to order.
+  leaks N M  pid 100 queues N requests that never complete, then pid 200
+             makes M 4 KiB writes that do (Q, D, C each): top's request
+             pool must age the leaked ones out and still count the rest
+  late       40 queues on CPU 0, a PC issue with a 16-byte CDB whose
+             sequence number CPU 0 has already shown, 20 more queues: with
+             batches of 16 (-b 16) the issue is late, held to the end by
+             parse (and blkparse), if HOLD_BYTES fits its payload"""
+import struct, sys
+
+TC = lambda bit: 1 << (bit + 16)
+WRITE, QUEUE, ISSUE, COMPLETE, PC = TC(1), TC(4), TC(6), TC(7), TC(9)
+DEV = (8 << 20) | 0
+out, seq, t = [], 0, 1000
+
+
+def rec(sector, action, pid, pdu=b"", at=None, sq=None):
+    global seq, t
+    seq += 1
+    t += 1000
+    out.append(struct.pack("<IIQQIIIIIHH", 0x65617407, seq if sq is None else sq, t if at is None else at,
+                           sector, 4096, action, pid, DEV, 0, 0, len(pdu)) + pdu)
+
+
+if sys.argv[1] == "leaks":
+    n, m = int(sys.argv[2]), int(sys.argv[3])
+    for i in range(n):
+        rec(8 * i, WRITE | QUEUE | 1, 100)
+    for i in range(m):
+        s = 8 * (n + i)
+        rec(s, WRITE | QUEUE | 1, 200)
+        rec(s, WRITE | ISSUE | 7, 200)
+        rec(s, WRITE | COMPLETE | 8, 200)
+elif sys.argv[1] == "late":
+    for i in range(40):
+        rec(8 * i, WRITE | QUEUE | 1, 300)
+    rec(0, PC | ISSUE | 7, 300, bytes(range(0x10, 0x20)), at=1500, sq=3)
+    for i in range(40, 60):
+        rec(8 * i, WRITE | QUEUE | 1, 300)
+else:
+    sys.exit(__doc__)
+sys.stdout.buffer.write(b"".join(out))
