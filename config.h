@@ -152,9 +152,10 @@
 #ifndef TOP_REQS
 #define TOP_REQS 4096
 #endif
-/* Live: records put in time order per round of reads. */
-#ifndef TOP_LIVE
-#define TOP_LIVE 8192
+/* Live: a round of reads is merged by time across its per-CPU runs, this
+ * many at once (a run per CPU, and one more where a buffer filled). */
+#ifndef TOP_RUNS
+#define TOP_RUNS 512
 #endif
 /* Tags a --tag-helper may announce, and the bytes of a label kept (a
  * row's COMM column; biotop's is 16 wide, labels may be a little longer). */

@@ -655,49 +655,70 @@ static int live_push(const void *p, size_t n)
 	return 0;
 }
 
-/* A round holds each CPU's records in turn; a request queued on one CPU
- * can complete on another, so the round is put in time order first. */
-static struct { u64 t; u32 off; } key[TOP_LIVE], tmp[TOP_LIVE];
+/* A round holds each CPU's records in turn, each CPU's in time order.  A
+ * request queued on one CPU can complete on another, so the round is
+ * merged by time across those runs before it counts.  A round with more
+ * than TOP_RUNS runs (many CPUs, a buffer drained mid-round) is merged
+ * TOP_RUNS runs at a time. */
+static struct { u32 at, end; u64 t; } run[TOP_RUNS];
 
-static void sort_keys(u32 n)
+static u32 run_skip(u32 off, u32 end)	/* past unfilled relay records */
 {
-	u32 w, lo, i, j, k, mid, hi;
+	while (end - off >= 48 && rec_unfilled(LS.buf + off))
+		off += 48;
+	return off;
+}
 
-	for (w = 1; w < n; w *= 2) {
-		for (lo = 0; lo < n; lo += 2 * w) {
-			mid = lo + w < n ? lo + w : n;
-			hi = lo + 2 * w < n ? lo + 2 * w : n;
-			for (i = lo, j = mid, k = lo; k < hi; k++)
-				tmp[k] = (j >= hi || (i < mid && key[i].t <= key[j].t)) ? key[i++] : key[j++];
+static void merge_runs(u32 n)
+{
+	struct rec r;
+
+	for (;;) {
+		u32 i, b = n;
+
+		for (i = 0; i < n; i++)
+			if (run[i].at < run[i].end && (b == n || run[i].t < run[b].t))
+				b = i;
+		if (b == n)
+			return;
+		if (rec_decode(LS.buf + run[b].at, run[b].end - run[b].at, &r) <= 0) {
+			run[b].at = run[b].end;	/* src_record said it was whole */
+			continue;
 		}
-		memcpy(key, tmp, n * sizeof(key[0]));
+		top_record(&r);
+		run[b].at = run_skip(run[b].at + r.hdr_len + r.pdu_len, run[b].end);
+		if (run[b].at < run[b].end && rec_decode(LS.buf + run[b].at, run[b].end - run[b].at, &r) > 0)
+			run[b].t = r.time;
 	}
 }
 
 static void live_round_records(void)
 {
 	struct rec r;
+	u32 n = 0, cpu = 0;
+	u64 t = 0;
 
 	for (;;) {
-		u32 n = 0, i;
+		u32 at = LS.pos;
+		int got = src_record(&LS, &r) > 0;
+		int fresh = !n || !got || r.cpu != cpu || r.time < t;
 
-		while (n < TOP_LIVE) {
-			u32 at = LS.pos;
-
-			if (src_record(&LS, &r) <= 0)
-				break;
-			key[n].t = r.time;
-			key[n++].off = at;
+		if (n && fresh)
+			run[n - 1].end = at;
+		if (!got)
+			break;
+		if (fresh) {
+			if (n == TOP_RUNS) {
+				merge_runs(n);
+				n = 0;
+			}
+			run[n].at = run_skip(at, LS.len);
+			run[n++].t = r.time;
 		}
-		if (!n)
-			break;
-		sort_keys(n);
-		for (i = 0; i < n; i++)
-			if (rec_decode(LS.buf + key[i].off, LS.len - key[i].off, &r) > 0)
-				top_record(&r);
-		if (n < TOP_LIVE)
-			break;
+		cpu = r.cpu;
+		t = r.time;
 	}
+	merge_runs(n);
 }
 
 static void live_round(void)

@@ -123,17 +123,6 @@ if live_ok "top live screen" tmux; then
 	else
 		skip "top live --tag-helper" "python3 missing (the example helper is Python)"
 	fi
-	# a build that sorts a live round 8 records at a time (TOP_LIVE 8): a
-	# request still counts once, whatever chunk its records fall in
-	L8=$OUT/iomon-live8
-	if ${MUSL_CC:-musl-gcc} -I"$TOP" -DTOP_LIVE=8 -Os -static -o "$L8" $(make -s -C "$TOP" print-srcs | sed "s|[^ ]*|$TOP/&|g") 2>"$OUT/l8.err"; then
-		"$L8" top -C -d "$TL" 2 2 >"$OUT/tl8.txt" 2>"$OUT/tl8.err" &
-		pid=$!; sleep 0.7; dd if=/dev/zero of="$TL" bs=4k count=100 oflag=direct 2>/dev/null; wait $pid
-		check "TOP_LIVE 8: live rounds sorted in chunks still count dd's 100 writes once" \
-			sh -c "awk '\$2 == \"dd\" && \$3 == \"W\" && \$6 == \"$TN\" { io += \$7 } END { exit io != 100 }' '$OUT/tl8.txt'"
-	else
-		skip "TOP_LIVE 8" "cannot build it with musl-gcc: $(head -c 200 "$OUT/l8.err")"
-	fi
 	losetup -d "$TL"; rm -f "$TI"
 fi
 
