@@ -4,7 +4,9 @@
 
 iomon writes every trace record to our stdin: a 48-byte header in host byte
 order (struct blk_io_trace, version 7) followed by pdu_len payload bytes.
-For each record we answer on stdout with host-order u32s and end with END:
+For each record we answer on stdout with host-order u32s and end with END.
+(Host order is read off each header's magic, so the helper also answers an
+iomon that runs emulated, under qemu-user, in the other byte order.)
 
     0                    END      done with this record
     1 TAG LEN LABEL      NEW_TAG  LABEL is LEN bytes, NUL included
@@ -20,7 +22,7 @@ announced the first time it is used.  Everything else is answered with END.
 import struct
 import sys
 
-HDR = struct.Struct("=IIQQIIIIIHH")  # magic seq time sector bytes action pid dev cpu error pdu_len
+HDR = "IIQQIIIIIHH"  # magic seq time sector bytes action pid dev cpu error pdu_len
 NOTIFY = 1 << (10 + 16)              # BLK_TC_NOTIFY in the action's category bits
 PROCESS = NOTIFY | 0
 QUEUE, ISSUE = 1, 7
@@ -57,10 +59,11 @@ def main():
     names, tags = {}, {}  # pid -> comm; label -> tag number
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     while True:
-        h = read_exact(inp, HDR.size)
+        h = read_exact(inp, 48)
         if h is None:
             return
-        _, _, _, _, _, action, pid, _, _, _, pdu_len = HDR.unpack(h)
+        bo = ">" if h[0] == 0x65 else "<"  # the magic 0x65617407 in its order
+        _, _, _, _, _, action, pid, _, _, _, pdu_len = struct.unpack(bo + HDR, h)
         pdu = read_exact(inp, pdu_len) if pdu_len else b""
         if pdu is None:
             return
@@ -72,9 +75,9 @@ def main():
             if label not in tags:
                 tags[label] = len(tags) + 1
                 raw = label.encode() + b"\0"
-                reply += struct.pack("=III", NEW_TAG, tags[label], len(raw)) + raw
-            reply += struct.pack("=II", TAG_IO, tags[label])
-        out.write(reply + struct.pack("=I", END))
+                reply += struct.pack(bo + "III", NEW_TAG, tags[label], len(raw)) + raw
+            reply += struct.pack(bo + "II", TAG_IO, tags[label])
+        out.write(reply + struct.pack(bo + "I", END))
         out.flush()
 
 

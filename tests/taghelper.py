@@ -10,9 +10,10 @@ while mode != "die" or n < int(arg):
     h = inp.read(48)
     if len(h) < 48:
         break
-    inp.read(struct.unpack("=H", h[46:48])[0])
+    bo = ">" if h[0] == 0x65 else "<"  # iomon's byte order, from the magic
+    inp.read(struct.unpack(bo + "H", h[46:48])[0])
     n += 1
-    out.write(struct.pack("=I", 0))
+    out.write(struct.pack(bo + "I", 0))
     out.flush()
 if mode == "count":
     open(arg, "w").write(str(n))
