@@ -24,6 +24,9 @@ live() {
 	"$IOMON" parse -D "$W" -i "$N" | head -12
 	echo "..."
 	"$IOMON" parse -D "$W" -i "$N" | sed -n '/^CPU\|^Total/,$p' | tail -22
+	echo
+	echo "\$ iomon top -C -i $W/$N 3600    (biotop's table of the same capture)"
+	"$IOMON" top -C -i "$W/$N" 3600
 	rm -rf "$W"
 }
 if ! live; then
@@ -36,4 +39,6 @@ if ! live; then
 	"$IOMON" parse -i nullb0 -q -s -f '' | head -20
 	echo "\$ iomon parse -i nullb0 | tail   (summary)"
 	"$IOMON" parse -i nullb0 | tail -22
+	echo "\$ iomon top -C -i nullb0 3600   (biotop's table: who did the I/O)"
+	"$IOMON" top -C -i nullb0 3600
 fi
