@@ -96,3 +96,20 @@ live_ok() {
 	{ [ -d $TRACEFS/instances ] || mount -t tracefs nodev $TRACEFS 2>/dev/null; } && [ -d $TRACEFS/events/block ] ||
 		{ skip "$n" "no tracefs with block events on this kernel"; return 1; }
 }
+
+# guest_scenario SCRIPT: the guest's script with tests/vm/guest.sh in front
+# (what every VM scenario shares); prints the combined file's path.
+guest_scenario() {
+	local s=$OUT/scen-$(basename "$(dirname "$1")").sh
+	cat "$TOP/tests/vm/guest.sh" "$1" >"$s" && echo "$s"
+}
+
+# twin_checks TAG IOMON-TEXT BLKTRACE-TEXT: a VM capture by iomon against
+# Debian's blktrace on a twin device under the same load.
+twin_checks() {
+	local q1 q2 c1
+	q1=$(grep -c ' Q ' "$2"); q2=$(grep -c ' Q ' "$3"); c1=$(grep -c ' C ' "$2")
+	check "$1 relay: as many requests as blktrace saw on its twin device ($q1 vs $q2)" \
+		test "$q1" -gt $((q2 * 7 / 10)) -a "$q1" -lt $((q2 * 13 / 10))
+	check "$1 relay: completions match queued requests ($c1 of $q1)" test "$c1" -ge $((q1 - 10)) -a "$q1" -gt 100
+}

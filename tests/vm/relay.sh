@@ -1,16 +1,6 @@
 # Runs inside Debian's 6.1 kernel under qemu (busybox sh, root, debugfs
-# mounted, results under /out); see tests/t-vm.sh.  iomon is in /bin.
-nb() { rmmod null_blk 2>/dev/null; insmod /lib/mod/null_blk.ko "$@"; sleep 0.2; }
-# load DEV ROUNDS: 4 KiB direct I/O from dd, a fixed amount, so twin devices
-# see the same requests (iogen's threads soft-locked the 6.1 guest under TCG)
-load() {
-	i=0
-	while [ "$i" -lt "$2" ]; do
-		i=$((i + 1))
-		dd if=/dev/zero of="$1" bs=4k count=64 seek=$((RANDOM % 1000)) oflag=direct 2>/dev/null
-		dd if="$1" of=/dev/null bs=4k count=64 skip=$((RANDOM % 1000)) iflag=direct 2>/dev/null
-	done
-}
+# mounted, results under /out); see tests/t-vm.sh.  iomon is in /bin;
+# nb and load come from tests/vm/guest.sh.
 # softirq completions and one load thread per device: timer completions
 # under heavy load soft-locked Debian's 6.1 kernel under TCG now and then
 nb queue_mode=2 nr_devices=2 irqmode=0 gb=1
