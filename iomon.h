@@ -113,10 +113,10 @@ char *fmt_s64(char *p, s64 v);
 char *fmt_num(char *p, u64 v, int neg, int width, int left);
 char *fmt_str(char *p, const char *s, int width, int left);
 char *fmt_zpad(char *p, u64 v, int width);
-char *fmt_g9(char *p, u64 k, int e);
+char *fmt_g9(char *p, u64 k, int e);	/* %.9g of k * 10^e, exact: at most 16 bytes */
 struct tm;
 char *fmt_hms(char *p, const struct tm *tm);	/* strftime's "%H:%M:%S" */
-char *fmt_date(char *p, const struct tm *tm);	/* "%a %b %e %H:%M:%S %Y": 24+ bytes */	/* %.9g of k * 10^e, exact: at most 16 bytes */
+char *fmt_date(char *p, const struct tm *tm);	/* "%a %b %e %H:%M:%S %Y": 24+ bytes */
 /* printf's subset: flags - 0, width, precision for s and f, lengths l ll z,
  * conversions d i u x c s f %%; snprintf's return and termination.  A %f
  * precision above FMT_PREC_MAX counts as FMT_PREC_MAX. */

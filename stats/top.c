@@ -44,14 +44,14 @@ const char top_usage[] =
 struct row {
 	u32 pid, dev;		/* pid, or the tag with a helper */
 	char comm[TOP_LABEL];
-	u8 w, used;
+	u8 w;
 	u64 io, bytes, ns;
 };
 
 struct req {			/* in flight, by (device, sector); named at completion */
 	u64 sector, queued, issue;
 	u32 dev, pid, next, tag;
-	u8 w, used, tagged;
+	u8 w, tagged;
 };
 
 #define UNTAGGED 0xffffffffu	/* the row of requests no helper claimed */
@@ -92,7 +92,6 @@ static void req_del(struct req *q)
 
 	if (req_find(q->dev, q->sector, &l)) {
 		*l = q->next;
-		q->used = 0;
 		q->next = T.freelist;
 		T.freelist = (u32)(q - T.reqs) + 1;
 	}
@@ -134,7 +133,6 @@ static struct req *req_new(u32 dev, u64 sector, u64 now)
 	q->dev = dev;
 	q->sector = sector;
 	q->queued = now;
-	q->used = 1;
 	h = rhash(dev, sector);
 	q->next = T.bucket[h];
 	T.bucket[h] = idx;
@@ -639,12 +637,10 @@ static int live_push(const void *p, size_t n)
 
 	while (n) {
 		size_t k = src_push(&LS, b, n);
-		struct rec r;
 
 		if (!k) {
 			u32 before = LS.pos;
 
-			(void)r;
 			live_round_records();
 			if (LS.pos == before)
 				return -1;
