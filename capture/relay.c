@@ -294,7 +294,6 @@ int relay_run(void)
 			teardown_all();
 			return rc;
 		}
-	warn_msg("capturing through relay (debugfs), version-%d records", C.dev[0].version);
 	for (i = 0; i < C.ndev; i++)
 		for (c = 0; c < C.ncpu; c++)
 			if (C.dev[i].relay[c] >= 0) {
@@ -312,6 +311,8 @@ int relay_run(void)
 			teardown_all();
 			return 1;
 		}
+	/* said once the kernel traces, so a caller can start its load on it */
+	warn_msg("capturing through relay (debugfs), version-%d records", C.dev[0].version);
 	while (!cap_stopping()) {
 		int wait = cap_wait();
 

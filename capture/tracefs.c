@@ -635,9 +635,9 @@ int tracefs_run(void)
 			if (cap_write(&C.dev[i], c, "", 0))
 				goto out;
 	}
-	warn_msg("capturing through tracefs (block tracepoints in %s)", inst);
 	timestamp_note();
 	put(inst, "tracing_on", "1");
+	warn_msg("capturing through tracefs (block tracepoints in %s)", inst);
 	while (!cap_stopping()) {
 		int wait = cap_wait();
 

@@ -11,9 +11,14 @@ live() {
 	truncate -s 64M "$W/disk.img"
 	LOOP=$(losetup -f --show "$W/disk.img" 2>/dev/null) || return 1
 	echo "\$ iomon trace -d $LOOP -w 3 -D $W    (while dd writes 4 MiB and reads it back)"
-	"$IOMON" trace -d "$LOOP" -w 3 -D "$W" &
+	"$IOMON" trace -d "$LOOP" -w 3 -D "$W" 2> >(tee "$W/trace.err" >&2) &
 	pid=$!
-	sleep 0.7
+	# the load starts once the kernel traces (it says so on stderr)
+	for i in $(seq 300); do
+		grep -q 'capturing through' "$W/trace.err" 2>/dev/null && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
 	dd if=/dev/urandom of="$LOOP" bs=64k count=64 oflag=direct 2>/dev/null
 	dd if="$LOOP" of=/dev/null bs=256k count=16 iflag=direct 2>/dev/null
 	wait $pid || { losetup -d "$LOOP"; return 1; }

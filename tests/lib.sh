@@ -97,6 +97,30 @@ live_ok() {
 		{ skip "$n" "no tracefs with block events on this kernel"; return 1; }
 }
 
+# poll SECS CMD...: CMD every 0.1 s until it succeeds (return 0) or SECS
+# have passed (return 1).
+poll() {
+	local n=$(($1 * 10)); shift
+	until "$@"; do
+		n=$((n - 1)); [ $n -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+# capturing ERRFILE PID: wait until the capture PID says on ERRFILE that the
+# kernel traces (or PID has ended), rather than sleeping a guessed time that
+# a loaded machine overruns; 30 s at most.
+capturing() {
+	local i
+	for i in $(seq 300); do
+		grep -q 'capturing through' "$1" 2>/dev/null && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	echo "note: pid $2 not capturing after 30 s ($1)" >&2
+	return 1
+}
+
 # guest_scenario SCRIPT: the guest's script with tests/vm/guest.sh in front
 # (what every VM scenario shares); prints the combined file's path.
 guest_scenario() {

@@ -96,27 +96,32 @@ if live_ok "top live screen" tmux; then
 	$TS kill-server 2>/dev/null
 	# the pane outlives the program, so its last words and exit code stay
 	$TS new-session -d -s top -x 100 -y 30 "'$IOMON' top -d '$TL' 1 2>'$OUT/tt.err'; echo EXIT=\$?; sleep 60"
-	( for i in $(seq 1 40); do dd if=/dev/zero of="$TL" bs=4k count=20 oflag=direct 2>/dev/null; sleep 0.1; done ) &
+	# each step waits for what it needs to see, so a slow machine is slower,
+	# not wrong
+	poll 30 grep -q 'capturing through' "$OUT/tt.err"
+	( while :; do dd if=/dev/zero of="$TL" bs=4k count=20 oflag=direct 2>/dev/null; sleep 0.1; done ) &
 	lp=$!
-	sleep 2.6; $TS capture-pane -p -t top >"$OUT/tt.1"
-	sleep 1.1; $TS capture-pane -p -t top >"$OUT/tt.2"
+	shot() { $TS capture-pane -p -t top >"$1"; }
+	dd_row() { shot "$OUT/tt.1"; grep -qE "^[0-9]+ +dd +W 7 +[0-9]+ +$TN +[0-9]+ " "$OUT/tt.1"; }
+	moved() { shot "$OUT/tt.2"; [ "$(head -c 8 "$OUT/tt.1")" != "$(head -c 8 "$OUT/tt.2")" ]; }
+	check "top live: dd's writes on $TN in a row" poll 30 dd_row
+	check "top live: the clock moves between two looks" poll 30 moved
 	check "top live: the screen starts with the clock line (cleared, redrawn in place)" \
 		grep -qE '^[0-9]{2}:[0-9]{2}:[0-9]{2} loadavg: [0-9.]+ ' <(head -1 "$OUT/tt.2")
 	check "top live: one table on the screen, not a scroll of them" test "$(grep -c '^PID     COMM' "$OUT/tt.2")" = 1
-	check "top live: the clock moves between two looks ($(head -c 8 "$OUT/tt.1") then $(head -c 8 "$OUT/tt.2"))" \
-		test "$(head -c 8 "$OUT/tt.1")" != "$(head -c 8 "$OUT/tt.2")"
-	check "top live: dd's writes on $TN in a row" grep -qE "^[0-9]+ +dd +W 7 +[0-9]+ +$TN +[0-9]+ " "$OUT/tt.2"
-	$TS send-keys -t top C-c; sleep 1.5
-	$TS capture-pane -p -t top >"$OUT/tt.3"
+	kill $lp 2>/dev/null; wait $lp 2>/dev/null
+	$TS send-keys -t top C-c
+	ended() { shot "$OUT/tt.3"; grep -q '^EXIT=' "$OUT/tt.3"; }
+	poll 30 ended
 	check "top live: Ctrl-C ends it: biotop's Detaching..., exit 0" \
 		sh -c "grep -q '^Detaching\\.\\.\\.\$' '$OUT/tt.3' && grep -q '^EXIT=0\$' '$OUT/tt.3'"
 	check "top live: no tracefs instance left" sh -c "! ls $TRACEFS/instances | grep -q '^iomon-'"
-	$TS kill-server 2>/dev/null; kill $lp 2>/dev/null; wait $lp 2>/dev/null
+	$TS kill-server 2>/dev/null
 	# live with the example tag helper: a slow start (seconds, for an
 	# interpreter) delays the first interval, it loses no records
 	if command -v python3 >/dev/null; then
 		"$IOMON" top -C -d "$TL" --tag-helper "$TOP/stats/tag-by-pid.py" 2 2 >"$OUT/tl.txt" 2>"$OUT/tl.err" &
-		pid=$!; sleep 0.7; dd if=/dev/zero of="$TL" bs=4k count=100 oflag=direct 2>/dev/null; wait $pid
+		pid=$!; capturing "$OUT/tl.err" $pid; dd if=/dev/zero of="$TL" bs=4k count=100 oflag=direct 2>/dev/null; wait $pid
 		rc=$?
 		check "top live --tag-helper: exit 0 ($rc)" test $rc = 0
 		check "top live --tag-helper: dd's 100 writes under its tag" \

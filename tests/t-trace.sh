@@ -14,7 +14,7 @@ if live_ok "live capture"; then
 	}
 	rm -rf "$OUT/cap"; mkdir -p "$OUT/cap"
 	"$IOMON" trace -d "$LOOP" -w 3 -D "$OUT/cap" >"$OUT/cap.sum" 2>"$OUT/cap.err" &
-	pid=$!; sleep 0.7; load; wait $pid
+	pid=$!; capturing "$OUT/cap.err" $pid; load; wait $pid
 	check "trace: exit 0" test $? = 0
 	check "trace: names its backend" grep -qE 'capturing through (tracefs|relay)' "$OUT/cap.err"
 	check "trace: blktrace's summary layout" grep -qE "^  Total: +[0-9]+ events \(dropped 0\), +[0-9]+ KiB data$" "$OUT/cap.sum"
@@ -37,8 +37,8 @@ if live_ok "live capture"; then
 	# -I: devices listed in a file
 	echo "$LOOP" >"$OUT/devs.txt"
 	rm -rf "$OUT/capI"; mkdir -p "$OUT/capI"
-	"$IOMON" trace -I "$OUT/devs.txt" -w 2 -D "$OUT/capI" >/dev/null 2>&1 &
-	pid=$!; sleep 0.7; load; wait $pid
+	"$IOMON" trace -I "$OUT/devs.txt" -w 2 -D "$OUT/capI" >/dev/null 2>"$OUT/capI.err" &
+	pid=$!; capturing "$OUT/capI.err" $pid; load; wait $pid
 	check "trace -I FILE: the listed device traced" test -s "$OUT/capI/$LN.blktrace.0" -o -s "$OUT/capI/$LN.blktrace.1"
 	mkdir -p "$OUT/bin"; "$IOMON" --install "$OUT/bin" >/dev/null 2>&1
 	if command -v blktrace >/dev/null; then
@@ -47,7 +47,7 @@ if live_ok "live capture"; then
 
 	# the stream on stdout, straight into the parser
 	"$IOMON" trace -o - -w 3 "$LOOP" 2>"$OUT/st.err" | "$IOMON" parse -i - >"$OUT/st.txt" 2>&1 &
-	pid=$!; sleep 0.7; load; wait $pid
+	pid=$!; capturing "$OUT/st.err" $pid; load; wait $pid
 	check "trace -o - | parse -i -: 100 queued writes" test "$(grep -cE ' Q +WS? [0-9]+ \+ 8 \[dd\]' "$OUT/st.txt")" = 100
 	check "trace -o -: summary on stderr" grep -q '^=== ' "$OUT/st.err"
 
@@ -55,7 +55,7 @@ if live_ok "live capture"; then
 	# small buffer (-b 4 -n 1) overflows; the summary counts the loss and
 	# the warning follows, as blktrace's
 	"$IOMON" trace -d "$LOOP" -b 4 -n 1 -w 3 -D "$OUT/cap" >"$OUT/drop.sum" 2>"$OUT/drop.err" &
-	pid=$!; sleep 0.7; kill -STOP $pid; load; load; kill -CONT $pid; wait $pid
+	pid=$!; capturing "$OUT/drop.err" $pid; kill -STOP $pid; load; load; kill -CONT $pid; wait $pid
 	check "trace: drops counted in the summary" grep -qE '^  Total: .*\(dropped [1-9][0-9]*\)' "$OUT/drop.sum"
 	check "trace: drops warned about, as blktrace does" \
 		grep -q '^Consider using a larger buffer size (-b) and/or more buffers (-n)$' "$OUT/drop.err"
@@ -64,7 +64,7 @@ if live_ok "live capture"; then
 
 	# btrace: capture and text in one process
 	"$IOMON" btrace -w 3 -s "$LOOP" >"$OUT/bt.txt" 2>"$OUT/bt.err" &
-	pid=$!; sleep 0.7; load; wait $pid
+	pid=$!; capturing "$OUT/bt.err" $pid; load; wait $pid
 	check "btrace: exit 0" test $? = 0
 	check "btrace: 100 queued writes, live text" test "$(grep -cE ' Q +WS? [0-9]+ \+ 8 \[dd\]' "$OUT/bt.txt")" = 100
 	check "btrace: blkparse's summary on stdout" grep -q "^Events ($(printf '%d,%d' 0x$(stat -L -c '%t' "$LOOP") 0x$(stat -L -c '%T' "$LOOP"))): " "$OUT/bt.txt"
@@ -77,7 +77,7 @@ if live_ok "live capture"; then
 
 	# monitor -t: blkiomon's statistics from a live capture, no pipe
 	"$IOMON" monitor -I 1 -t "$LOOP" -h "$OUT/lm.txt" 2>"$OUT/lm.err" &
-	pid=$!; sleep 0.7; load; sleep 1.2; kill -INT $pid; wait $pid
+	pid=$!; capturing "$OUT/lm.err" $pid; load; sleep 1.2; kill -INT $pid; wait $pid
 	check "monitor -t: ends cleanly on SIGINT" test $? = 0
 	check "monitor -t: the 100 writes matched D to C" \
 		sh -c "awk '/^sizes write/ { sub(/,/, \"\", \$5); n += \$5 } END { exit n != 100 }' '$OUT/lm.txt'"
@@ -85,7 +85,7 @@ if live_ok "live capture"; then
 
 	# top, live: biotop's table for the loop device, then it stops by itself
 	"$IOMON" top -C -d "$LOOP" 2 2 >"$OUT/lt.txt" 2>"$OUT/lt.err" &
-	pid=$!; sleep 0.7; load; wait $pid
+	pid=$!; capturing "$OUT/lt.err" $pid; load; wait $pid
 	check "top -d: exits after its count" test $? = 0
 	check "top -d: dd's 100 writes of 4 KiB in one row" \
 		sh -c "awk '\$2 == \"dd\" && \$3 == \"W\" && \$6 == \"$LN\" { io += \$7; kb += \$8 } END { exit !(io == 100 && kb == 400) }' '$OUT/lt.txt'"
@@ -96,14 +96,14 @@ if live_ok "live capture"; then
 	for sig in INT TERM HUP; do
 		rm -rf "$OUT/sig"; mkdir -p "$OUT/sig"
 		"$IOMON" trace -d "$LOOP" -D "$OUT/sig" >"$OUT/sig.sum" 2>"$OUT/sig.err" &
-		pid=$!; sleep 0.7; load; kill -$sig $pid; wait $pid
+		pid=$!; capturing "$OUT/sig.err" $pid; load; kill -$sig $pid; wait $pid
 		check "trace: SIG$sig ends it with exit 0" test $? = 0
 		check "trace: SIG$sig: summary printed" grep -q '^=== ' "$OUT/sig.sum"
 		check "trace: SIG$sig: no tracefs instance left" sh -c "! ls $TRACEFS/instances | grep -q '^iomon-'"
 	done
 	# a reader that goes away
 	( "$IOMON" trace -o - "$LOOP" 2>"$OUT/pipe.err" & echo $! >"$OUT/pipe.pid"; wait ) | head -c 100 >/dev/null &
-	sleep 0.7; load; sleep 1.5
+	capturing "$OUT/pipe.err" $!; load; sleep 1.5
 	check "trace: closed stdout ends the capture" sh -c "! kill -0 $(cat "$OUT/pipe.pid") 2>/dev/null"
 	kill "$(cat "$OUT/pipe.pid")" 2>/dev/null; wait 2>/dev/null
 	check "trace: closed stdout: no instance left" sh -c "! ls $TRACEFS/instances | grep -q '^iomon-'"
@@ -111,7 +111,7 @@ if live_ok "live capture"; then
 	mkdir -p "$OUT/tiny"; umount "$OUT/tiny" 2>/dev/null
 	if mount -t tmpfs -o size=16k tmpfs "$OUT/tiny" 2>/dev/null; then
 		"$IOMON" trace -d "$LOOP" -D "$OUT/tiny" -w 5 >/dev/null 2>"$OUT/full.err" &
-		pid=$!; sleep 0.7; load; load; wait $pid
+		pid=$!; capturing "$OUT/full.err" $pid; load; load; wait $pid
 		check "trace: full disk: exit 1" test $? = 1
 		check "trace: full disk: says so" grep -q 'No space left' "$OUT/full.err"
 		check "trace: full disk: no instance left" sh -c "! ls $TRACEFS/instances | grep -q '^iomon-'"

@@ -1,6 +1,19 @@
 # Shared by the guest scenarios (tests/vm/relay.sh, tests/xvm/relay.sh):
 # the tests put it in front of each one.  busybox sh, root, in the guest.
 nb() { rmmod null_blk 2>/dev/null; insmod /lib/mod/null_blk.ko "$@"; sleep 0.2; }
+# said FILE: wait (30 s at most) until the iomon capture whose stderr is
+# FILE says the kernel traces; TCG under a loaded host is slow to start.
+said() {
+	n=0
+	while ! grep -q 'capturing through' "$1" 2>/dev/null && [ "$n" -lt 300 ]; do n=$((n + 1)); sleep 0.1; done
+}
+# made PATH: wait (30 s at most) until PATH exists (blktrace's relay files,
+# made at its BLKTRACESETUP), then a moment for its BLKTRACESTART
+made() {
+	n=0
+	while [ ! -e "$1" ] && [ "$n" -lt 300 ]; do n=$((n + 1)); sleep 0.1; done
+	sleep 0.5
+}
 # load DEV ROUNDS [BLOCKS]: 4 KiB direct I/O from dd, a fixed amount, so
 # twin devices see the same requests (iogen's threads soft-locked Debian's
 # 6.1 guest under TCG)

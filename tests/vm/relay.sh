@@ -9,40 +9,40 @@ nb queue_mode=2 nr_devices=2 irqmode=0 gb=1
 mkdir -p /out/iomon /out/bt
 iomon trace -d /dev/nullb0 -w 3 -D /out/iomon > /out/iomon.sum 2> /out/iomon.err &
 blktrace.real -d /dev/nullb1 -w 3 -D /out/bt > /out/bt.sum 2>&1 &
-sleep 1.5
+said /out/iomon.err; made /sys/kernel/debug/block/nullb1/trace0
 load /dev/nullb0 3 & load /dev/nullb1 3
 wait
 # 2. the tracefs backend, forced
 mkdir -p /out/tfs
 mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 iomon trace --backend=tracefs -d /dev/nullb0 -w 2 -D /out/tfs > /out/tfs.sum 2> /out/tfs.err &
-sleep 1.5; load /dev/nullb0 2; wait
+said /out/tfs.err; load /dev/nullb0 2; wait
 # 3. a capture killed with SIGKILL leaves the trace set up; the next one clears it
 mkdir -p /out/k1 /out/k2
-iomon trace -d /dev/nullb0 -D /out/k1 > /dev/null 2>&1 &
-sleep 1; kill -9 $!; wait
+iomon trace -d /dev/nullb0 -D /out/k1 > /dev/null 2> /out/k0.err &
+said /out/k0.err; kill -9 $!; wait
 iomon trace -d /dev/nullb0 -w 1 -D /out/k2 > /out/k2.sum 2> /out/k2.err
 echo "rc=$?" >> /out/k2.err
 # 4. -k clears one explicitly
-iomon trace -d /dev/nullb0 -D /out/k1 > /dev/null 2>&1 &
-sleep 1; kill -9 $!; wait
+iomon trace -d /dev/nullb0 -D /out/k1 > /dev/null 2> /out/k0.err &
+said /out/k0.err; kill -9 $!; wait
 iomon trace -k -d /dev/nullb0 > /out/kill.out 2> /out/kill.err
 echo "rc=$?" >> /out/kill.err
 blktrace.real -d /dev/nullb0 -w 1 -D /out/k1 > /out/after-kill.out 2>&1
 echo "rc=$?" >> /out/after-kill.out
 # 5. a trace held by a live capture is refused, naming its pid
-iomon trace -d /dev/nullb0 -D /out/k1 > /dev/null 2>&1 &
-P=$!; sleep 1
+iomon trace -d /dev/nullb0 -D /out/k1 > /dev/null 2> /out/k0.err &
+P=$!; said /out/k0.err
 iomon trace -d /dev/nullb0 -w 1 -D /out/k1 > /dev/null 2> /out/held.err
 echo "rc=$? holder=$P" >> /out/held.err
 kill $P; wait
 # 6. the stream into the parser, in the VM
-iomon trace -o - -w 2 /dev/nullb0 2>/dev/null | iomon parse -i - > /out/stream.txt &
-sleep 1.5; load /dev/nullb0 2; wait
+iomon trace -o - -w 2 /dev/nullb0 2> /out/k0.err | iomon parse -i - > /out/stream.txt &
+said /out/k0.err; load /dev/nullb0 2; wait
 # 6b. the tracer stopped while the load runs: relay drops, counted
 mkdir -p /out/drop
 iomon trace -d /dev/nullb0 -b 64 -n 2 -w 4 -D /out/drop > /out/drop.sum 2> /out/drop.err &
-P=$!; sleep 1.5; kill -STOP $P; load /dev/nullb0 20; kill -CONT $P; wait
+P=$!; said /out/drop.err; kill -STOP $P; load /dev/nullb0 20; kill -CONT $P; wait
 # 7. partitions: a disk and its partition at once is refused; a partition
 #    alone is traced (relay: the kernel limits it to the partition's sectors)
 nb queue_mode=2 memory_backed=1 gb=1
@@ -53,6 +53,6 @@ iomon trace -d /dev/nullb0 -d /dev/nullb0p1 -w 1 -D /out/k1 > /dev/null 2> /out/
 echo "rc=$?" >> /out/both.err
 mkdir -p /out/part
 iomon trace -d /dev/nullb0p1 -w 2 -D /out/part > /out/part.sum 2> /out/part.err &
-sleep 1.5
+said /out/part.err
 dd if=/dev/zero of=/dev/nullb0p1 bs=4k count=50 oflag=direct 2>/dev/null
 wait

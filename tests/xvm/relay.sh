@@ -11,7 +11,7 @@ nb queue_mode=2 nr_devices=2 irqmode=0 gb=1
 mkdir -p /out/iomon /out/bt
 iomon trace -d /dev/nullb0 -w 3 -D /out/iomon > /out/iomon.sum 2> /out/iomon.err &
 blktrace.real -d /dev/nullb1 -w 3 -D /out/bt > /out/bt.sum 2>&1 &
-sleep 1
+said /out/iomon.err; made /sys/kernel/debug/block/nullb1/trace0
 load /dev/nullb0 3 32 & load /dev/nullb1 3 32
 wait
 # both parsers natively, on the guest's own byte order
