@@ -84,6 +84,8 @@ u32 src_need(struct src *s, u32 want);
  * (message printed, naming the file and byte offset). */
 int src_record(struct src *s, struct rec *r);
 size_t src_push(struct src *s, const void *p, size_t n);	/* bytes taken */
+void src_init_push(struct src *s, u8 *buf, u32 cap);
+int src_feed(struct src *s, const void *p, size_t n, void (*drain)(void));
 int src_replay(const char *name, void (*fn)(const struct rec *), volatile int *stop);
 void src_zero_report(void);	/* warns once if unfilled records were skipped */
 extern unsigned long long src_errors, src_zero_records, src_zero_first_off;

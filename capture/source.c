@@ -144,6 +144,37 @@ size_t src_push(struct src *s, const void *p, size_t n)
 	return room;
 }
 
+/* A source fed by a live capture rather than read from a file. */
+void src_init_push(struct src *s, u8 *buf, u32 cap)
+{
+	src_init(s, -1, "(capture)", buf, cap);
+	s->eof = 0;
+	s->push = 1;
+}
+
+/* All n bytes into a pushed source; when it is full, drain() takes the whole
+ * records there first.  -1 when a full buffer gives up none (no room even
+ * for one record). */
+int src_feed(struct src *s, const void *p, size_t n, void (*drain)(void))
+{
+	const u8 *b = p;
+
+	while (n) {
+		size_t k = src_push(s, b, n);
+
+		if (!k) {
+			u32 before = s->pos;
+
+			drain();
+			if (s->pos == before)
+				return -1;
+		}
+		b += k;
+		n -= k;
+	}
+	return 0;
+}
+
 /* Replay NAME.blktrace.0, .1, ... merged by time into fn, until the files
  * end or *stop is set.  1 if any file was damaged or none was found. */
 int src_replay(const char *name, void (*fn)(const struct rec *), volatile int *stop)

@@ -391,6 +391,18 @@ static void track_frontmerge(struct devinfo *d, const struct rec *r)
 
 /* ---- one record through blkparse's dump_trace ---- */
 
+/* blkparse prints a remap under its target device (the payload's second
+ * word) and leaves the record rewritten so for -d; -F A turns that off. */
+static void remap_dev(const struct rec *r, u32 *dev)
+{
+	u8 b[8] = { 0 };
+
+	if (fmt_overridden('A'))
+		return;
+	memcpy(b, r->pdu, r->pdu_len < 8 ? r->pdu_len : 8);
+	*dev = be32_load(b + 4);
+}
+
 static void show(struct cpuinfo *c, const struct rec *r, u64 time, const char *act,
 		 u64 el, int with_pdu)
 {
@@ -400,12 +412,8 @@ static void show(struct cpuinfo *c, const struct rec *r, u64 time, const char *a
 		e.pdu = r->pdu;
 		e.pdu_len = r->pdu_len;
 	}
-	if (act[0] == 'A' && !fmt_overridden('A')) {
-		u8 b[8] = { 0 };
-
-		memcpy(b, r->pdu, r->pdu_len < 8 ? r->pdu_len : 8);
-		e.dev = be32_load(b + 4);
-	}
+	if (act[0] == 'A')
+		remap_dev(r, &e.dev);
 	fmt_event(&P.out, &e);
 }
 
@@ -569,10 +577,8 @@ static void dump_trace(struct devinfo *d, struct cpuinfo *c, const struct rec *r
 			trace_pc(d, c, r, time);
 		else
 			trace_fs(d, c, r, time);
-		/* blkparse rewrote the record's device while printing a remap */
-		if ((ACT32(r) & 0xffff) == TA_REMAP && !(ACT32(r) & TC(TC_PC)) &&
-		    !fmt_overridden('A') && r->pdu_len >= 8)
-			shown_dev = be32_load(r->pdu + 4);
+		if ((ACT32(r) & 0xffff) == TA_REMAP && !(ACT32(r) & TC(TC_PC)) && r->pdu_len >= 8)
+			remap_dev(r, &shown_dev);
 	}
 	if (!d->events)
 		d->first_time = time;

@@ -647,35 +647,24 @@ static int run_stdin(void)
 static struct src LS;
 static s64 live_next;
 
+static void live_drain(void)
+{
+	struct rec r;
+
+	while (src_record(&LS, &r) > 0)
+		record(&r);
+}
+
 static int live_push(const void *p, size_t n)
 {
-	const u8 *b = p;
-
-	while (n) {
-		size_t k = src_push(&LS, b, n);
-		struct rec r;
-
-		if (!k) {	/* full: take what is whole, then try again */
-			u32 before = LS.pos;
-
-			while (src_record(&LS, &r) > 0)
-				record(&r);
-			if (LS.pos == before)
-				return -1;
-		}
-		b += k;
-		n -= k;
-	}
-	return 0;
+	return src_feed(&LS, p, n, live_drain);
 }
 
 static void live_round(void)
 {
-	struct rec r;
 	s64 now;
 
-	while (src_record(&LS, &r) > 0)
-		record(&r);
+	live_drain();
 	now = wall_now();
 	while (now >= live_next) {
 		flush_interval(live_next);
@@ -687,9 +676,7 @@ static int run_live(char **devs, int n)
 {
 	int rc;
 
-	src_init(&LS, -1, "(capture)", inbuf, STREAM_BUF);
-	LS.eof = 0;
-	LS.push = 1;
+	src_init_push(&LS, inbuf, STREAM_BUF);
 	live_next = wall_now() + M.interval;
 	rc = trace_devices(devs, n, (1u << TC_ISSUE) | (1u << TC_COMPLETE) | (1u << TC_DRV_DATA),
 			   live_push, live_round);

@@ -633,22 +633,7 @@ static void live_round_records(void);
 
 static int live_push(const void *p, size_t n)
 {
-	const u8 *b = p;
-
-	while (n) {
-		size_t k = src_push(&LS, b, n);
-
-		if (!k) {
-			u32 before = LS.pos;
-
-			live_round_records();
-			if (LS.pos == before)
-				return -1;
-		}
-		b += k;
-		n -= k;
-	}
-	return 0;
+	return src_feed(&LS, p, n, live_round_records);
 }
 
 /* A round holds each CPU's records in turn, each CPU's in time order.  A
@@ -838,9 +823,7 @@ int top_main(int argc, char **argv)
 			warn_msg("no disks to trace (give -d DEV)");
 			return 1;
 		}
-		src_init(&LS, -1, "(capture)", topbuf, STREAM_BUF);
-		LS.eof = 0;
-		LS.push = 1;
+		src_init_push(&LS, topbuf, STREAM_BUF);
 		T.start = 0;
 		T.interval_live = 1;
 		ob_printf(&T.out, "Tracing... Output every %d secs. Hit Ctrl-C to end\n", T.interval);

@@ -13,8 +13,9 @@ check "zero record: exit 0" test "$(cat "$OUT/dmg.rc")" = 0
 check "zero record: reported with file and offset" grep -q "nullb0.blktrace.0 at byte $off" "$OUT/dmg.err"
 if have_oracle; then
 	( cd "$OUT/dmg" && blkparse -i nullb0 ) >"$OUT/dmg.bp" 2>/dev/null
-	check "zero record: blkparse loses the rest of that CPU (why iomon differs)" \
-		test "$(grep -c ' 0 ' "$OUT/dmg.bp")" -lt "$(grep -c ' 0 ' "$OUT/dmg.txt")"
+	cpu0() { awk '$1 ~ /^[0-9]+,[0-9]+$/ && $2 == "0"' "$1" | wc -l; }
+	check "zero record: blkparse loses the rest of that CPU, $(cpu0 "$OUT/dmg.bp") of $(cpu0 "$OUT/dmg.txt") CPU 0 events (why iomon differs)" \
+		test "$(cpu0 "$OUT/dmg.bp")" -lt "$(cpu0 "$OUT/dmg.txt")"
 fi
 
 for kind in cut magic version; do
