@@ -19,26 +19,26 @@ iomon trace --backend=tracefs -d /dev/nullb0 -w 2 -D /out/tfs > /out/tfs.sum 2> 
 said /out/tfs.err; load /dev/nullb0 2; wait
 # 3. a capture killed with SIGKILL leaves the trace set up; the next one clears it
 mkdir -p /out/k1 /out/k2
-iomon trace -d /dev/nullb0 -D /out/k1 > /dev/null 2> /out/k0.err &
-said /out/k0.err; kill -9 $!; wait
+iomon trace -d /dev/nullb0 -D /out/k1 > /dev/null 2> /out/k3.err &
+said /out/k3.err; kill -9 $!; wait
 iomon trace -d /dev/nullb0 -w 1 -D /out/k2 > /out/k2.sum 2> /out/k2.err
 echo "rc=$?" >> /out/k2.err
 # 4. -k clears one explicitly
-iomon trace -d /dev/nullb0 -D /out/k1 > /dev/null 2> /out/k0.err &
-said /out/k0.err; kill -9 $!; wait
+iomon trace -d /dev/nullb0 -D /out/k1 > /dev/null 2> /out/k4.err &
+said /out/k4.err; kill -9 $!; wait
 iomon trace -k -d /dev/nullb0 > /out/kill.out 2> /out/kill.err
 echo "rc=$?" >> /out/kill.err
 blktrace.real -d /dev/nullb0 -w 1 -D /out/k1 > /out/after-kill.out 2>&1
 echo "rc=$?" >> /out/after-kill.out
 # 5. a trace held by a live capture is refused, naming its pid
-iomon trace -d /dev/nullb0 -D /out/k1 > /dev/null 2> /out/k0.err &
-P=$!; said /out/k0.err
+iomon trace -d /dev/nullb0 -D /out/k1 > /dev/null 2> /out/k5.err &
+P=$!; said /out/k5.err
 iomon trace -d /dev/nullb0 -w 1 -D /out/k1 > /dev/null 2> /out/held.err
 echo "rc=$? holder=$P" >> /out/held.err
 kill $P; wait
 # 6. the stream into the parser, in the VM
-iomon trace -o - -w 2 /dev/nullb0 2> /out/k0.err | iomon parse -i - > /out/stream.txt &
-said /out/k0.err; load /dev/nullb0 2; wait
+iomon trace -o - -w 2 /dev/nullb0 2> /out/stream.err | iomon parse -i - > /out/stream.txt &
+said /out/stream.err; load /dev/nullb0 2; wait
 # 6b. the tracer stopped while the load runs: relay drops, counted
 mkdir -p /out/drop
 iomon trace -d /dev/nullb0 -b 64 -n 2 -w 4 -D /out/drop > /out/drop.sum 2> /out/drop.err &
