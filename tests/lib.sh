@@ -109,7 +109,8 @@ poll() {
 
 # capturing ERRFILE PID: wait until the capture PID says on ERRFILE that the
 # kernel traces (or PID has ended), rather than sleeping a guessed time that
-# a loaded machine overruns; 30 s at most.
+# a loaded machine overruns; 30 s at most.  Remove ERRFILE before starting
+# the capture: an earlier run's line would be taken for this one's.
 capturing() {
 	local i
 	for i in $(seq 300); do

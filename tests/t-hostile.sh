@@ -240,7 +240,7 @@ if live_ok "capture faults"; then
 	for owner in 65534 0; do
 		rm -f "$H/victim" "$H/cap"/*
 		ln -s "$H/victim" "$H/cap/$LN.blktrace.0"; chown -h $owner "$H/cap/$LN.blktrace.0"
-		"$IOMON" trace -d "$LOOP" -w 2 -D "$H/cap" >/dev/null 2>"$H/e.err" &
+		rm -f "$H/e.err"; "$IOMON" trace -d "$LOOP" -w 2 -D "$H/cap" >/dev/null 2>"$H/e.err" &
 		pid=$!; capturing "$H/e.err" $pid; io; wait $pid
 		check "trace: a symlink (uid $owner) at the trace file: exit 1" test $? = 1
 		check "trace: a symlink (uid $owner): not followed" test ! -e "$H/victim"
@@ -249,12 +249,12 @@ if live_ok "capture faults"; then
 	done
 	# files 0600 under umask 000, and an old 0644 file replaced
 	rm -f "$H/cap"/*; install -m 644 /dev/null "$H/cap/$LN.blktrace.0"
-	( umask 000; "$IOMON" trace -d "$LOOP" -w 2 -D "$H/cap" >/dev/null 2>"$H/e.err" ) &
+	rm -f "$H/e.err"; ( umask 000; "$IOMON" trace -d "$LOOP" -w 2 -D "$H/cap" >/dev/null 2>"$H/e.err" ) &
 	capturing "$H/e.err" $!; io; wait $!
 	check "trace: umask 000 still gives 0600 files" test "$(stat -c %a "$H/cap"/$LN.blktrace.* | sort -u)" = 600
 	check "trace: an old 0644 trace file is replaced by a 0600 one" test "$(stat -c %a "$H/cap/$LN.blktrace.0")" = 600
 	# SIGKILL leaves the tracefs instance; the next capture clears it
-	"$IOMON" trace -d "$LOOP" -D "$H/cap" >/dev/null 2>"$H/k.err" &
+	rm -f "$H/k.err"; "$IOMON" trace -d "$LOOP" -D "$H/cap" >/dev/null 2>"$H/k.err" &
 	pid=$!; capturing "$H/k.err" $pid; kill -KILL $pid; wait $pid 2>/dev/null
 	if mine $pid; then
 		"$IOMON" trace -d "$LOOP" -w 1 -D "$H/cap" >/dev/null 2>"$H/e.err"
@@ -266,13 +266,13 @@ if live_ok "capture faults"; then
 	fi
 	# btrace to a full disk and to a reader that goes away
 	if [ -w /dev/full ]; then
-		"$IOMON" btrace -w 3 "$LOOP" >/dev/full 2>"$H/e.err" &
+		rm -f "$H/e.err"; "$IOMON" btrace -w 3 "$LOOP" >/dev/full 2>"$H/e.err" &
 		pid=$!; capturing "$H/e.err" $pid; io; io; wait $pid
 		check "btrace to /dev/full: exit 1" test $? = 1
 		check "btrace to /dev/full: says so" grep -q 'No space left on device' "$H/e.err"
 		check "btrace to /dev/full: kernel trace torn down" sh -c "! [ -d $TRACEFS/instances/iomon-$pid ]"
 	fi
-	( "$IOMON" btrace "$LOOP" 2>"$H/e.err" & echo $! >"$H/pid"; wait ) | head -c 10 >/dev/null &
+	rm -f "$H/e.err"; ( "$IOMON" btrace "$LOOP" 2>"$H/e.err" & echo $! >"$H/pid"; wait ) | head -c 10 >/dev/null &
 	capturing "$H/e.err" $!; io; io; sleep 1.5
 	check "btrace, reader gone: the capture ends" sh -c "! kill -0 $(cat "$H/pid") 2>/dev/null"
 	kill "$(cat "$H/pid")" 2>/dev/null; wait 2>/dev/null

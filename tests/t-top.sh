@@ -95,6 +95,7 @@ if live_ok "top live screen" tmux; then
 	TS="tmux -L iomon-top-test"
 	$TS kill-server 2>/dev/null
 	# the pane outlives the program, so its last words and exit code stay
+	rm -f "$OUT/tt.err"
 	$TS new-session -d -s top -x 100 -y 30 "'$IOMON' top -d '$TL' 1 2>'$OUT/tt.err'; echo EXIT=\$?; sleep 60"
 	# each step waits for what it needs to see, so a slow machine is slower,
 	# not wrong
@@ -120,7 +121,7 @@ if live_ok "top live screen" tmux; then
 	# live with the example tag helper: a slow start (seconds, for an
 	# interpreter) delays the first interval, it loses no records
 	if command -v python3 >/dev/null; then
-		"$IOMON" top -C -d "$TL" --tag-helper "$TOP/stats/tag-by-pid.py" 2 2 >"$OUT/tl.txt" 2>"$OUT/tl.err" &
+		rm -f "$OUT/tl.err"; "$IOMON" top -C -d "$TL" --tag-helper "$TOP/stats/tag-by-pid.py" 2 2 >"$OUT/tl.txt" 2>"$OUT/tl.err" &
 		pid=$!; capturing "$OUT/tl.err" $pid; dd if=/dev/zero of="$TL" bs=4k count=100 oflag=direct 2>/dev/null; wait $pid
 		rc=$?
 		check "top live --tag-helper: exit 0 ($rc)" test $rc = 0

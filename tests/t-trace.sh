@@ -13,7 +13,7 @@ if live_ok "live capture"; then
 		dd if="$LOOP" of=/dev/null bs=64k count=10 iflag=direct 2>/dev/null
 	}
 	rm -rf "$OUT/cap"; mkdir -p "$OUT/cap"
-	"$IOMON" trace -d "$LOOP" -w 3 -D "$OUT/cap" >"$OUT/cap.sum" 2>"$OUT/cap.err" &
+	rm -f "$OUT/cap.err"; "$IOMON" trace -d "$LOOP" -w 3 -D "$OUT/cap" >"$OUT/cap.sum" 2>"$OUT/cap.err" &
 	pid=$!; capturing "$OUT/cap.err" $pid; load; wait $pid
 	check "trace: exit 0" test $? = 0
 	check "trace: names its backend" grep -qE 'capturing through (tracefs|relay)' "$OUT/cap.err"
@@ -37,7 +37,7 @@ if live_ok "live capture"; then
 	# -I: devices listed in a file
 	echo "$LOOP" >"$OUT/devs.txt"
 	rm -rf "$OUT/capI"; mkdir -p "$OUT/capI"
-	"$IOMON" trace -I "$OUT/devs.txt" -w 2 -D "$OUT/capI" >/dev/null 2>"$OUT/capI.err" &
+	rm -f "$OUT/capI.err"; "$IOMON" trace -I "$OUT/devs.txt" -w 2 -D "$OUT/capI" >/dev/null 2>"$OUT/capI.err" &
 	pid=$!; capturing "$OUT/capI.err" $pid; load; wait $pid
 	check "trace -I FILE: the listed device traced" test -s "$OUT/capI/$LN.blktrace.0" -o -s "$OUT/capI/$LN.blktrace.1"
 	mkdir -p "$OUT/bin"; "$IOMON" --install "$OUT/bin" >/dev/null 2>&1
@@ -46,7 +46,7 @@ if live_ok "live capture"; then
 	fi
 
 	# the stream on stdout, straight into the parser
-	"$IOMON" trace -o - -w 3 "$LOOP" 2>"$OUT/st.err" | "$IOMON" parse -i - >"$OUT/st.txt" 2>&1 &
+	rm -f "$OUT/st.err"; "$IOMON" trace -o - -w 3 "$LOOP" 2>"$OUT/st.err" | "$IOMON" parse -i - >"$OUT/st.txt" 2>&1 &
 	pid=$!; capturing "$OUT/st.err" $pid; load; wait $pid
 	check "trace -o - | parse -i -: 100 queued writes" test "$(grep -cE ' Q +WS? [0-9]+ \+ 8 \[dd\]' "$OUT/st.txt")" = 100
 	check "trace -o -: summary on stderr" grep -q '^=== ' "$OUT/st.err"
@@ -54,7 +54,7 @@ if live_ok "live capture"; then
 	# drops: the tracer is stopped (SIGSTOP) while the load runs, so its
 	# small buffer (-b 4 -n 1) overflows; the summary counts the loss and
 	# the warning follows, as blktrace's
-	"$IOMON" trace -d "$LOOP" -b 4 -n 1 -w 3 -D "$OUT/cap" >"$OUT/drop.sum" 2>"$OUT/drop.err" &
+	rm -f "$OUT/drop.err"; "$IOMON" trace -d "$LOOP" -b 4 -n 1 -w 3 -D "$OUT/cap" >"$OUT/drop.sum" 2>"$OUT/drop.err" &
 	pid=$!; capturing "$OUT/drop.err" $pid; kill -STOP $pid; load; load; kill -CONT $pid; wait $pid
 	check "trace: drops counted in the summary" grep -qE '^  Total: .*\(dropped [1-9][0-9]*\)' "$OUT/drop.sum"
 	check "trace: drops warned about, as blktrace does" \
@@ -63,7 +63,7 @@ if live_ok "live capture"; then
 	check "trace: what survived the drops still parses" grep -q "^Events (" "$OUT/drop.txt"
 
 	# btrace: capture and text in one process
-	"$IOMON" btrace -w 3 -s "$LOOP" >"$OUT/bt.txt" 2>"$OUT/bt.err" &
+	rm -f "$OUT/bt.err"; "$IOMON" btrace -w 3 -s "$LOOP" >"$OUT/bt.txt" 2>"$OUT/bt.err" &
 	pid=$!; capturing "$OUT/bt.err" $pid; load; wait $pid
 	check "btrace: exit 0" test $? = 0
 	check "btrace: 100 queued writes, live text" test "$(grep -cE ' Q +WS? [0-9]+ \+ 8 \[dd\]' "$OUT/bt.txt")" = 100
@@ -76,7 +76,7 @@ if live_ok "live capture"; then
 	check "btrace without a device: its usage, exit 2" sh -c "test $? = 2 && grep -q '^usage: btrace' '$OUT/bt.err'"
 
 	# monitor -t: blkiomon's statistics from a live capture, no pipe
-	"$IOMON" monitor -I 1 -t "$LOOP" -h "$OUT/lm.txt" 2>"$OUT/lm.err" &
+	rm -f "$OUT/lm.err"; "$IOMON" monitor -I 1 -t "$LOOP" -h "$OUT/lm.txt" 2>"$OUT/lm.err" &
 	pid=$!; capturing "$OUT/lm.err" $pid; load; sleep 1.2; kill -INT $pid; wait $pid
 	check "monitor -t: ends cleanly on SIGINT" test $? = 0
 	check "monitor -t: the 100 writes matched D to C" \
@@ -84,7 +84,7 @@ if live_ok "live capture"; then
 	check "monitor -t: no instance left" sh -c "! ls $TRACEFS/instances | grep -q '^iomon-'"
 
 	# top, live: biotop's table for the loop device, then it stops by itself
-	"$IOMON" top -C -d "$LOOP" 2 2 >"$OUT/lt.txt" 2>"$OUT/lt.err" &
+	rm -f "$OUT/lt.err"; "$IOMON" top -C -d "$LOOP" 2 2 >"$OUT/lt.txt" 2>"$OUT/lt.err" &
 	pid=$!; capturing "$OUT/lt.err" $pid; load; wait $pid
 	check "top -d: exits after its count" test $? = 0
 	check "top -d: dd's 100 writes of 4 KiB in one row" \
@@ -95,14 +95,14 @@ if live_ok "live capture"; then
 	# signals: the capture ends cleanly, kernel state removed
 	for sig in INT TERM HUP; do
 		rm -rf "$OUT/sig"; mkdir -p "$OUT/sig"
-		"$IOMON" trace -d "$LOOP" -D "$OUT/sig" >"$OUT/sig.sum" 2>"$OUT/sig.err" &
+		rm -f "$OUT/sig.err"; "$IOMON" trace -d "$LOOP" -D "$OUT/sig" >"$OUT/sig.sum" 2>"$OUT/sig.err" &
 		pid=$!; capturing "$OUT/sig.err" $pid; load; kill -$sig $pid; wait $pid
 		check "trace: SIG$sig ends it with exit 0" test $? = 0
 		check "trace: SIG$sig: summary printed" grep -q '^=== ' "$OUT/sig.sum"
 		check "trace: SIG$sig: no tracefs instance left" sh -c "! ls $TRACEFS/instances | grep -q '^iomon-'"
 	done
 	# a reader that goes away
-	( "$IOMON" trace -o - "$LOOP" 2>"$OUT/pipe.err" & echo $! >"$OUT/pipe.pid"; wait ) | head -c 100 >/dev/null &
+	rm -f "$OUT/pipe.err"; ( "$IOMON" trace -o - "$LOOP" 2>"$OUT/pipe.err" & echo $! >"$OUT/pipe.pid"; wait ) | head -c 100 >/dev/null &
 	capturing "$OUT/pipe.err" $!; load; sleep 1.5
 	check "trace: closed stdout ends the capture" sh -c "! kill -0 $(cat "$OUT/pipe.pid") 2>/dev/null"
 	kill "$(cat "$OUT/pipe.pid")" 2>/dev/null; wait 2>/dev/null
@@ -110,7 +110,7 @@ if live_ok "live capture"; then
 	# a full disk
 	mkdir -p "$OUT/tiny"; umount "$OUT/tiny" 2>/dev/null
 	if mount -t tmpfs -o size=16k tmpfs "$OUT/tiny" 2>/dev/null; then
-		"$IOMON" trace -d "$LOOP" -D "$OUT/tiny" -w 5 >/dev/null 2>"$OUT/full.err" &
+		rm -f "$OUT/full.err"; "$IOMON" trace -d "$LOOP" -D "$OUT/tiny" -w 5 >/dev/null 2>"$OUT/full.err" &
 		pid=$!; capturing "$OUT/full.err" $pid; load; load; wait $pid
 		check "trace: full disk: exit 1" test $? = 1
 		check "trace: full disk: says so" grep -q 'No space left' "$OUT/full.err"
