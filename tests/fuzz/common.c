@@ -111,7 +111,6 @@ int fuzz_run(int (*main_fn)(int, char **), char **argv)
 	while (argv[argc])
 		argc++;
 	reset_globals();
-	optind = 0;	/* glibc: start getopt afresh */
 	active = 1;
 	rc = setjmp(back);
 	if (!rc)

@@ -12,8 +12,10 @@
  *
  * What survives besides: file descriptors (closed after each input, all
  * but those open at start), signal handlers (restored; SIGALRM is never
- * taken from libFuzzer, whose -timeout needs it), getopt (optind reset).  blkparse's exit on a bad -f field (fmt_fatal) is a longjmp
- * back here: iomon is compiled with -D_exit=fuzz_exit. */
+ * taken from libFuzzer, whose -timeout needs it).  iomon's option parser
+ * keeps its state in its own globals, so it starts afresh too.  blkparse's
+ * exit on a bad -f field (fmt_fatal) is a longjmp back here: iomon is
+ * compiled with -D_exit=fuzz_exit. */
 #ifndef FUZZ_H
 #define FUZZ_H
 #include <stddef.h>
@@ -30,5 +32,11 @@ const char *fuzz_files(const uint8_t *p, size_t n, unsigned sel);
 const char *fuzz_dir(void);
 /* read(2) of iomon returns at most this many bytes (0: no limit). */
 extern size_t fuzz_chunk;
+/* ARGS("-h", "/dev/null"): appended to the caller's argv[argc++]. */
+#define ARGS(...) do { \
+	char *a_[] = { __VA_ARGS__ }; \
+	for (size_t i_ = 0; i_ < sizeof(a_) / sizeof(a_[0]); i_++) \
+		argv[argc++] = a_[i_]; \
+} while (0)
 size_t fuzz_chunk_pick(unsigned sel);	/* 0, 1, 48, 4097 */
 #endif

@@ -24,29 +24,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	op = data[0];
 	data++, size--;
-	argv[argc++] = "monitor";
-	argv[argc++] = "-I";
-	argv[argc++] = iv[op & 3];
-	argv[argc++] = "--clock=trace";
-	argv[argc++] = "-h";
-	argv[argc++] = "/dev/null";
-	argv[argc++] = "-b";
-	argv[argc++] = "/dev/null";
-	argv[argc++] = "-D";
-	argv[argc++] = "/dev/null";
-	argv[argc++] = "--json=/dev/null";
+	ARGS("monitor", "-I", iv[op & 3], "--clock=trace", "-h", "/dev/null", "-b", "/dev/null",
+	     "-D", "/dev/null", "--json=/dev/null");
 	if (op & 8) {
 		snprintf(prom, sizeof(prom), "--prom=%s/p.prom", fuzz_dir());
-		argv[argc++] = prom;
+		ARGS(prom);
 	}
-	if (op & 16) {
-		argv[argc++] = "-d";
-		argv[argc++] = "/dev/null";
-	}
-	if (op & 4) {
-		argv[argc++] = "-i";
-		argv[argc++] = (char *)fuzz_files(data, size, op >> 5);
-	} else
+	if (op & 16)
+		ARGS("-d", "/dev/null");
+	if (op & 4)
+		ARGS("-i", (char *)fuzz_files(data, size, op >> 5));
+	else
 		fuzz_stdin(data, size);
 	argv[argc] = NULL;
 	fuzz_chunk = fuzz_chunk_pick(op >> 5);

@@ -28,48 +28,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	op = data[0];
 	data++, size--;
-	argv[argc++] = "parse";
-	argv[argc++] = "-t";
-	argv[argc++] = "-s";
-	argv[argc++] = "-o";
-	argv[argc++] = "/dev/null";
+	ARGS("parse", "-t", "-s", "-o", "/dev/null");
 	switch ((op >> 1) & 3) {
 	case 1:
-		argv[argc++] = "-f";
-		argv[argc++] = ALL;
+		ARGS("-f", ALL);
 		break;
 	case 2:
-		argv[argc++] = "-F";
-		argv[argc++] = "Q,%a %S + %n [%C] %z\\n";
-		argv[argc++] = "-F";
-		argv[argc++] = "D,%a %5T.%9t %d (%P) %N\\t\\r\\b\\n";
-		argv[argc++] = "-F";
-		argv[argc++] = "C,%a %S (%u) %e %-5g\\n";
+		ARGS("-F", "Q,%a %S + %n [%C] %z\\n", "-F", "D,%a %5T.%9t %d (%P) %N\\t\\r\\b\\n",
+		     "-F", "C,%a %S (%u) %e %-5g\\n");
 		break;
 	case 3:
-		argv[argc++] = "-h";
+		ARGS("-h");
 		break;
 	}
-	if (op & 8) {
-		argv[argc++] = "-d";
-		argv[argc++] = "/dev/null";
-	}
-	if (op & 16) {
-		argv[argc++] = "-b";
-		argv[argc++] = "3";
-	}
-	if (op & 32) {
-		argv[argc++] = "-w";
-		argv[argc++] = "0.000001:100";
-	}
+	if (op & 8)
+		ARGS("-d", "/dev/null");
+	if (op & 16)
+		ARGS("-b", "3");
+	if (op & 32)
+		ARGS("-w", "0.000001:100");
 	if (op & 1)
 		snprintf(in, sizeof(in), "%s", fuzz_files(data, size, op >> 6));
 	else {
 		fuzz_stdin(data, size);
 		snprintf(in, sizeof(in), "-");
 	}
-	argv[argc++] = "-i";
-	argv[argc++] = in;
+	ARGS("-i", in);
 	argv[argc] = NULL;
 	fuzz_chunk = fuzz_chunk_pick(op >> 6);
 	fuzz_run(parse_main, argv);
