@@ -77,9 +77,11 @@ else
 	TRACEFS=/sys/kernel/tracing
 	if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null && [ -d $TRACEFS/events/block ]; then
 		truncate -s 16M "$H/loop.img"; LOOP=$(losetup -f --show "$H/loop.img")
-		( sleep 1.5; dd if=/dev/zero of="$LOOP" bs=4k count=50 oflag=direct 2>/dev/null ) &
+		# I/O all along, however long gdb and strace take to start it
+		( while :; do dd if=/dev/zero of="$LOOP" bs=4k count=50 oflag=direct 2>/dev/null; sleep 0.3; done ) &
+		lp=$!
 		heap "trace live" "$H" $N trace -d "$LOOP" -w 3 -D "$H"
-		wait
+		kill $lp; wait $lp 2>/dev/null
 		calls=$(grep -c '^HEAPCALL' "$H/trace live.gdb")
 		check "heap: trace live on $LOOP captured ($(grep -o 'Total:.*' "$H/trace live.out"))" \
 			grep -qE 'Total: +[1-9][0-9]* events' "$H/trace live.out"
