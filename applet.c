@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "iomon.h"
 
@@ -75,6 +76,31 @@ int open_out(const char *path, int mode)
 	if (fd < 0)
 		err_sys(path);
 	return fd;
+}
+
+/* Directory entries without opendir(), which allocates: getdents64 into
+ * a buffer on the stack.  fn returns non-zero to stop; that is returned. */
+long dir_each(const char *dir, long (*fn)(const char *dir, const char *name, void *arg), void *arg)
+{
+	char buf[2048];
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	long n, r = 0;
+
+	if (fd < 0)
+		return 0;
+	while (!r && (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		long off = 0;
+
+		while (!r && off < n) {
+			unsigned short reclen;
+
+			memcpy(&reclen, buf + off + 16, 2);
+			r = fn(dir, buf + off + 19, arg);
+			off += reclen;
+		}
+	}
+	close(fd);
+	return r;
 }
 
 /* strtoull for bases 10 and 16, without libc's general scanner (2.7 KiB):

@@ -133,6 +133,7 @@ extern const char *applet_name;
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void err_sys(const char *what);	/* "applet: what: strerror" */
 int open_out(const char *path, int mode);	/* no symlink following */
+long dir_each(const char *dir, long (*fn)(const char *dir, const char *name, void *arg), void *arg);
 u64 scan_u64(const char *s, char **end, int base);	/* strtoull, bases 10 and 16 */
 char *str_find(const char *h, const char *n);	/* strstr, naively */
 /* getopt (opts NULL) and getopt_long (opts: permutes argv) as musl's */

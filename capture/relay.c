@@ -13,7 +13,6 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include "capture/kdefs.h"
@@ -24,33 +23,7 @@ static int trace_path(char *p, size_t n, const struct tdev *d, const char *file)
 	return (size_t)sfmt(p, n, "%s/block/%s/%s", C.debugfs, d->name, file) >= n ? -1 : 0;
 }
 
-/* Directory entries without opendir(), which allocates: getdents64 into
- * a buffer on the stack.  fn returns non-zero to stop. */
-static long each_entry(const char *dir, long (*fn)(const char *dir, const char *name, const char *arg),
-		       const char *arg)
-{
-	char buf[2048];
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	long n, r = 0;
-
-	if (fd < 0)
-		return 0;
-	while (!r && (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
-		long off = 0;
-
-		while (!r && off < n) {
-			unsigned short reclen;
-
-			memcpy(&reclen, buf + off + 16, 2);
-			r = fn(dir, buf + off + 19, arg);
-			off += reclen;
-		}
-	}
-	close(fd);
-	return r;
-}
-
-static long fd_points_at(const char *dir, const char *name, const char *want)
+static long fd_points_at(const char *dir, const char *name, void *want)
 {
 	char p[96], link[PATH_LEN];
 	ssize_t n;
@@ -63,7 +36,7 @@ static long fd_points_at(const char *dir, const char *name, const char *want)
 	return !strncmp(link, want, strlen(want));
 }
 
-static long pid_holds(const char *dir, const char *name, const char *want)
+static long pid_holds(const char *dir, const char *name, void *want)
 {
 	char p[64];
 
@@ -71,7 +44,7 @@ static long pid_holds(const char *dir, const char *name, const char *want)
 	if (name[0] < '1' || name[0] > '9' || atol(name) == (long)getpid())
 		return 0;
 	sfmt(p, sizeof(p), "/proc/%s/fd", name);
-	return each_entry(p, fd_points_at, want) ? atol(name) : 0;
+	return dir_each(p, fd_points_at, want) ? atol(name) : 0;
 }
 
 /* Which live process has this device's relay files open, if any. */
@@ -81,7 +54,7 @@ static long holder(const struct tdev *d)
 
 	if (trace_path(want, sizeof(want), d, "trace"))
 		return 0;
-	return each_entry("/proc", pid_holds, want);
+	return dir_each("/proc", pid_holds, want);
 }
 
 static int sysfs_flag(const struct tdev *d, const char *file)

@@ -22,7 +22,6 @@
 #include <sys/mount.h>
 #include <signal.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include "capture/capture.h"
@@ -526,36 +525,30 @@ static void remove_instance(void)
 
 /* A capture killed with SIGKILL leaves its instance iomon-PID behind, its
  * tracepoints on and its buffers held.  Remove those whose process is
- * gone; a live one is another capture's.  No opendir(): it allocates. */
+ * gone; a live one is another capture's. */
+static long clear_stale_one(const char *dir, const char *name, void *unused)
+{
+	char p[PATH_LEN];
+	long pid;
+
+	(void)unused;
+	if (strncmp(name, "iomon-", 6) || (pid = atol(name + 6)) <= 0 || !kill((pid_t)pid, 0) || errno != ESRCH)
+		return 0;
+	sfmt(p, sizeof(p), "%s/%s", dir, name);
+	put(p, "tracing_on", "0");
+	if (rmdir(p))
+		warn_msg("%s: left by a capture that died (pid %ld), cannot remove it: %s", p, pid, strerror(errno));
+	else
+		warn_msg("%s: removed, left by a capture that died (pid %ld)", p, pid);
+	return 0;
+}
+
 static void clear_stale(void)
 {
-	char buf[2048], dir[96], p[PATH_LEN];
-	long n, off;
-	int fd;
+	char dir[96];
 
 	sfmt(dir, sizeof(dir), "%s/instances", root);
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return;
-	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
-		for (off = 0; off < n;) {
-			const char *name = buf + off + 19;
-			unsigned short reclen;
-			long pid;
-
-			memcpy(&reclen, buf + off + 16, 2);
-			off += reclen;
-			if (strncmp(name, "iomon-", 6) || (pid = atol(name + 6)) <= 0 ||
-			    !kill((pid_t)pid, 0) || errno != ESRCH)
-				continue;
-			sfmt(p, sizeof(p), "%s/%s", dir, name);
-			put(p, "tracing_on", "0");
-			if (rmdir(p))
-				warn_msg("%s: left by a capture that died (pid %ld), cannot remove it: %s",
-					 p, pid, strerror(errno));
-			else
-				warn_msg("%s: removed, left by a capture that died (pid %ld)", p, pid);
-		}
-	close(fd);
+	dir_each(dir, clear_stale_one, NULL);
 }
 
 /* TIMESTAMP note: wall clock at a known trace time, as relay writes. */

@@ -1407,7 +1407,6 @@ static int options(int argc, char **argv)
 			mask |= (u32)v;
 			break;
 		case 'A':
-			errno = 0;
 			v = (int)scan_u64(opt_arg, &e, 16);
 			if (e == opt_arg || v < 1 || v >= 1 << 16) {
 				warn_msg("Invalid set action mask %s/0x%x", opt_arg, v);

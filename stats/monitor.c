@@ -581,11 +581,9 @@ static void record(const struct rec *r)
 		 * clock would otherwise mean billions of them). */
 		if (r->time >= M.start + iv) {
 			k = (r->time - M.start) / iv;
-			M.start += iv;
-			M.wall0 += M.interval;
-			flush_interval(M.wall0);
-			M.start += (k - 1) * iv;
-			M.wall0 += (s64)(k - 1) * M.interval;
+			flush_interval(M.wall0 + M.interval);
+			M.start += k * iv;
+			M.wall0 += (s64)k * M.interval;
 		}
 	}
 	t = (struct pend){ .time = r->time, .sector = r->sector, .device = r->dev, .action = a, .bytes = r->bytes };

@@ -31,7 +31,6 @@ const char top_usage[] =
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -719,35 +718,29 @@ static void live_round(void)
 	}
 }
 
-/* Every whole disk in /sys/block but loop, ram and zram devices. */
-static int all_disks(char **devs, int max)
+/* Every whole disk in /sys/block but loop, ram and zram devices, into
+ * devs[], CAP_DEVS at most. */
+struct disks { char **devs; int n; };
+
+static long add_disk(const char *dir, const char *name, void *arg)
 {
 	static char names[CAP_DEVS][48];
-	char buf[4096];
-	int fd = open("/sys/block", O_RDONLY | O_DIRECTORY | O_CLOEXEC), n = 0;
-	long k;
+	struct disks *d = arg;
 
-	if (fd < 0)
+	(void)dir;
+	if (name[0] == '.' || !strncmp(name, "loop", 4) || !strncmp(name, "ram", 3) || !strncmp(name, "zram", 4))
 		return 0;
-	while ((k = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
-		long off = 0;
+	sfmt(names[d->n], sizeof(names[d->n]), "/dev/%s", name);
+	d->devs[d->n] = names[d->n];
+	return ++d->n == CAP_DEVS;
+}
 
-		while (off < k && n < max) {
-			unsigned short reclen;
-			const char *name = buf + off + 19;
+static int all_disks(char **devs)
+{
+	struct disks d = { devs, 0 };
 
-			memcpy(&reclen, buf + off + 16, 2);
-			off += reclen;
-			if (name[0] == '.' || !strncmp(name, "loop", 4) || !strncmp(name, "ram", 3) ||
-			    !strncmp(name, "zram", 4))
-				continue;
-			sfmt(names[n], sizeof(names[n]), "/dev/%s", name);
-			devs[n] = names[n];
-			n++;
-		}
-	}
-	close(fd);
-	return n;
+	dir_each("/sys/block", add_disk, &d);
+	return d.n;
 }
 
 int top_main(int argc, char **argv)
@@ -819,7 +812,7 @@ int top_main(int argc, char **argv)
 		c = replay(in);
 	}
 	else {
-		if (!ndevs && !(ndevs = all_disks(devs, CAP_DEVS))) {
+		if (!ndevs && !(ndevs = all_disks(devs))) {
 			warn_msg("no disks to trace (give -d DEV)");
 			return 1;
 		}
