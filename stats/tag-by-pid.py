@@ -25,6 +25,7 @@ import sys
 HDR = "IIQQIIIIIHH"  # magic seq time sector bytes action pid dev cpu error pdu_len
 NOTIFY = 1 << (10 + 16)              # BLK_TC_NOTIFY in the action's category bits
 PROCESS = NOTIFY | 0
+CGROUP = 1 << 8                      # __BLK_TA_CGROUP: an 8-byte cgroup id leads the payload
 QUEUE, ISSUE = 1, 7
 END, NEW_TAG, TAG_IO = 0, 1, 2
 
@@ -68,9 +69,11 @@ def main():
         if pdu is None:
             return
         reply = b""
-        if action == PROCESS:
-            names.setdefault(pid, pdu.split(b"\0", 1)[0].decode("ascii", "replace"))
-        elif not action & NOTIFY and action & 0xFFFF in (QUEUE, ISSUE):
+        act = action & ~CGROUP
+        if act == PROCESS:
+            name = pdu[8:] if action & CGROUP else pdu
+            names.setdefault(pid, name.split(b"\0", 1)[0].decode("ascii", "replace"))
+        elif not act & NOTIFY and act & 0xFFFF in (QUEUE, ISSUE):
             label = by_pid.get(pid) or "%s (%d)" % (names.get(pid, "?"), pid)
             if label not in tags:
                 tags[label] = len(tags) + 1
