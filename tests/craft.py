@@ -17,7 +17,8 @@ out, seq, t = [], 0, 1000
 
 def rec(sector, action, pid, pdu=b"", at=None, sq=None):
     global seq, t
-    seq += 1
+    if sq is None:      # a record given its own number leaves no gap behind
+        seq += 1
     t += 1000
     out.append(struct.pack("<IIQQIIIIIHH", 0x65617407, seq if sq is None else sq, t if at is None else at,
                            sector, 4096, action, pid, DEV, 0, 0, len(pdu)) + pdu)

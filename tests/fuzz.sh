@@ -40,7 +40,7 @@ build() {
 		o=$B/obj/${s//\//_}.o
 		objs+=("$o")
 		[ "$o" -nt "$s" ] && [ "$o" -nt iomon.h ] && [ "$o" -nt config.h ] && [ "$o" -nt tests/fuzz.sh ] \
-			&& [ "$o" -nt capture/capture.h ] && continue
+			&& [ "$o" -nt capture/capture.h ] && [ "$o" -nt capture/kdefs.h ] && continue
 		extra=; [ "$s" = applet.c ] && extra=-Dmain=iomon_main
 		$CC $cfl $san -fsanitize=fuzzer-no-link -D_exit=fuzz_exit $extra -c -o "$o" "$s" || return 1
 		new=1

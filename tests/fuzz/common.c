@@ -1,7 +1,6 @@
 /* The per-input reset described in fuzz.h, and the inputs' plumbing. */
 #define _GNU_SOURCE
 #include <fcntl.h>
-#include <getopt.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>

@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 /* Each input: reset iomon, then run main (argv NULL-terminated); returns
- * its exit code, or 1 after fuzz_exit. */
+ * its exit code, or fuzz_exit's (1 for an _exit(0)). */
 int fuzz_run(int (*main_fn)(int, char **), char **argv);
 /* The bytes as fd 0 (a memfd: a regular file, as a trace on disk). */
 void fuzz_stdin(const uint8_t *p, size_t n);

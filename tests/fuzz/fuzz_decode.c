@@ -18,7 +18,6 @@
 static struct rec want[MAXREC];
 static u8 big[STREAM_BUF];
 static u32 nwant;
-static size_t wend;	/* where the flat reading stopped */
 
 static void mismatch(const char *how, u32 i)
 {
@@ -58,7 +57,6 @@ static void flat(const u8 *p, size_t n)
 		off += (size_t)k;
 		nwant++;
 	}
-	wend = off;
 }
 
 static void by_fd(const u8 *p, size_t n, u32 cap, int exact)
@@ -66,11 +64,10 @@ static void by_fd(const u8 *p, size_t n, u32 cap, int exact)
 	struct src s;
 	struct rec r;
 	u32 i = 0;
-	int rc;
 
 	fuzz_stdin(p, n);
 	src_init(&s, 0, "(fuzz)", big, cap);
-	while (i < nwant && (rc = src_record(&s, &r)) > 0) {
+	while (i < nwant && src_record(&s, &r) > 0) {
 		if (r.pdu < s.buf || r.pdu + r.pdu_len > s.buf + s.len)
 			mismatch("the fd reader's payload bounds", i);
 		if (!same(&r, &want[i]))
@@ -81,31 +78,34 @@ static void by_fd(const u8 *p, size_t n, u32 cap, int exact)
 		mismatch("the fd reader (ended early)", i);
 }
 
+/* The pushed reader through src_feed, as monitor -t and top -d drive it:
+ * pieces in, whole records taken after each and whenever it is full. */
+static struct src ps;
+static u32 pi;
+
+static void push_drain(void)
+{
+	struct rec r;
+
+	for (; pi < nwant && src_record(&ps, &r) > 0; pi++)
+		if (!same(&r, &want[pi]))
+			mismatch("the pushed reader", pi);
+}
+
 static void by_push(const u8 *p, size_t n, size_t piece)
 {
-	static struct src s;
-	struct rec r;
-	size_t off = 0;
-	u32 i = 0;
+	size_t off, k;
 
-	src_init(&s, -1, "(push)", big, STREAM_BUF);
-	s.eof = 0;
-	s.push = 1;
-	while (off < n || s.pos < s.len) {
-		size_t k = off < n ? src_push(&s, p + off, n - off < piece ? n - off : piece) : 0;
-		int rc;
-
-		off += k;
-		while (i < nwant && (rc = src_record(&s, &r)) > 0) {
-			if (!same(&r, &want[i]))
-				mismatch("the pushed reader", i);
-			i++;
-		}
-		if (off == n || !k)
-			break;
+	src_init_push(&ps, big, STREAM_BUF);
+	pi = 0;
+	for (off = 0; off < n; off += k) {
+		k = n - off < piece ? n - off : piece;
+		if (src_feed(&ps, p + off, k, push_drain))
+			break;	/* full of what is not a whole record: past the expected ones */
+		push_drain();
 	}
-	if (i < nwant && n <= STREAM_BUF)
-		mismatch("the pushed reader (ended early)", i);
+	if (pi < nwant)
+		mismatch("the pushed reader (ended early)", pi);
 }
 
 static int run(int argc, char **argv)
