@@ -75,10 +75,10 @@ install: iomon
 	./iomon --install $(DESTDIR)$(PREFIX)/bin
 
 ifeq ($(ARCH),)
-check: iomon build/tiny/iomon tests/peakrss
+check: iomon build/tiny/iomon tests/peakrss tests/gentrace
 	bash tests/run.sh
 else
-check: $(BIN) $(B)/tiny/iomon
+check: $(BIN) $(B)/tiny/iomon tests/peakrss tests/gentrace
 	IOMON_ARCH=$(ARCH) IOMON_QEMU=$(QEMU) bash tests/run.sh
 endif
 
@@ -97,9 +97,12 @@ fuzz:
 bench: iomon tests/peakrss
 	bash tests/bench.sh
 
-# a tool the tests run on this machine, whatever ARCH is
+# tools the tests run on this machine, whatever ARCH is (peakrss static:
+# a dynamic loader's own pages would count in what it measures)
 tests/peakrss: tests/peakrss.c
 	$(if $(MUSL_CC),musl-gcc,cc) -Os $(LDFLAGS) -o $@ $<
+tests/gentrace: tests/gentrace.c
+	cc -O2 -Wall -Wextra -o $@ $<
 
 clean:
 	rm -rf build/obj build/tiny $(addprefix build/,$(CROSS_ARCHES)) \

@@ -10,8 +10,7 @@ if [ ! -s "$B/big.blktrace.0" ] || [ "$(cat "$B/events" 2>/dev/null)" -lt "$EVEN
 	python3 tests/bigtrace.py tests/fixtures/mq-randrw/nullb0 "$B/big" "$EVENTS" >"$B/events"
 fi
 echo "trace: $(cat "$B/events") events, $(du -ch "$B"/big.blktrace.* | tail -1 | cut -f1)"
-PEAK=$PWD/tests/peakrss
-[ -x "$PEAK" ] || ${CC:-cc} -O2 -static -o "$PEAK" tests/peakrss.c 2>/dev/null || ${CC:-cc} -O2 -o "$PEAK" tests/peakrss.c
+PEAK=$PWD/tests/peakrss	# built static by make bench
 measure() {	# command...: best of 3 wall seconds, and peak RSS in KiB
 	local best= rss= i t s
 	for i in 1 2 3; do

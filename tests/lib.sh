@@ -97,6 +97,18 @@ live_ok() {
 		{ skip "$n" "no tracefs with block events on this kernel"; return 1; }
 }
 
+# widowed CMD...: CMD with its stdout a pipe whose reader is already gone
+# (a FIFO opened by a reader that closes before CMD starts), so its first
+# write meets EPIPE for certain; returns CMD's status.
+widowed() {
+	local f=$OUT/widowed.fifo rc
+	rm -f "$f"; mkfifo "$f" || return 125
+	exec 8<>"$f" 9>"$f" 8<&-
+	"$@" >&9; rc=$?
+	exec 9>&-; rm -f "$f"
+	return $rc
+}
+
 # poll SECS CMD...: CMD every 0.1 s until it succeeds (return 0) or SECS
 # have passed (return 1).
 poll() {
@@ -120,6 +132,18 @@ capturing() {
 	done
 	echo "note: pid $2 not capturing after 30 s ($1)" >&2
 	return 1
+}
+
+# guest_hung NAME CONSOLE LOG: a VM that did not finish.  A guest that
+# soft-locks under TCG (an emulator starving it under load; the kernel names
+# the stuck task) says nothing about iomon: SKIP, naming it.  Anything else
+# is a FAIL.
+guest_hung() {
+	if grep -q 'soft lockup' "$2" 2>/dev/null && ! grep 'soft lockup' "$2" | grep -q '\[iomon'; then
+		skip "$1 relay capture" "the guest soft-locked under TCG ($(grep -m1 -o 'stuck for .*' "$2"))"
+	else
+		fail "$1 relay capture" "$(tail -5 "$3")"
+	fi
 }
 
 # guest_scenario SCRIPT: the guest's script with tests/vm/guest.sh in front

@@ -16,7 +16,8 @@
 set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Another apt may be running (a fresh machine's timers): wait for its lock.
-APT=(apt-get -o DPkg::Lock::Timeout=600 -y -qq --no-install-recommends)
+LOCK=(-o DPkg::Lock::Timeout=600)
+APT=(apt-get "${LOCK[@]}" -y -qq --no-install-recommends)
 # armhf's musl when the armhf architecture cannot be added: see armhf_private
 ARMHF_ROOT=$TOP/build/sysroot/armhf
 ARMHF_SPECS=/usr/lib/arm-linux-musleabihf/musl-gcc.specs
@@ -91,7 +92,7 @@ armhf_private() {
 add_arch() {
 	dpkg --print-foreign-architectures | grep -qx "$1" && return 0
 	dpkg --add-architecture "$1"
-	if ! apt-get -o DPkg::Lock::Timeout=600 -qq update >/dev/null 2>&1; then
+	if ! apt-get "${LOCK[@]}" -qq update >/dev/null 2>&1; then
 		echo "setup-deps: apt-get update fails with architecture $1; removed it again" >&2
 		dpkg --remove-architecture "$1"
 		return 1
@@ -104,9 +105,11 @@ for a in ${arches[@]+"${arches[@]}"}; do
 	add_arch "$a" || { [ "$a" = armhf ] && armhf_sysroot=1; }
 done
 if [ $armhf_sysroot = 1 ]; then
-	cross=("${cross[@]/musl-dev:armhf/}")
+	keep=()
+	for p in ${cross[@]+"${cross[@]}"}; do [ "$p" = musl-dev:armhf ] || keep+=("$p"); done
+	cross=(${keep[@]+"${keep[@]}"})
 fi
-apt-get -o DPkg::Lock::Timeout=600 -qq update || echo "setup-deps: apt-get update failed" >&2
+apt-get "${LOCK[@]}" -qq update || echo "setup-deps: apt-get update failed" >&2
 if [ ${#need[@]} -gt 0 ]; then
 	"${APT[@]}" install "${need[@]}" >/dev/null || {
 		echo "setup-deps: could not install ${need[*]}" >&2; exit 1; }
@@ -116,14 +119,13 @@ if [ ${#opt[@]} -gt 0 ]; then
 		echo "setup-deps: warning: ${opt[*]} not installed; promtool and VM checks will SKIP" >&2
 fi
 if [ ${#cross[@]} -gt 0 ]; then
-	pk=$(printf '%s\n' "${cross[@]}" | grep .)
 	# one at a time if together they fail, so one broken package costs only its arch
-	"${APT[@]}" install $pk >/dev/null 2>&1 || for p in $pk; do
+	"${APT[@]}" install "${cross[@]}" >/dev/null 2>&1 || for p in "${cross[@]}"; do
 		"${APT[@]}" install "$p" >/dev/null ||
 			echo "setup-deps: warning: $p not installed; builds and tests needing it SKIP" >&2
 	done
 	# an armhf musl-dev that would not install: the sysroot still may
-	printf '%s\n' $pk | grep -qx musl-dev:armhf && [ ! -f "$ARMHF_SPECS" ] && armhf_sysroot=1
+	printf '%s\n' "${cross[@]}" | grep -qx musl-dev:armhf && [ ! -f "$ARMHF_SPECS" ] && armhf_sysroot=1
 fi
 if [ $armhf_sysroot = 1 ] && [ ! -f "$ARMHF_SPECS" ]; then
 	armhf_private && echo "setup-deps: armhf musl unpacked into $ARMHF_ROOT" >&2 ||

@@ -95,7 +95,7 @@ check "-o - is stdout" grep -q '^Events (nullb0): 1514 entries' "$OUT/dash.txt"
 #    the blk_cgroup option): blkparse 1.2.0 calls them "Bad fs action" and
 #    shows nothing; iomon prints them, and %g gives the id in any byte order.
 GT=$TOP/tests/gentrace
-if [ -x "$GT" ] || cc -O2 -o "$GT" "$TOP/tests/gentrace.c" 2>/dev/null; then
+if [ -x "$GT" ]; then
 	rm -rf "$OUT/cg"; mkdir -p "$OUT/cg/le" "$OUT/cg/be"
 	"$GT" -s 5 -n 3000 -G -D "$OUT/cg/le" 2>/dev/null
 	"$GT" -s 5 -n 3000 -G -B -8 -D "$OUT/cg/be" 2>/dev/null
@@ -113,4 +113,6 @@ if [ -x "$GT" ] || cc -O2 -o "$GT" "$TOP/tests/gentrace.c" 2>/dev/null; then
 		( cd "$OUT/cg/le" && blkparse -i gen ) >/dev/null 2>"$OUT/cg.bperr"
 		check "cgroup events: blkparse 1.2.0 rejects them (why iomon differs)" grep -q 'Bad fs action' "$OUT/cg.bperr"
 	fi
+else
+	skip "cgroup ids" "tests/gentrace not built (make check builds it)"
 fi

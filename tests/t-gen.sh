@@ -3,8 +3,8 @@
 # seeds plus one new seed per run.  A failure names its seed; rerun with
 # SEEDS="N" to reproduce.
 GT=$TOP/tests/gentrace
-if ! { [ "$GT" -nt "$TOP/tests/gentrace.c" ] || cc -O2 -Wall -Wextra -o "$GT" "$TOP/tests/gentrace.c"; }; then
-	fail "gentrace builds"
+if [ ! -x "$GT" ]; then
+	fail "gentrace built (make check builds tests/gentrace)"
 elif ! have_oracle; then
 	skip "generated traces against blkparse" "Debian's blkparse is not installed (tests/setup-deps.sh)"
 else

@@ -19,7 +19,7 @@ once() {
 }
 once "$M/h.txt" "$IOMON" monitor -h "$M/h.txt" -b "$M/b.bin" -D "$M/d.txt"
 check "monitor: exit 0" test "$once_rc" = 0
-check "monitor: one interval, one device" grep -q '^device: 254,0$' "$M/h.txt"
+check "monitor: one interval, one device" test "$(grep -c '^device: 254,0$' "$M/h.txt")" = 1
 check "monitor: 424-byte binary record" test "$(stat -c %s "$M/b.bin")" = 424
 python3 tests/monref.py "$S" >"$M/ref.txt"
 while read -r name dir _ n _ sum _ var; do

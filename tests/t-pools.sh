@@ -43,12 +43,8 @@ else
 	check "tiny: monitor still reports what matched" grep -q '^sizes read (bytes): num [1-9]' "$OUT/tm.txt"
 	( cd "$FIX/two-devs" && "$T" parse -i nullb0 -i nullb1 ) >/dev/null 2>"$OUT/tiny5.err"
 	check "tiny: too many inputs refused, named" grep -q 'nullb1: more than 1 inputs (DEVS_MAX)' "$OUT/tiny5.err"
-fi
 
-# Pools the first tiny tests leave alone.  Those needing a value the TINY
-# list may not have are gated on the Makefile's TINY list naming it.
-tiny_has() { sed -n '/^TINY :=/,/^[^	]/p' "$TOP/Makefile" | grep -q -- "-D$1="; }
-if [ -x "$T" ]; then
+	# pools the tests above leave alone
 	# DEVS_MAX in a stream: a second device's records are dropped, counted
 	# once each (not per lookup), and the first device's lines are whole
 	cat "$FIX/two-devs/nullb0.blktrace.0" "$FIX/two-devs/nullb1.blktrace.0" >"$OUT/two.stream"
@@ -66,8 +62,6 @@ if [ -x "$T" ]; then
 	# MON_PENDING: aging is said on stderr too, not only in -D
 	"$T" monitor -I 1 -i "$FIX/mq-randrw/nullb0" -h /dev/null 2>"$OUT/tma.err"
 	check "tiny: monitor's aged records reported on stderr" grep -qE 'pending pool full: [1-9][0-9]* unmatched records aged out \(MON_PENDING 2\)' "$OUT/tma.err"
-	# HOLD_BYTES: late records with payloads run out of bytes before slots
-	# (the generator's late records carry no payload: the count is HOLD_MAX's)
 	# PIPE_WINDOW: -b above the window is cut to it; every line still out
 	"$T" parse -i - -b 1000 <"$S" >"$OUT/tpw.txt" 2>/dev/null
 	strip "$OUT/tpw.txt" | sort >"$OUT/tpw.ev"
@@ -76,56 +70,40 @@ if [ -x "$T" ]; then
 	"$T" parse -i "$(printf 'n%.0s' $(seq 600))" >/dev/null 2>"$OUT/tpl.err"
 	check "tiny: a name beyond PATH_LEN refused" grep -q 'path too long' "$OUT/tpl.err"
 	# REPLAY_FILES: per-CPU files beyond it are named and make exit 1
-	if tiny_has REPLAY_FILES; then
-		"$T" monitor -I 1 -i "$FIX/ext4/nullb0" -h "$OUT/trf.txt" 2>"$OUT/trf.err"
-		check "tiny: replay files beyond REPLAY_FILES: exit 1" test $? = 1
-		check "tiny: replay files beyond REPLAY_FILES named" grep -q 'nullb0.blktrace.1: more than 1 trace files, ignored (REPLAY_FILES)' "$OUT/trf.err"
-		check "tiny: monitor still reports the files that fit" grep -q '^sizes write (bytes): num [1-9]' "$OUT/trf.txt"
-	else
-		skip "tiny: REPLAY_FILES" "the Makefile's TINY list has no -DREPLAY_FILES"
-	fi
+	"$T" monitor -I 1 -i "$FIX/ext4/nullb0" -h "$OUT/trf.txt" 2>"$OUT/trf.err"
+	check "tiny: replay files beyond REPLAY_FILES: exit 1" test $? = 1
+	check "tiny: replay files beyond REPLAY_FILES named" grep -q 'nullb0.blktrace.1: more than 1 trace files, ignored (REPLAY_FILES)' "$OUT/trf.err"
+	check "tiny: monitor still reports the files that fit" grep -q '^sizes write (bytes): num [1-9]' "$OUT/trf.txt"
 	# NOTICE_BUF: notices longer than the buffer go out in pieces, whole
-	if tiny_has NOTICE_BUF; then
-		( cd "$FIX/ext4" && "$T" parse -i nullb0 -o "$OUT/tnb.txt" ) >"$OUT/tnb.out" 2>/dev/null
-		printf 'Input file nullb0.blktrace.0 added\n' >"$OUT/tnb.want"
-		same "tiny: notices beyond NOTICE_BUF all written" "$OUT/tnb.out" "$OUT/tnb.want"
-	else
-		skip "tiny: NOTICE_BUF" "the Makefile's TINY list has no -DNOTICE_BUF"
-	fi
+	( cd "$FIX/ext4" && "$T" parse -i nullb0 -o "$OUT/tnb.txt" ) >"$OUT/tnb.out" 2>/dev/null
+	printf 'Input file nullb0.blktrace.0 added\n' >"$OUT/tnb.want"
+	same "tiny: notices beyond NOTICE_BUF all written" "$OUT/tnb.out" "$OUT/tnb.want"
 	# CAP_DEVS: one device too many is refused before anything is traced
-	if tiny_has CAP_DEVS; then
-		"$T" monitor -I 1 -t /dev/x -t /dev/y 2>"$OUT/tcd.err"
-		check "tiny: monitor -t beyond CAP_DEVS refused" grep -q 'more than 1 devices (CAP_DEVS)' "$OUT/tcd.err"
-		"$T" top -d /dev/x -d /dev/y 1 1 >/dev/null 2>"$OUT/tcd2.err"
-		check "tiny: top -d beyond CAP_DEVS refused" grep -q 'more than 1 devices (CAP_DEVS)' "$OUT/tcd2.err"
-		BDEV=$(find /dev -maxdepth 1 -type b 2>/dev/null | head -1)
-		if [ -n "$BDEV" ]; then
-			"$T" trace -d "$BDEV" -d "$BDEV" -w 1 -o "$OUT/tcd" >/dev/null 2>"$OUT/tcd3.err"
-			check "tiny: trace -d beyond CAP_DEVS refused, named" grep -q "$BDEV: more than 1 devices (CAP_DEVS)" "$OUT/tcd3.err"
-			# CAP_CPUS 1: a machine with more CPUs is refused before any setup
-			if [ "$(nproc --all)" -gt 1 ]; then
-				"$T" trace -d "$BDEV" -w 1 -o "$OUT/tcc" >/dev/null 2>"$OUT/tcc.err"
-				rc=$?
-				check "tiny: more CPUs than CAP_CPUS refused, exit 1 ($rc), said" sh -c \
-					"test $rc = 1 && grep -qE '^trace: [0-9]+ CPUs; this build handles 1 \(CAP_CPUS\)\$' '$OUT/tcc.err'"
-			else
-				skip "tiny: CAP_CPUS" "one CPU here"
-			fi
+	"$T" monitor -I 1 -t /dev/x -t /dev/y 2>"$OUT/tcd.err"
+	check "tiny: monitor -t beyond CAP_DEVS refused" grep -q 'more than 1 devices (CAP_DEVS)' "$OUT/tcd.err"
+	"$T" top -d /dev/x -d /dev/y 1 1 >/dev/null 2>"$OUT/tcd2.err"
+	check "tiny: top -d beyond CAP_DEVS refused" grep -q 'more than 1 devices (CAP_DEVS)' "$OUT/tcd2.err"
+	BDEV=$(find /dev -maxdepth 1 -type b 2>/dev/null | head -1)
+	if [ -n "$BDEV" ]; then
+		"$T" trace -d "$BDEV" -d "$BDEV" -w 1 -o "$OUT/tcd" >/dev/null 2>"$OUT/tcd3.err"
+		check "tiny: trace -d beyond CAP_DEVS refused, named" grep -q "$BDEV: more than 1 devices (CAP_DEVS)" "$OUT/tcd3.err"
+		# CAP_CPUS 1: a machine with more CPUs is refused before any setup
+		if [ "$(nproc --all)" -gt 1 ]; then
+			"$T" trace -d "$BDEV" -w 1 -o "$OUT/tcc" >/dev/null 2>"$OUT/tcc.err"
+			rc=$?
+			check "tiny: more CPUs than CAP_CPUS refused, exit 1 ($rc), said" sh -c \
+				"test $rc = 1 && grep -qE '^trace: [0-9]+ CPUs; this build handles 1 \(CAP_CPUS\)\$' '$OUT/tcc.err'"
 		else
-			skip "tiny: trace beyond CAP_DEVS" "no block device in /dev"
+			skip "tiny: CAP_CPUS" "one CPU here"
 		fi
 	else
-		skip "tiny: CAP_DEVS" "the Makefile's TINY list has no -DCAP_DEVS"
+		skip "tiny: trace beyond CAP_DEVS" "no block device in /dev"
 	fi
 	# TOP_ROWS, TOP_REQS: top counts what did not fit in its table's
 	# footnote; the rows that fit are the busiest as counted
-	if tiny_has TOP_ROWS && tiny_has TOP_REQS; then
-		"$T" top -i "$FIX/ext4/nullb0" >"$OUT/ttop.txt" 2>"$OUT/ttop.err"
-		check "tiny: top's request pool overflow counted" grep -qE 'untracked: [1-9][0-9]* requests aged out of TOP_REQS 4' "$OUT/ttop.txt"
-		"$T" top -i "$FIX/mq-randrw/nullb0" >"$OUT/ttop2.txt" 2>"$OUT/ttop2.err"
-		check "tiny: top's row table overflow counted" grep -qE '[1-9][0-9]* completions found no row in TOP_ROWS 2' "$OUT/ttop2.txt"
-		check "tiny: top prints at most TOP_ROWS rows" test "$(awk '/^PID/ { n = 0; next } /^[0-9]/ { if (++n > m) m = n } END { print m + 0 }' "$OUT/ttop2.txt")" -le 2
-	else
-		skip "tiny: TOP_ROWS, TOP_REQS" "the Makefile's TINY list has no -DTOP_ROWS/-DTOP_REQS"
-	fi
+	"$T" top -i "$FIX/ext4/nullb0" >"$OUT/ttop.txt" 2>"$OUT/ttop.err"
+	check "tiny: top's request pool overflow counted" grep -qE 'untracked: [1-9][0-9]* requests aged out of TOP_REQS 4' "$OUT/ttop.txt"
+	"$T" top -i "$FIX/mq-randrw/nullb0" >"$OUT/ttop2.txt" 2>"$OUT/ttop2.err"
+	check "tiny: top's row table overflow counted" grep -qE '[1-9][0-9]* completions found no row in TOP_ROWS 2' "$OUT/ttop2.txt"
+	check "tiny: top prints at most TOP_ROWS rows" test "$(awk '/^PID/ { n = 0; next } /^[0-9]/ { if (++n > m) m = n } END { print m + 0 }' "$OUT/ttop2.txt")" -le 2
 fi

@@ -103,8 +103,8 @@ if live_ok "live capture"; then
 	done
 	# a reader that goes away
 	rm -f "$OUT/pipe.err"; ( "$IOMON" trace -o - "$LOOP" 2>"$OUT/pipe.err" & echo $! >"$OUT/pipe.pid"; wait ) | head -c 100 >/dev/null &
-	capturing "$OUT/pipe.err" $!; load; sleep 1.5
-	check "trace: closed stdout ends the capture" sh -c "! kill -0 $(cat "$OUT/pipe.pid") 2>/dev/null"
+	capturing "$OUT/pipe.err" $!; load
+	check "trace: closed stdout ends the capture" poll 15 sh -c "! kill -0 $(cat "$OUT/pipe.pid") 2>/dev/null"
 	kill "$(cat "$OUT/pipe.pid")" 2>/dev/null; wait 2>/dev/null
 	check "trace: closed stdout: no instance left" sh -c "! ls $TRACEFS/instances | grep -q '^iomon-'"
 	# a full disk

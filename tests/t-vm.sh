@@ -36,16 +36,6 @@ vm_checks() {	# TAG DIR VERSION
 		skip "$t partitions" "fdisk made no partition in the VM"
 	fi
 }
-# A guest that soft-locks under TCG (an emulator starving the guest, seen
-# with heavy load; the kernel names the stuck task) says nothing about
-# iomon: SKIP, naming it.  Any other failure to finish is a FAIL.
-vm_hung() {	# TAG CONSOLE LOG
-	if grep -q 'soft lockup' "$2" 2>/dev/null && ! grep 'soft lockup' "$2" | grep -q '\[iomon'; then
-		skip "VM $1 relay capture" "the guest soft-locked under TCG ($(grep -m1 -o 'stuck for .*' "$2"))"
-	else
-		fail "VM $1 relay capture" "$(tail -5 "$3")"
-	fi
-}
 VMCAP=$TOP/../shared/tools/vm-capture.sh
 if [ -z "${VM:-}${CI:-}" ]; then
 	skip "VM relay capture" "set VM=1 to boot Debian's 6.1 kernel under qemu (CI does)"
@@ -60,13 +50,13 @@ else
 		pass "VM 6.1 boots and runs the scenario"
 		vm_checks "6.1" "$V" 7
 	else
-		vm_hung "6.1" /tmp/iomon-vm/console.log "$OUT/vm.log"
+		guest_hung "VM 6.1" /tmp/iomon-vm/console.log "$OUT/vm.log"
 	fi
 	V=$OUT/vm7; rm -rf "$V"
 	if EXTRA_BIN="$OUT/iomon" timeout -k 10 420 bash "$TOP/../shared/tools/vm-capture-sid.sh" "$V" "$(guest_scenario "$TOP/tests/vm/relay.sh")" >"$OUT/vm7.log" 2>&1 && [ -d "$V/iomon" ]; then
 		pass "VM 7.2 boots and runs the scenario"
 		vm_checks "7.2" "$V" 8
 	else
-		vm_hung "7.2" /tmp/iomon-vm7/vm/console.log "$OUT/vm7.log"
+		guest_hung "VM 7.2" /tmp/iomon-vm7/vm/console.log "$OUT/vm7.log"
 	fi
 fi

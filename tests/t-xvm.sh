@@ -9,18 +9,11 @@ XVMCAP=$TOP/../shared/tools/xvm/xvm-capture.sh
 XVMDIR=${XVMDIR:-/tmp/iomon-xvm}	# xvm-capture.sh's cache: packages, initramfs
 XVMFMT='%z|%T.%9t|%c|%s|%p|%a|%d|%M,%m|%S|%n|%N|%e|%C\n'
 
-# xvm_bin ARCH DIR: puts the iomon build for ARCH at DIR/iomon (the name it
-# gets in the guest): make's build/ARCH/iomon, or one built here with the
-# cross compiler and musl when make has not made it
+# xvm_bin ARCH DIR: make's build for ARCH at DIR/iomon (the name it gets
+# in the guest)
 xvm_bin() {
 	mkdir -p "$2"
-	if [ -x "$TOP/build/$1/iomon" ]; then
-		cp "$TOP/build/$1/iomon" "$2/iomon"
-	else
-		( cd "$TOP" && "$1-linux-gnu-gcc" -specs "/usr/lib/$1-linux-musl/musl-gcc.specs" \
-			-static -Os -I. -ffunction-sections -fdata-sections -Wl,--gc-sections -s \
-			-o "$2/iomon" $(make -s print-srcs) ) >"$2/build.log" 2>&1
-	fi
+	make -s -C "$TOP" ARCH="$1" >"$2/build.log" 2>&1 && cp "$TOP/build/$1/iomon" "$2/iomon"
 }
 
 # xvm_missing ARCH QEMU: what this machine lacks to boot ARCH, or nothing
@@ -35,15 +28,6 @@ xvm_missing() {
 	fi
 }
 
-# A guest that soft-locks under TCG says nothing about iomon: SKIP naming
-# it.  Any other failure to finish is a FAIL.
-xvm_hung() {	# TAG CONSOLE LOG
-	if grep -q 'soft lockup' "$2" 2>/dev/null && ! grep 'soft lockup' "$2" | grep -q '\[iomon'; then
-		skip "XVM $1 relay capture" "the guest soft-locked under TCG ($(grep -m1 -o 'stuck for .*' "$2"))"
-	else
-		fail "XVM $1 relay capture" "$(tail -5 "$3")"
-	fi
-}
 
 # xvm_magic DIR NAME BYTES: every per-CPU file starts with these bytes
 xvm_magic() {
@@ -132,7 +116,7 @@ else
 			check "XVM $k boots Debian's kernel and runs the scenario" grep -qx $a "$V/arch.txt"
 			xvm_checks $k "$V" "$m" qemu-$a-static "$B/iomon"
 		else
-			xvm_hung $k "$XVMDIR/work-$k/console.log" "$OUT/xvm-$k.log"
+			guest_hung "XVM $k" "$XVMDIR/work-$k/console.log" "$OUT/xvm-$k.log"
 		fi
 		[ $a = s390x ] && xvm_le "$XVMDIR/work-s390x/root" "$B/iomon"
 	done
