@@ -4,8 +4,6 @@
 # cross compilers and musl (tests/setup-deps.sh installs them);
 # `make check ARCH=...` runs the tests that need no live kernel under
 # qemu-user; `make size` reports sizes and fails past SIZE_BUDGET.
-CC ?= cc
-MUSL_CC := $(shell command -v musl-gcc 2>/dev/null)
 CFLAGS ?= -Os -g
 WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter
 CPPFLAGS += -I. $(CFLAGS_EXTRA)
@@ -17,8 +15,13 @@ SIZE_BUDGET ?= 131072
 CROSS_ARCHES := s390x aarch64 armhf
 
 ifeq ($(ARCH),)
+# The product is built with musl-gcc and nothing else: a missing musl is an
+# error (tests/setup-deps.sh installs it), never a silent glibc build.  An
+# explicit CC= builds, with a warning that it is not the product.
 ifeq ($(origin CC),default)
-CC := $(if $(MUSL_CC),musl-gcc,cc)
+CC := musl-gcc
+else ifneq ($(CC),musl-gcc)
+$(warning CC=$(CC): not the product build (static musl); size, heap and RSS checks do not hold for it)
 endif
 B := build
 BIN := iomon
@@ -58,7 +61,23 @@ $(HOT): CFLAGS += -O2
 
 all: $(BIN)
 
-$(B)/obj/%.o: %.c iomon.h config.h capture/capture.h capture/kdefs.h
+# The compiler and flags are part of the build: a different CC (musl-gcc
+# installed after a build with CC=cc, another cross compiler) or other
+# flags rebuild everything.  The stamp changes only when they do.
+STAMP := $(B)/cc.stamp
+$(STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@command -v $(firstword $(CC)) >/dev/null || { \
+		echo "$(firstword $(CC)) not found: iomon is built with musl." >&2; \
+		echo "  as root: make deps        (installs musl-tools, tests/setup-deps.sh build)" >&2; \
+		echo "  or:      apt-get install musl-tools" >&2; \
+		echo "  or:      make CC=cc        (a glibc build; not the product, larger)" >&2; \
+		exit 1; }
+	@{ echo '$(CC) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS)'; command -v $(firstword $(CC)); \
+		$(CC) -dumpfullversion -dumpmachine 2>&1; } >$@.new
+	@if cmp -s $@ $@.new; then rm -f $@.new; else mv -f $@.new $@; fi
+
+$(B)/obj/%.o: %.c iomon.h config.h capture/capture.h capture/kdefs.h $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -ffunction-sections -fdata-sections -c -o $@ $<
 
@@ -70,15 +89,30 @@ $(UNSTRIPPED): $(OBJS)
 $(BIN): $(UNSTRIPPED)
 	$(STRIP) -o $@ $<
 
+# iomon and the original tools' names (blktrace, blkparse, ...); LINKS=all
+# adds the generic ones (parse, trace, top, ...).  A name that is already
+# something other than a link to iomon (Debian's blkparse, procps' top) is
+# left alone and listed.
 install: iomon
 	install -D -m 0755 iomon $(DESTDIR)$(PREFIX)/bin/iomon
-	./iomon --install $(DESTDIR)$(PREFIX)/bin
+	./iomon --install $(if $(filter all,$(LINKS)),--all )$(DESTDIR)$(PREFIX)/bin
+
+# What building, the demo and the tests need, from Debian's packages
+# (installed as root; otherwise listed).  make demo and make check do their
+# own set-up first, then build in a sub-make, which sees what was installed.
+DEPS ?= all
+deps:
+	bash tests/setup-deps.sh $(DEPS)
 
 ifeq ($(ARCH),)
-check: iomon build/tiny/iomon tests/peakrss tests/gentrace
+check:
+	@bash tests/setup-deps.sh check
+	@$(MAKE) --no-print-directory iomon build/tiny/iomon tests/peakrss tests/gentrace
 	bash tests/run.sh
 else
-check: $(BIN) $(B)/tiny/iomon tests/peakrss tests/gentrace
+check:
+	@bash tests/setup-deps.sh cross
+	@$(MAKE) --no-print-directory $(BIN) $(B)/tiny/iomon tests/peakrss tests/gentrace
 	IOMON_ARCH=$(ARCH) IOMON_QEMU=$(QEMU) bash tests/run.sh
 endif
 
@@ -86,8 +120,10 @@ endif
 size: iomon
 	@python3 tests/size.py $(SIZE_BUDGET)
 
-demo: iomon
-	bash tests/demo.sh
+demo:
+	@bash tests/setup-deps.sh demo
+	@$(MAKE) --no-print-directory iomon
+	@bash tests/demo.sh
 
 # libFuzzer targets with ASan and UBSan (clang-14), FUZZ_SECONDS each
 FUZZ_SECONDS ?= 60
@@ -100,12 +136,12 @@ bench: iomon tests/peakrss
 # tools the tests run on this machine, whatever ARCH is (peakrss static:
 # a dynamic loader's own pages would count in what it measures)
 tests/peakrss: tests/peakrss.c
-	$(if $(MUSL_CC),musl-gcc,cc) -Os $(LDFLAGS) -o $@ $<
+	$(if $(shell command -v musl-gcc),musl-gcc,cc) -Os $(LDFLAGS) -o $@ $<
 tests/gentrace: tests/gentrace.c
 	cc -O2 -Wall -Wextra -o $@ $<
 
 clean:
-	rm -rf build/obj build/tiny $(addprefix build/,$(CROSS_ARCHES)) \
+	rm -rf build/obj build/tiny build/cc.stamp $(addprefix build/,$(CROSS_ARCHES)) \
 		iomon iomon_unstripped tests/gentrace tests/peakrss
 
 # A build with every pool tiny: tests drive each one past its limit.
@@ -113,7 +149,7 @@ TINY := -DPROC_MAX=3 -DTRACK_MAX=4 -DPPI_MAX=2 -DCPUS_MAX=2 -DDEVS_MAX=1 \
 	-DSKIPS_MAX=1 -DSTREAMS_MAX=1 -DPIPE_WINDOW=16 -DFMT_SPACE=24 \
 	-DHOLD_MAX=1 -DHOLD_BYTES=8 -DMON_PENDING=2 -DMON_DEVS=1 -DTOP_TAGS=2 -DTOP_ROWS=2 -DTOP_REQS=4 \
 	-DREPLAY_FILES=1 -DNOTICE_BUF=16 -DCAP_DEVS=1 -DCAP_CPUS=1 -DTOP_RUNS=1 -DTOP_HELPER_MS=5000
-$(B)/tiny/iomon: $(SRCS) iomon.h config.h capture/kdefs.h Makefile
+$(B)/tiny/iomon: $(SRCS) iomon.h config.h capture/kdefs.h Makefile $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) -I. $(TINY) -Os $(WARN) $(LDFLAGS) -o $@ $(SRCS)
 
@@ -123,4 +159,4 @@ print-srcs:
 print-budget:
 	@echo $(SIZE_BUDGET)
 
-.PHONY: all install check size demo bench fuzz clean print-srcs print-budget
+.PHONY: all install deps check size demo bench fuzz clean print-srcs print-budget FORCE

@@ -1,19 +1,30 @@
 #!/usr/bin/env bash
-# Install what building and testing iomon needs, from Debian's packages.
-# Safe to run again: it installs only what is missing.  Needs root.
+# Install what building, the demo and testing iomon need, from Debian's
+# packages.  Safe to run again: it installs only what is missing.  Needs
+# root; otherwise it says what is missing and how to install it.
+#   tests/setup-deps.sh [build|demo|check|cross|all]   (default all)
+# build (make):
 #   musl-tools          static musl build (musl-gcc)
+# demo (make demo), build and:
+#   mount               losetup, for a live capture on a loop device
+# check (make check), demo and:
 #   blktrace            the oracle: Debian's blkparse 1.2.0
 #   file, python3       test helpers
-#   fdisk, mount        sfdisk and losetup for live captures on loop devices
+#   fdisk               sfdisk, for partitions on loop devices
 #   strace, gdb         fault injection; counting heap calls (t-heap.sh)
-#   cross + qemu-user   make ARCH=s390x|aarch64|armhf and make check ARCH=...
-#                       (optional: those builds and the big-endian tests SKIP)
-#   qemu-system-*       s390x and arm64 kernels for relay capture (optional;
-#   ipxe-qemu, cpio     arm64's virt machine wants efi-virtio.rom; initramfs)
 #   prometheus          promtool, to check monitor's --prom output (optional)
 #   clang-14, libclang-rt-14-dev   libFuzzer, ASan, UBSan (make fuzz; optional)
 #   tmux                the live top screen test (optional)
+# cross (make ARCH=s390x|aarch64|armhf, make check ARCH=...), build and:
+#   cross gcc, musl-dev for each arch, qemu-user-static
+# all (CI), check and cross and:
+#   qemu-system-*       s390x and arm64 kernels for relay capture (optional;
+#   ipxe-qemu, cpio     arm64's virt machine wants efi-virtio.rom; initramfs)
 set -u
+PROFILE=${1:-all}
+case $PROFILE in build | demo | check | cross | all) ;;
+*) echo "usage: tests/setup-deps.sh [build|demo|check|cross|all]" >&2; exit 2 ;;
+esac
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Another apt may be running (a fresh machine's timers): wait for its lock.
 LOCK=(-o DPkg::Lock::Timeout=600)
@@ -21,29 +32,37 @@ APT=(apt-get "${LOCK[@]}" -y -qq --no-install-recommends)
 # armhf's musl when the armhf architecture cannot be added: see armhf_private
 ARMHF_ROOT=$TOP/build/sysroot/armhf
 ARMHF_SPECS=/usr/lib/arm-linux-musleabihf/musl-gcc.specs
+# profiles include each other: all > check > demo > build, all > cross > build
+case $PROFILE in all) PROFILE="all check cross demo build" ;; check) PROFILE="check demo build" ;;
+demo) PROFILE="demo build" ;; cross) PROFILE="cross build" ;; esac
+has() { case " $PROFILE " in *" $1 "*) return 0 ;; esac; return 1; }
 
-need=()
-command -v musl-gcc >/dev/null || need+=(musl-tools)
-command -v blkparse >/dev/null || need+=(blktrace)
-command -v file >/dev/null || need+=(file)
-command -v sfdisk >/dev/null || need+=(fdisk)
-command -v strace >/dev/null || need+=(strace)
-command -v gdb >/dev/null || need+=(gdb)
-command -v losetup >/dev/null || need+=(mount)
-command -v python3 >/dev/null || need+=(python3)
+need=() opt=() cross=() arches=()
 command -v make >/dev/null || need+=(make)
 command -v gcc >/dev/null || need+=(gcc)
-opt=()
-command -v promtool >/dev/null || opt+=(prometheus)
-command -v qemu-system-s390x >/dev/null || opt+=(qemu-system-misc)
-command -v qemu-system-aarch64 >/dev/null || opt+=(qemu-system-arm)
-[ -f /usr/lib/ipxe/qemu/efi-virtio.rom ] || opt+=(ipxe-qemu)
-command -v cpio >/dev/null || opt+=(cpio)
-command -v clang-14 >/dev/null || opt+=(clang-14)
-ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || opt+=(libclang-rt-14-dev)
-command -v tmux >/dev/null || opt+=(tmux)
+command -v musl-gcc >/dev/null || need+=(musl-tools)
+if has demo; then
+	command -v losetup >/dev/null || need+=(mount)
+fi
+if has check; then
+	command -v blkparse >/dev/null || need+=(blktrace)
+	command -v file >/dev/null || need+=(file)
+	command -v python3 >/dev/null || need+=(python3)
+	command -v sfdisk >/dev/null || need+=(fdisk)
+	command -v strace >/dev/null || need+=(strace)
+	command -v gdb >/dev/null || need+=(gdb)
+	command -v promtool >/dev/null || opt+=(prometheus)
+	command -v clang-14 >/dev/null || opt+=(clang-14)
+	ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || opt+=(libclang-rt-14-dev)
+	command -v tmux >/dev/null || opt+=(tmux)
+fi
+if has all; then
+	command -v qemu-system-s390x >/dev/null || opt+=(qemu-system-misc)
+	command -v qemu-system-aarch64 >/dev/null || opt+=(qemu-system-arm)
+	[ -f /usr/lib/ipxe/qemu/efi-virtio.rom ] || opt+=(ipxe-qemu)
+	command -v cpio >/dev/null || opt+=(cpio)
+fi
 # cross: Debian architecture, gcc triplet, musl triplet
-cross=() arches=()
 want_cross() {
 	command -v "$2-gcc" >/dev/null || cross+=("gcc-$2")
 	if [ ! -f "/usr/lib/$3/musl-gcc.specs" ]; then
@@ -52,13 +71,18 @@ want_cross() {
 		cross+=("musl-dev:$1") arches+=("$1")
 	fi
 }
-want_cross s390x s390x-linux-gnu s390x-linux-musl
-want_cross arm64 aarch64-linux-gnu aarch64-linux-musl
-want_cross armhf arm-linux-gnueabihf arm-linux-musleabihf
-command -v qemu-arm-static >/dev/null || cross+=(qemu-user-static)
+if has cross; then
+	want_cross s390x s390x-linux-gnu s390x-linux-musl
+	want_cross arm64 aarch64-linux-gnu aarch64-linux-musl
+	want_cross armhf arm-linux-gnueabihf arm-linux-musleabihf
+	command -v qemu-arm-static >/dev/null || cross+=(qemu-user-static)
+fi
 [ ${#need[@]} -eq 0 ] && [ ${#cross[@]} -eq 0 ] && [ ${#opt[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != 0 ]; then
-	echo "setup-deps: missing ${need[*]} ${cross[*]} ${opt[*]}; run as root to install (tests that need them SKIP)" >&2
+	all=(${need[@]+"${need[@]}"} ${cross[@]+"${cross[@]}"} ${opt[@]+"${opt[@]}"})
+	echo "setup-deps: not root, so nothing installed; missing Debian packages: ${all[*]}" >&2
+	echo "setup-deps: as root: apt-get install ${all[*]}  (or run this script as root)" >&2
+	[ ${#need[@]} -gt 0 ] && echo "setup-deps: tests needing ${need[*]} SKIP, naming the tool; without musl-tools nothing builds" >&2
 	exit 0
 fi
 export DEBIAN_FRONTEND=noninteractive
