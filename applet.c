@@ -15,20 +15,23 @@
 
 extern const char parse_usage[], trace_usage[], btrace_usage[], monitor_usage[], top_usage[];
 
+/* generic: a name other tools own too (procps' top); --install makes its
+ * link only with --all. */
 static const struct applet {
 	const char *name;
 	int (*main)(int, char **);
 	const char *usage;
+	int generic;
 } applets[] = {		/* sorted by name */
-	{ "biotop", top_main, top_usage },
-	{ "blkiomon", monitor_main, monitor_usage },
-	{ "blkparse", parse_main, parse_usage },
-	{ "blktrace", trace_main, trace_usage },
-	{ "btrace", btrace_main, btrace_usage },
-	{ "monitor", monitor_main, monitor_usage },
-	{ "parse", parse_main, parse_usage },
-	{ "top", top_main, top_usage },
-	{ "trace", trace_main, trace_usage },
+	{ "biotop", top_main, top_usage, 0 },
+	{ "blkiomon", monitor_main, monitor_usage, 0 },
+	{ "blkparse", parse_main, parse_usage, 0 },
+	{ "blktrace", trace_main, trace_usage, 0 },
+	{ "btrace", btrace_main, btrace_usage, 0 },
+	{ "monitor", monitor_main, monitor_usage, 1 },
+	{ "parse", parse_main, parse_usage, 1 },
+	{ "top", top_main, top_usage, 1 },
+	{ "trace", trace_main, trace_usage, 1 },
 };
 #define NAPPLETS (sizeof(applets) / sizeof(applets[0]))
 
@@ -277,18 +280,50 @@ static void put(int fd, const char *s)
 		return;
 }
 
-static int install(const char *dir, const char *self)
+/* A link we may replace: one whose target is named iomon (a stale link
+ * from an earlier install, dangling or not) or that leads to this very
+ * binary.  Anything else at the path (Debian's blkparse, procps' top, a
+ * link to another tool) is someone else's and stays. */
+static int ours(const char *path, const struct stat *self)
+{
+	char t[PATH_LEN];
+	const char *b;
+	struct stat st;
+	ssize_t n = readlink(path, t, sizeof(t) - 1);
+
+	if (n <= 0)
+		return 0;
+	t[n] = 0;
+	b = strrchr(t, '/');
+	if (!strcmp(b ? b + 1 : t, "iomon"))
+		return 1;
+	return !stat(path, &st) && st.st_dev == self->st_dev && st.st_ino == self->st_ino;
+}
+
+static int install(const char *dir, const char *self, int all)
 {
 	char path[PATH_LEN];
+	struct stat me, st;
 	size_t i;
 	int bad = 0;
 
+	if (stat("/proc/self/exe", &me))
+		memset(&me, 0, sizeof(me));
 	for (i = 0; i < NAPPLETS; i++) {
+		if (applets[i].generic && !all)
+			continue;
 		if ((size_t)sfmt(path, sizeof(path), "%s/%s", dir, applets[i].name) >= sizeof(path)) {
 			warn_msg("%s: path too long", dir);
 			return 1;
 		}
-		unlink(path);
+		if (!lstat(path, &st)) {
+			if (!S_ISLNK(st.st_mode) || !ours(path, &me)) {
+				warn_msg("%s: skipped: %s, not a link to iomon; left as it is", path,
+					 S_ISLNK(st.st_mode) ? "a link to another program" : "a file of another program");
+				continue;
+			}
+			unlink(path);
+		}
 		if (symlink(self, path)) {
 			err_sys(path);
 			bad = 1;
@@ -314,7 +349,7 @@ static int multiplexer(int argc, char **argv)
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		put(argc < 2 ? 2 : 1,
-		    "usage: iomon APPLET [ARGS...] | --list | --install DIR\n\n"
+		    "usage: iomon APPLET [ARGS...] | --list | --install [--all] DIR\n\n"
 		    "Block I/O tracing toolkit in one binary; also runs as a symlink\n"
 		    "named after an applet (blkparse -> iomon).  Applets:");
 		for (i = 0; i < NAPPLETS; i++) {
@@ -332,26 +367,26 @@ static int multiplexer(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--install")) {
-		if (argc != 3) {
-			warn_msg("usage: iomon --install DIR");
+		int all = argc == 4 && !strcmp(argv[2], "--all");
+		const char *dir = argv[argc - 1];
+		char self[PATH_LEN];
+		ssize_t n;
+
+		if (argc != 3 + all) {
+			warn_msg("usage: iomon --install [--all] DIR");
 			return 1;
 		}
 		/* A relative link when DIR holds iomon (an initramfs moves),
 		 * else the absolute path of this binary. */
-		{
-			char self[PATH_LEN];
-			ssize_t n;
-
-			sfmt(self, sizeof(self), "%s/iomon", argv[2]);
-			if (!access(self, X_OK))
-				return install(argv[2], "iomon");
-			n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-			if (n > 0)
-				self[n] = 0;
-			else
-				sfmt(self, sizeof(self), "%s", argv[0]);
-			return install(argv[2], self);
-		}
+		sfmt(self, sizeof(self), "%s/iomon", dir);
+		if (!access(self, X_OK))
+			return install(dir, "iomon", all);
+		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		if (n > 0)
+			self[n] = 0;
+		else
+			sfmt(self, sizeof(self), "%s", argv[0]);
+		return install(dir, self, all);
 	}
 	a = find_applet(argv[1]);
 	if (!a) {
