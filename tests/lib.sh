@@ -24,10 +24,11 @@ qemu_wrap() {	# WRAPPER BINARY
 	#!/bin/sh
 	# $2 under $IOMON_QEMU, by the name this was run as
 	B='$2'
-	if [ "\$1" = --install ] && [ \$# = 2 ]; then
+	if [ "\$1" = --install ] && [ \$# -ge 2 ]; then
 		# the links it makes to the binary itself lead here instead
 		$IOMON_QEMU -0 "\${0##*/}" "\$B" "\$@"; rc=\$?
-		for l in "\$2"/*; do
+		eval "d=\\\${\$#}"
+		for l in "\$d"/*; do
 			[ -L "\$l" ] && [ "\$(readlink "\$l")" = "\$B" ] && ln -sf "\$0" "\$l"
 		done
 		exit \$rc
@@ -51,13 +52,36 @@ skip() { T_SKIP=$((T_SKIP + 1)); echo "SKIP $1: $2"; return 0; }
 # check NAME COMMAND...: passes when the command succeeds.
 check() { local n=$1; shift; if "$@" >"$OUT/check.log" 2>&1; then pass "$n"; else fail "$n" "$(head -c 600 "$OUT/check.log")"; fi; }
 
-# same NAME FILE1 FILE2: byte-identical files; shows the first differences.
+# same NAME GOT EXPECTED: byte-identical files; shows the first differences.
+# An empty or missing EXPECTED fails: a reference that produced nothing
+# (a tool that did not run) proves nothing.  same_empty expects nothing.
 same() {
-	if cmp -s "$2" "$3"; then pass "$1"
+	if [ ! -s "$3" ]; then fail "$1" "the reference $3 is empty or missing"
+	elif cmp -s "$2" "$3"; then pass "$1"
 	else fail "$1" "$(diff "$2" "$3" 2>&1 | head -8)"; fi
 }
+same_empty() {	# NAME FILE: FILE exists and is empty
+	if [ -f "$2" ] && [ ! -s "$2" ]; then pass "$1"
+	else fail "$1" "expected nothing, got: $(head -c 300 "$2" 2>&1)"; fi
+}
 
-have_oracle() { command -v blkparse >/dev/null 2>&1; }
+# need NAME TOOL...: every TOOL is installed; else one SKIP naming the
+# first one missing, and a false return.  A missing tool never fails a test.
+need() {
+	local n=$1 t; shift
+	for t; do
+		command -v "$t" >/dev/null 2>&1 ||
+			{ skip "$n" "needs $t, which is not installed (tests/setup-deps.sh check)"; return 1; }
+	done
+}
+
+# gone PID: the tracefs instance that capture PID made is removed (other
+# captures on the machine, such as another test run's, are not looked at).
+gone() { [ -n "$1" ] && [ ! -d "$TRACEFS/instances/iomon-$1" ]; }
+
+# have_oracle [NAME]: Debian's blkparse is there; with NAME, a missing one
+# is a SKIP naming it.
+have_oracle() { if [ $# = 0 ]; then command -v blkparse >/dev/null 2>&1; else need "$1" blkparse; fi; }
 
 # Dumps in the host's order (parse -d, monitor -d write what btt and
 # blkiomon's readers on that host read).  Expected dumps come from Debian's
@@ -89,9 +113,7 @@ TRACEFS=/sys/kernel/tracing
 live_ok() {
 	local n=$1 t; shift
 	[ -z "$CROSS" ] || { skip "$n" "under qemu-user ($CROSS): the host's own build captures"; return 1; }
-	for t in losetup "$@"; do
-		command -v "$t" >/dev/null || { skip "$n" "needs $t"; return 1; }
-	done
+	need "$n" losetup "$@" || return 1
 	[ "$(id -u)" = 0 ] || { skip "$n" "needs root"; return 1; }
 	{ [ -d $TRACEFS/instances ] || mount -t tracefs nodev $TRACEFS 2>/dev/null; } && [ -d $TRACEFS/events/block ] ||
 		{ skip "$n" "no tracefs with block events on this kernel"; return 1; }

@@ -17,6 +17,16 @@ for t in tests/t-*.sh; do
 		skip "$t" "live kernel capture; under qemu-user ($CROSS) only what reads files and pipes runs"
 		continue ;;
 	esac; fi
+	# "# needs: TOOL..." near the top: a file that cannot run without them
+	# SKIPs whole, naming the missing tool
+	miss=
+	for tool in $(sed -n 's/^# needs: //p' "$t"); do
+		command -v "$tool" >/dev/null 2>&1 || { miss=$tool; break; }
+	done
+	if [ -n "$miss" ]; then
+		skip "$t" "needs $miss, which is not installed (tests/setup-deps.sh check)"
+		continue
+	fi
 	t0=$SECONDS
 	. "$t"
 	[ -n "$CROSS" ] && echo "   ($((SECONDS - t0)) s)"

@@ -4,7 +4,7 @@
 check "--list names blkparse and parse" grep -qx blkparse "$OUT/list.txt"
 check "--list names parse" grep -qx parse "$OUT/list.txt"
 rm -rf "$OUT/inst"; mkdir -p "$OUT/inst"
-check "--install DIR" "$IOMON" --install "$OUT/inst"
+check "--install DIR" "$IOMON" --install --all "$OUT/inst"
 check "--install made a blkparse symlink" test -L "$OUT/inst/blkparse"
 ( cd "$FIX/ext4" && "$OUT/inst/blkparse" -i nullb0 ) >"$OUT/inst.txt"
 ( cd "$FIX/ext4" && "$IOMON" parse -i nullb0 ) >"$OUT/inst.exp"
@@ -16,6 +16,34 @@ rm -rf "$OUT/pfx"
 check "make install PREFIX=..." make -s install PREFIX="$OUT/pfx"
 check "installed applet links are relative (the tree can move)" \
 	test "$(readlink "$OUT/pfx/bin/blkparse")" = iomon
+check "make install: the original tools' names only (blktrace blkparse blkiomon btrace biotop)" \
+	test "$(cd "$OUT/pfx/bin" && echo *)" = "biotop blkiomon blkparse blktrace btrace iomon"
+# Installing never removes what is not ours: a foreign top (procps'), a
+# link to another program, Debian's blkparse; a stale link to iomon is
+# replaced.
+I=$OUT/inst2; rm -rf "$I"; mkdir -p "$I/old"
+printf '#!/bin/sh\necho procps top\n' >"$I/top"; chmod +x "$I/top"
+cp "$I/top" "$I/blkparse"
+ln -s /bin/true "$I/blkiomon"
+ln -s old/iomon "$I/blktrace"		# dangling: an iomon since moved
+ln -s "$IOMON" "$I/parse"
+"$IOMON" --install --all "$I" >"$I.out" 2>"$I.err"
+check "--install --all: exit 0 with names skipped" test $? = 0
+check "--install: a foreign top survives" test "$("$I/top")" = "procps top"
+check "--install: a foreign blkparse survives" sh -c "test ! -L '$I/blkparse' && grep -q procps '$I/blkparse'"
+check "--install: a link to another program survives" test "$(readlink "$I/blkiomon")" = /bin/true
+check "--install: says which names were skipped and why" sh -c \
+	"grep -q '$I/top: skipped: a file of another program, not a link to iomon' '$I.err' &&
+	 grep -q '$I/blkiomon: skipped: a link to another program' '$I.err' && test \$(wc -l <'$I.err') = 3"
+check "--install: a stale link to iomon is replaced" test "$(readlink "$I/blktrace")" != old/iomon -a -e "$I/blktrace"
+check "--install: a link to this iomon is made again" test -e "$I/parse" -a -L "$I/parse"
+check "--install --all: generic names too" test -L "$I/trace" -a -L "$I/monitor"
+rm -rf "$I"; mkdir -p "$I"
+"$IOMON" --install "$I" 2>"$I.err"
+check "--install: generic names (top, parse, trace, monitor) only with --all" \
+	test "$(cd "$I" && echo *)" = "biotop blkiomon blkparse blktrace btrace"
+"$IOMON" --install >/dev/null 2>"$I.err"
+check "--install without DIR: usage, exit 1" sh -c "test $? = 1 && grep -q 'usage: iomon --install \\[--all\\] DIR' '$I.err'"
 while read -r a; do
 	"$IOMON" "$a" --help >"$OUT/help.txt" 2>&1
 	check "iomon $a --help starts with usage:" grep -q '^usage:' <(head -1 "$OUT/help.txt")
@@ -28,9 +56,31 @@ check "iomon --help starts with usage:" grep -q '^usage:' <(head -1 "$OUT/help.t
 check "iomon alone: exit 1" test $? = 1
 "$IOMON" frobnicate >/dev/null 2>"$OUT/e.err"
 check "unknown applet: says so" grep -q "unknown applet 'frobnicate'" "$OUT/e.err"
-check "static binary" sh -c "file -L '$IOMON_BIN' | grep -q 'statically linked'"
+need "static binary" file && check "static binary" sh -c "file -L '$IOMON_BIN' | grep -q 'statically linked'"
 check "no heap allocator linked in (malloc, calloc, realloc, free)" \
 	sh -c "! nm '$TOP/iomon_unstripped' | grep -qwE 'malloc|calloc|realloc|free'"
 check "no stdio streams of our own (fopen, fdopen)" \
 	sh -c "! nm '$TOP/iomon_unstripped' | grep -qwE 'fopen|fdopen|setvbuf'"
 check "sources build with -Wall -Wextra -Werror" sh -c "cd '$TOP' && for f in \$(make -s -f Makefile print-srcs); do \${CC:-cc} -I. -Wall -Wextra -Werror -fsyntax-only \$f || exit 1; done"
+
+# The compiler is part of the build: a glibc build made on purpose (CC=cc,
+# with a warning) is rebuilt with musl by a plain make; nothing stale stays.
+if [ -n "$CROSS" ]; then
+	skip "compiler stamp" "checked on the host build"
+elif need "compiler stamp" musl-gcc cc; then
+	C=$OUT/stamp; rm -rf "$C"; mkdir -p "$C"
+	( cd "$TOP" && cp -r Makefile applet.c iomon.h config.h capture match stats output "$C/" )
+	make -s -C "$C" CC=cc iomon >"$C/cc.log" 2>&1
+	check "make CC=cc: builds, warning it is not the product build" grep -q 'CC=cc: not the product build' "$C/cc.log"
+	check "make CC=cc: the stamp names cc" sh -c "head -1 '$C/build/cc.stamp' | grep -q '^cc '"
+	g=$(stat -c %s "$C/iomon" 2>/dev/null)
+	make -s -C "$C" iomon >"$C/musl.log" 2>&1
+	check "then make: rebuilt with musl-gcc (stamp)" sh -c "head -1 '$C/build/cc.stamp' | grep -q '^musl-gcc '"
+	m=$(stat -c %s "$C/iomon" 2>/dev/null)
+	check "then make: a new binary ($g bytes with glibc, $m with musl)" test -n "$m" -a "${m:-0}" -lt "${g:-0}"
+	check "then make: the same binary as this tree's" cmp -s "$C/iomon" "$IOMON_BIN"
+	t1=$(stat -c %y "$C/build/obj/applet.o" "$C/iomon")
+	make -C "$C" iomon >"$C/again.log" 2>&1
+	check "make again: nothing rebuilt" test "$(stat -c %y "$C/build/obj/applet.o" "$C/iomon")" = "$t1"
+	rm -rf "$C"
+fi

@@ -1,3 +1,4 @@
+# needs: python3
 # Fuzzing's regression inputs and a short smoke of each libFuzzer target
 # (tests/fuzz.sh, tests/fuzz/*.c); `make fuzz` runs them for longer.
 

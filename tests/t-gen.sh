@@ -1,3 +1,4 @@
+# needs: python3
 # Differential on generated traces (tests/gentrace.c): every action, RWBS
 # flag, PDU kind, note, error value, version and byte order, over several
 # seeds plus one new seed per run.  A failure names its seed; rerun with

@@ -1,3 +1,4 @@
+# needs: python3
 # monitor / blkiomon: the same statistics as Debian's blkiomon 0.3 on a real
 # stream, its repairs pinned with values computed independently
 # (tests/monref.py), the binary records, the message queue, -d, -D.

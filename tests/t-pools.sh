@@ -1,3 +1,4 @@
+# needs: python3
 # Every fixed pool driven past its limit (build/tiny/iomon, pools of 1 to 4
 # entries): counted, reported on stderr, no crash, and what fit is right.
 T=$IOMON_TINY

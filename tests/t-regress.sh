@@ -6,7 +6,7 @@ check "an 11,000-byte PC payload prints whole (it overran the output buffer)" \
 	sh -c "grep -q ' D  *R 4096 (41 41 41' '$OUT/rg.txt' && test \$(grep ' D ' '$OUT/rg.txt' | wc -c) -gt 33000"
 ( cd "$R" && "$IOMON" parse -i z ) >"$OUT/rg.txt" 2>&1
 check "v8 RWBS with every letter (FZRAFASM) fits" test $? = 0
-if have_oracle; then
+if have_oracle "t-regress.sh line 9: against Debian's blkparse"; then
 	rg() {	# name args...: iomon and blkparse agree
 		local n=$1; shift
 		( cd "$R" && blkparse "$@" ) >"$OUT/rg.exp" 2>/dev/null

@@ -1,3 +1,4 @@
+# needs: python3
 # The size budget (issue 6): the stripped x86_64 binary with every applet
 # fits in SIZE_BUDGET bytes (Makefile), and make size says so and fails
 # past it.

@@ -9,7 +9,7 @@ vm_checks() {	# TAG DIR VERSION
 	check "$t relay: named on stderr, version-$3 records" grep -q "capturing through relay (debugfs), version-$3 records" "$V/iomon.err"
 	check "$t relay: blktrace's summary" grep -qE '^  Total: +[0-9]+ events \(dropped 0\)' "$V/iomon.sum"
 	( cd "$V/iomon" && "$IOMON" parse -i nullb0 ) >"$OUT/vm.ip" 2>&1
-	if have_oracle && [ "$3" = 7 ]; then
+	if have_oracle "t-vm.sh line 12: against Debian's blkparse" && [ "$3" = 7 ]; then
 		( cd "$V/iomon" && blkparse -i nullb0 ) >"$OUT/vm.bp" 2>&1
 		same "$t relay: Debian's blkparse reads iomon's capture identically" "$OUT/vm.ip" "$OUT/vm.bp"
 	fi
