@@ -44,7 +44,7 @@ run() {	# NAME COMMAND: in the chroot's clone, as root; log in $D.NAME.log
 		sh -c "cd /root/iomon && $2" >"$D.$1.log" 2>&1
 	echo "fresh: $2: exit $?, $((SECONDS - t0)) s (log $D.$1.log)"
 }
-chroot "$D" git clone -q /iomon.bundle /root/iomon || exit 2
+chroot "$D" git -c advice.detachedHead=false clone -q /iomon.bundle /root/iomon || exit 2
 rc=0
 run demo "make demo"
 # static (no program interpreter), musl (the compiler stamp), in budget

@@ -3,12 +3,12 @@
 # blkparse 1.2.0 (the oracle) reads without complaint?  Builds gentrace, writes
 # traces in every mode and checks blkparse's exit status, its stderr, its
 # "Events" count against gentrace's summary and the coverage of its text; then
-# checks that tools/traceconv.py turns the v7 little-endian form into the -B and
+# checks that tests/traceconv.py (shared/tools's, copied) turns the v7 little-endian form into the -B and
 # -8 forms byte for byte.  Standalone: prints FAIL lines, exits 1 on failure.
 set -u
 cd "$(dirname "$0")/.."
 W=tests/out/gentrace GT=tests/gentrace
-TC=${TRACECONV:-$(cd "$(dirname "$0")/../.." && pwd)/shared/tools/traceconv.py}
+TC=${TRACECONV:-tests/traceconv.py}	# a copy of ../shared/tools/traceconv.py
 export LC_ALL=C
 rm -rf "$W" && mkdir -p "$W"
 PASS=0 FAIL=0
