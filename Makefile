@@ -69,9 +69,9 @@ $(STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@command -v $(firstword $(CC)) >/dev/null || { \
 		echo "$(firstword $(CC)) not found: iomon is built with musl." >&2; \
-		echo "  as root: make deps        (installs musl-tools, tests/setup-deps.sh build)" >&2; \
+		echo "  as root: make deps DEPS=build   (installs musl-tools)" >&2; \
 		echo "  or:      apt-get install musl-tools" >&2; \
-		echo "  or:      make CC=cc        (a glibc build; not the product, larger)" >&2; \
+		echo "  or:      make CC=cc   (a glibc build: not the product, larger)" >&2; \
 		exit 1; }
 	@{ echo '$(CC) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS)'; command -v $(firstword $(CC)); \
 		$(CC) -dumpfullversion -dumpmachine 2>&1; } >$@.new

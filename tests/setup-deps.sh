@@ -21,6 +21,7 @@
 #   qemu-system-*       s390x and arm64 kernels for relay capture (optional;
 #   ipxe-qemu, cpio     arm64's virt machine wants efi-virtio.rom; initramfs)
 set -u
+PATH=$PATH:/usr/sbin:/sbin	# losetup, sfdisk: there whoever runs this
 PROFILE=${1:-all}
 case $PROFILE in build | demo | check | cross | all) ;;
 *) echo "usage: tests/setup-deps.sh [build|demo|check|cross|all]" >&2; exit 2 ;;
@@ -82,7 +83,9 @@ if [ "$(id -u)" != 0 ]; then
 	all=(${need[@]+"${need[@]}"} ${cross[@]+"${cross[@]}"} ${opt[@]+"${opt[@]}"})
 	echo "setup-deps: not root, so nothing installed; missing Debian packages: ${all[*]}" >&2
 	echo "setup-deps: as root: apt-get install ${all[*]}  (or run this script as root)" >&2
-	[ ${#need[@]} -gt 0 ] && echo "setup-deps: tests needing ${need[*]} SKIP, naming the tool; without musl-tools nothing builds" >&2
+	t=" ${need[*]-} "; t=${t/ musl-tools / }
+	case " ${need[*]-} " in *" musl-tools "*) echo "setup-deps: without musl-tools nothing builds" >&2 ;; esac
+	[ -n "${t// /}" ] && echo "setup-deps: tests needing${t% } SKIP, naming the tool" >&2
 	exit 0
 fi
 export DEBIAN_FRONTEND=noninteractive
