@@ -50,7 +50,7 @@ endif
 
 SRCS := applet.c capture/decode.c capture/source.c capture/trace.c capture/relay.c \
 	capture/tracefs.c match/procs.c match/track.c \
-	stats/iostats.c stats/monitor.c stats/top.c output/out.c output/fmt.c output/parse.c
+	stats/exact.c stats/iostats.c stats/monitor.c stats/top.c output/out.c output/fmt.c output/parse.c
 OBJS := $(SRCS:%.c=$(B)/obj/%.o)
 # The per-record path: decoding and formatting.  -Os turns every divide by
 # a constant into a div instruction, which made number formatting half of
@@ -159,4 +159,7 @@ print-srcs:
 print-budget:
 	@echo $(SIZE_BUDGET)
 
-.PHONY: all install deps check size demo bench fuzz clean print-srcs print-budget FORCE
+print-cc:
+	@echo $(CC)
+
+.PHONY: all install deps check size demo bench fuzz clean print-srcs print-budget print-cc FORCE

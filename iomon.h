@@ -211,6 +211,22 @@ void track_del(struct track *t);
 int track_rekey(struct track *t, u64 sector);	/* -1: alias, entry dropped */
 extern unsigned long long track_dropped;
 
+/* stats/exact.c: a sum of squares in 160 bits, and the variance from it,
+ * exact ("%.Nf" of (num*squares - sum^2) / num^2, ties to even) */
+struct sq160 { u64 lo, hi; u32 top; };
+static inline void sq_add(struct sq160 *q, u64 v)
+{
+	u64 a = v >> 32, b = (u32)v, m = a * b, ml = m << 33;
+	u64 lo = b * b + ml, hi = a * a + (m >> 31) + (lo < ml);
+
+	/* v*v < 2^128, so hi <= 2^64 - 2: hi plus a carry cannot wrap */
+	q->lo += lo;
+	hi += q->lo < lo;
+	q->hi += hi;
+	q->top += q->hi < hi;
+}
+char *fmt_variance(char *p, u64 num, u64 sum, const struct sq160 *q, int decimals);
+
 /* stats/procstats.c: blkparse -s, per process (or per name with -h) */
 struct ppi {
 	iostats st;

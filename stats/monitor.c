@@ -50,7 +50,7 @@ const char monitor_usage[] =
 #define SIZE_BUCKETS 16
 #define D2C_BUCKETS 25
 
-struct minmax { u64 min, max, sum, sos, num; double sq; };	/* sq: exact sum of squares */
+struct minmax { u64 min, max, sum, sos, num; struct sq160 sq; };	/* sos wraps as blkiomon's; sq is exact */
 
 struct dstat {
 	u32 device, next;	/* next: output list, newest first (as blkiomon) */
@@ -108,7 +108,7 @@ static void mm_add(struct minmax *m, u64 v)
 {
 	m->sum += v;
 	m->sos += v * v;
-	m->sq += (double)v * (double)v;
+	sq_add(&m->sq, v);
 	if (v < m->min)
 		m->min = v;
 	if (v > m->max)
@@ -282,14 +282,13 @@ COLD static void prom_write(void)
 static void json_mm(struct obuf *o, const char *k, const struct minmax *m, int last)
 {
 	double avg = m->num ? (double)m->sum / (double)m->num : 0.0;
-	double var = m->num ? (m->sq - (double)m->sum * (double)m->sum / (double)m->num) / (double)m->num : 0.0;
+	char var[80];
 
-	if (var < 0)
-		var = 0;
+	*fmt_variance(var, m->num, m->sum, &m->sq, 3) = 0;
 	if (!m->num)
 		ob_printf(o, "\"%s\":{\"num\":0}%s", k, last ? "" : ",");
 	else
-		ob_printf(o, "\"%s\":{\"num\":%llu,\"min\":%llu,\"max\":%llu,\"sum\":%llu,\"avg\":%.3f,\"var\":%.3f}%s",
+		ob_printf(o, "\"%s\":{\"num\":%llu,\"min\":%llu,\"max\":%llu,\"sum\":%llu,\"avg\":%.3f,\"var\":%s}%s",
 			  k, (unsigned long long)m->num, (unsigned long long)m->min, (unsigned long long)m->max,
 			  (unsigned long long)m->sum, avg, var, last ? "" : ",");
 }
@@ -322,12 +321,11 @@ static void json_write(const struct dstat *s, s64 t)
 static void mm_print(struct obuf *o, const char *what, const struct minmax *m)
 {
 	double avg = m->num ? (double)m->sum / (double)m->num : 0.0;
-	/* E[x^2] - E[x]^2 from exact squares: blkiomon's sum*sum wraps */
-	double var = m->num ? (m->sq - (double)m->sum * (double)m->sum / (double)m->num) / (double)m->num : 0.0;
+	char var[80];
 
-	if (var < 0 && var > -1e-6)
-		var = 0;
-	ob_printf(o, "%s: num %llu, min %lld, max %llu, sum %llu, squ %llu, avg %.1f, var %.1f\n", what,
+	/* exact: blkiomon's sum*sum wraps, and doubles lose the last digit */
+	*fmt_variance(var, m->num, m->sum, &m->sq, 1) = 0;
+	ob_printf(o, "%s: num %llu, min %lld, max %llu, sum %llu, squ %llu, avg %.1f, var %s\n", what,
 		  (unsigned long long)m->num, (long long)m->min, (unsigned long long)m->max,
 		  (unsigned long long)m->sum, (unsigned long long)m->sos, avg, var);
 }

@@ -164,3 +164,56 @@ PY
 "$IOMON" monitor -I 60 -h "$M/big.txt" <"$M/big.stream"
 check "monitor: 8 MiB in 500 us is 16777216 B/ms (no 32-bit wrap)" \
 	grep -q '^throughput read (bytes/msec): num 4, min 16777216, max 16777216' "$M/big.txt"
+
+# Exact variance (issue 13): every variance printed is the exact value
+# (num*squares - sum^2) / num^2 rounded as printf rounds (to nearest, ties
+# to even), computed independently with Python's fractions (monref.py):
+# over every fixture, each device in one interval, text and JSON; and the
+# arithmetic itself (stats/exact.c: 160-bit squares, 256-bit quotient, by
+# hand) over value lists up to 2^64, built for this ARCH and run on it.
+# (brd-seq: a bio-based RAM disk issues nothing, so it has no D to C)
+for f in ext4/nullb0 ext4-be/nullb0 ext4-v8/nullb0 mq-randrw/nullb0 discard-flush/nullb0 \
+	 split/nullb0 remap/nullb0 two-devs/nullb0 two-devs/nullb1 s390x-discard-flush/nullb0 v8-ext4-part/nullb0; do
+	d=$FIX/${f%/*} n=${f#*/}
+	( cd "$d" && "$IOMON" parse -i "$n" -q -O -d "$M/v.dump" ) >/dev/null 2>&1
+	python3 tests/monref.py "$M/v.dump" --dev | sed 's/^\([0-9]*\),\([0-9]*\) /\1 \2 /' >"$M/v.ref"
+	( cd "$d" && "$IOMON" monitor -I 1000000 -i "$n" -h - --json "$M/v.json" ) >"$M/v.txt" 2>&1
+	check "exact variance: $f has requests to check ($(wc -l <"$M/v.ref") figures)" test -s "$M/v.ref"
+	bad=0
+	while read -r maj min name dir _ num _ sum _ var _ var3; do
+		label="$name $dir"; [ "$name" = sizes ] && label="sizes $dir (bytes)"
+		[ "$name" = d2c ] && label="d2c $dir (usec)"; [ "$name" = throughput ] && label="throughput $dir (bytes/msec)"
+		awk -v dev="$maj,$min" -v l="$label: num $num, " -v want=", sum $sum, .* var $var\$" \
+			'/^device: / { on = ($2 == dev) } on && index($0, l) == 1 && $0 ~ want { f = 1 } END { exit !f }' "$M/v.txt" ||
+			{ bad=1; echo "  $f $maj,$min $label: want num $num sum $sum var $var" >&2; }
+	done <"$M/v.ref"
+	check "exact variance: $f, every device and direction, text" test $bad = 0
+	python3 - "$M/v.ref" "$M/v.json" >"$M/vj.log" 2>&1 <<-'PY'
+	import json, sys
+	keys = {"sizes": "size_bytes", "d2c": "d2c_usec", "throughput": "throughput_bytes_per_msec"}
+	want = {}
+	for l in open(sys.argv[1]):
+	    maj, mnr, name, w, _, n, _, s, _, v, _, v3 = l.split()
+	    want[("%s,%s" % (maj, mnr), w, keys[name])] = (int(n), int(s), v3)
+	got = {}
+	for line in open(sys.argv[2]):
+	    o = json.loads(line, parse_float=str)	# the digits as written
+	    for w in ("read", "write"):
+	        for k, m in o[w].items():
+	            if m["num"]:
+	                got[(o["device"], w, k)] = (m["num"], m["sum"], m["var"])
+	bad = [(k, got.get(k), v) for k, v in want.items() if got.get(k) != v]
+	print("%d of %d" % (len(want) - len(bad), len(want)))
+	if bad or len(got) != len(want):
+	    print(bad[:3], len(got))
+	PY
+	check "exact variance: $f, JSON to three decimals ($(head -1 "$M/vj.log"))" sh -c "test \$(wc -l <'$M/vj.log') = 1 && test -s '$M/vj.log'"
+done
+CCX=$(make -s -C "$TOP" print-cc ${CROSS:+ARCH=$CROSS} 2>/dev/null)
+if $CCX -static -O2 -I"$TOP" -o "$M/varcheck" "$TOP/tests/varcheck.c" "$TOP/stats/exact.c" >"$M/vc.log" 2>&1; then
+	python3 tests/varref.py "$M/vc.in" "$M/vc.exp"
+	${CROSS:+$IOMON_QEMU} "$M/varcheck" <"$M/vc.in" >"$M/vc.out"
+	same "exact variance: stats/exact.c equals Python's fractions on $(wc -l <"$M/vc.in") lists up to 2^64${CROSS:+ ($CROSS)}" "$M/vc.out" "$M/vc.exp"
+else
+	fail "tests/varcheck.c builds with $CCX" "$(head -c 400 "$M/vc.log")"
+fi
