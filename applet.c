@@ -37,20 +37,43 @@ static const struct applet {
 
 const char *applet_name = "iomon";
 
-void warn_msg(const char *fmt, ...)
+static void vwarn(const char *fmt, va_list ap)
 {
 	char buf[768];
-	va_list ap;
 	int n = sfmt(buf, sizeof(buf) - 1, "%s: ", applet_name);
 
-	va_start(ap, fmt);
 	n += vfmt(buf + n, sizeof(buf) - (size_t)n - 1, fmt, ap);
-	va_end(ap);
 	if (n > (int)sizeof(buf) - 2)
 		n = sizeof(buf) - 2;
 	buf[n++] = '\n';
 	if (write(2, buf, (size_t)n) < 0)
 		return;		/* nowhere left to complain */
+}
+
+void warn_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+}
+
+/* Notices (the backend chosen, the lockdown fallback, a stale trace
+ * cleared) are not errors.  Under the original tools' names they stay
+ * quiet, as the originals are: scripts such as IBM's ziomon abort on any
+ * line their blktrace writes to stderr.  -v/--verbose turns them on. */
+int quiet_notes;
+
+void note_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (quiet_notes)
+		return;
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
 }
 
 void err_sys(const char *what)
@@ -335,6 +358,7 @@ static int install(const char *dir, const char *self, int all)
 static int run(const struct applet *a, int argc, char **argv)
 {
 	applet_name = a->name;
+	quiet_notes = !a->generic;
 	if (argc > 1 && !strcmp(argv[1], "--help")) {
 		put(1, a->usage);
 		return 0;

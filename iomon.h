@@ -132,6 +132,9 @@ int ob_close(struct obuf *o);
 extern const char *applet_name;
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void err_sys(const char *what);	/* "applet: what: strerror" */
+/* a notice, not an error: quiet under the original tools' names */
+void note_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern int quiet_notes;
 int open_out(const char *path, int mode);	/* no symlink following */
 long dir_each(const char *dir, long (*fn)(const char *dir, const char *name, void *arg), void *arg);
 u64 scan_u64(const char *s, char **end, int base);	/* strtoull, bases 10 and 16 */

@@ -143,7 +143,7 @@ static int setup(struct tdev *d)
 	}
 	ioctl(d->fd, K_BLKTRACESTOP);
 	ioctl(d->fd, K_BLKTRACETEARDOWN);
-	warn_msg("%s: cleared a trace left behind by a capture that is gone", d->path);
+	note_msg("%s: cleared a trace left behind by a capture that is gone", d->path);
 	if (!setup_once(d))
 		return 0;
 	warn_msg("BLKTRACESETUP(2) %s failed: %s", d->path, strerror(errno));
@@ -189,7 +189,7 @@ static int have_debugfs(void)
 		return 1;
 	if (mount("debugfs", C.debugfs, "debugfs", 0, NULL) == 0 && !stat(p, &st)) {
 		if (C.verbose)
-			warn_msg("mounted debugfs on %s", C.debugfs);
+			note_msg("mounted debugfs on %s", C.debugfs);
 		return 1;
 	}
 	return 0;
@@ -208,7 +208,7 @@ static int open_relay(struct tdev *d)
 		if (errno == ENOENT)
 			continue;	/* no such CPU */
 		if (errno == EPERM || errno == EACCES) {
-			warn_msg("%s: relay files refused (%s; kernel lockdown?)", p, strerror(errno));
+			note_msg("%s: relay files refused (%s; kernel lockdown?)", p, strerror(errno));
 			return RUN_FALLBACK;
 		}
 		warn_msg("Could not open %s: %s", p, strerror(errno));
@@ -285,7 +285,7 @@ int relay_run(void)
 			return 1;
 		}
 	/* said once the kernel traces, so a caller can start its load on it */
-	warn_msg("capturing through relay (debugfs), version-%d records", C.dev[0].version);
+	note_msg("capturing through relay (debugfs), version-%d records", C.dev[0].version);
 	while (!cap_stopping()) {
 		int wait = cap_wait();
 

@@ -28,7 +28,8 @@ const char trace_usage[] =
 " -n, --num-sub-buffers=N     kernel sub-buffers per CPU (default 4)\n"
 " -k, --kill                  stop and remove a trace left running, then exit\n"
 "     --backend=NAME          relay, tracefs or auto (default)\n"
-" -v, --verbose               say more\n"
+" -v, --verbose               notices too: the backend, fallbacks (named blktrace, -v is\n"
+"                             -V as in blktrace: say --verbose)\n"
 " -V, --version               print the version\n";
 
 #include <dirent.h>
@@ -343,6 +344,13 @@ static void summary(void)
 		u64 ev = 0, sum = 0;
 		int n;
 
+		/* blktrace -o - prints no summary (only its drop warning) */
+		if (C.to_stdout && quiet_notes) {
+			for (c = 0; c < C.ncpu; c++)
+				all += d->bytes[c] / 48;
+			lost += d->dropped;
+			continue;
+		}
 		n = sfmt(line, sizeof(line), "=== %s ===\n", d->name);
 		if (write(fd, line, (size_t)n) < 0)
 			return;
@@ -384,7 +392,7 @@ static const struct option longopts[] = {
 	{ "dev", 1, 0, 'd' }, { "input-devs", 1, 0, 'I' }, { "act-mask", 1, 0, 'a' },
 	{ "set-mask", 1, 0, 'A' }, { "relay", 1, 0, 'r' }, { "output", 1, 0, 'o' },
 	{ "output-dir", 1, 0, 'D' }, { "stopwatch", 1, 0, 'w' }, { "buffer-size", 1, 0, 'b' },
-	{ "num-sub-buffers", 1, 0, 'n' }, { "kill", 0, 0, 'k' }, { "verbose", 0, 0, 'v' },
+	{ "num-sub-buffers", 1, 0, 'n' }, { "kill", 0, 0, 'k' }, { "verbose", 0, 0, 'v' | 256 },
 	{ "version", 0, 0, 'V' }, { "backend", 1, 0, 'B' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
 };
 
@@ -448,8 +456,16 @@ static int options(int argc, char **argv)
 			C.buf_nr = (u32)v;
 			break;
 		case 'k': C.kill = 1; break;
-		case 'v': C.verbose++; break;
-		case 'V': {
+		case 'v':	/* blktrace's -v is its version; ours says more */
+			if (quiet_notes)
+				goto version;
+			/* fall through */
+		case 'v' | 256:
+			C.verbose++;
+			quiet_notes = 0;
+			break;
+		case 'V':
+		version: {
 			char line[128];
 			int n = sfmt(line, sizeof(line), "%s version 2.0.0\n", argv[0]);
 

@@ -508,7 +508,7 @@ static int set_filters(void)
 			continue;
 		sfmt(dir, sizeof(dir), "%s/events/block/%s", inst, ev[k].name);
 		if (put(dir, "filter", f) && C.verbose)
-			warn_msg("%s: filter refused; filtering here instead", ev[k].name);
+			note_msg("%s: filter refused; filtering here instead", ev[k].name);
 	}
 	return 0;
 }
@@ -539,7 +539,7 @@ static long clear_stale_one(const char *dir, const char *name, void *unused)
 	if (rmdir(p))
 		warn_msg("%s: left by a capture that died (pid %ld), cannot remove it: %s", p, pid, strerror(errno));
 	else
-		warn_msg("%s: removed, left by a capture that died (pid %ld)", p, pid);
+		note_msg("%s: removed, left by a capture that died (pid %ld)", p, pid);
 	return 0;
 }
 
@@ -603,7 +603,7 @@ int tracefs_run(void)
 		return 1;
 	}
 	if (put(inst, "trace_clock", "mono"))
-		warn_msg("trace_clock mono refused; times are the kernel's local clock");
+		note_msg("trace_clock mono refused; times are the kernel's local clock");
 	sfmt(kb, sizeof(kb), "%u", (C.buf_size >> 10) * C.buf_nr);
 	put(inst, "buffer_size_kb", kb);
 	for (i = 0; i < NEV; i++) {
@@ -630,7 +630,7 @@ int tracefs_run(void)
 	}
 	timestamp_note();
 	put(inst, "tracing_on", "1");
-	warn_msg("capturing through tracefs (block tracepoints in %s)", inst);
+	note_msg("capturing through tracefs (block tracepoints in %s)", inst);
 	while (!cap_stopping()) {
 		int wait = cap_wait();
 
