@@ -140,6 +140,12 @@
 #ifndef MON_PENDING
 #define MON_PENDING 4096
 #endif
+/* -Q: a full message queue is waited for, as blkiomon waits (a record is
+ * never dropped while the run goes on); once a signal ends the run, for
+ * this long at most in all, then what is left is counted as not sent. */
+#ifndef MON_QUEUE_WAIT_MS
+#define MON_QUEUE_WAIT_MS 5000
+#endif
 
 /* ---- top ---- */
 

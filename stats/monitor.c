@@ -81,7 +81,7 @@ static struct mon {
 	u32 chain[PEND_HASH];	/* index + 1 */
 	u32 ring[MON_PENDING], ring_stamp[MON_PENDING], ring_head, ring_tail, ring_n, stamp, nfree;
 	u32 freelist, hwm;	/* slots above hwm were never used (untouched pages) */
-	u64 match, mismatch, drvdata, overall, aged, dev_overflow;
+	u64 match, mismatch, drvdata, overall, aged, dev_overflow, unsent;
 	int interval, trace_clock, msq;
 	long msg_id, msg_q_id;
 	const char *msg_q_name, *in_name;
@@ -372,16 +372,37 @@ static void emit_binary(const struct dstat *s, s64 t, u8 *out)
 	put_be(out + 416, s->bidir, 8);
 }
 
+/* blkiomon blocks while the queue is full, and so do we: the reader
+ * (ziomon_mgr) may pause, and a record dropped then is gone.  A signal
+ * interrupts the wait (msgsnd is never restarted); after it, room is
+ * awaited MON_QUEUE_WAIT_MS at most in all, and what is still left is
+ * counted (-D) and said. */
 static void queue_send(const u8 *stat)
 {
+	static u32 waited;
 	struct { long mtype; u8 stat[424]; } msg;
 
 	if (M.msq < 0)
 		return;
 	msg.mtype = M.msg_id;
 	memcpy(msg.stat, stat, 424);
-	if (msgsnd(M.msq, &msg, 424, IPC_NOWAIT) && errno != EAGAIN)
-		warn_msg("message queue: %s", strerror(errno));
+	while (msgsnd(M.msq, &msg, 424, mon_stop ? IPC_NOWAIT : 0)) {
+		struct timespec ts = { 0, 10000000 };
+
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN) {
+			warn_msg("message queue: %s", strerror(errno));
+			M.unsent++;
+			return;
+		}
+		if (waited >= MON_QUEUE_WAIT_MS) {
+			M.unsent++;
+			return;
+		}
+		nanosleep(&ts, NULL);
+		waited += 10;
+	}
 }
 
 /* One interval: every device seen, newest first, as blkiomon lists them. */
@@ -835,7 +856,15 @@ COLD int monitor_main(int argc, char **argv)
 			  (unsigned long long)M.drvdata, (unsigned long long)M.overall);
 		ob_printf(&M.dbg, "%llu aged out of the pool (MON_PENDING %d), %llu devices over MON_DEVS %d\n",
 			  (unsigned long long)M.aged, MON_PENDING, (unsigned long long)M.dev_overflow, MON_DEVS);
+		if (M.msq >= 0)
+			ob_printf(&M.dbg, "%llu records not sent: the message queue stayed full (MON_QUEUE_WAIT_MS %d)\n",
+				  (unsigned long long)M.unsent, MON_QUEUE_WAIT_MS);
 		rc |= ob_close(&M.dbg);
+	}
+	if (M.unsent) {
+		warn_msg("%llu records not sent: the message queue stayed full %d ms after the signal",
+			 (unsigned long long)M.unsent, MON_QUEUE_WAIT_MS);
+		rc = 1;
 	}
 	/* pools that ran out, said where it is seen without -D */
 	if (M.aged)
