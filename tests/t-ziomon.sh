@@ -1,5 +1,7 @@
 # needs: python3
-# blkiomon's message queue (-Q -q -m), as IBM's ziomon uses it: one
+# What IBM's ziomon relies on in blkiomon (stats/monitor.c); its stderr
+# rules for blktrace are in t-names.sh.
+# 1. The message queue (-Q -q -m), as ziomon uses it: one
 # 424-byte record per device and interval, to a reader (ziomon_mgr) that
 # may stall.  A full queue is waited for, as blkiomon waits: nothing is
 # dropped.  Once a signal ends the run the wait is bounded
@@ -38,4 +40,28 @@ else
 	check "SIGTERM, queue full: said on stderr" grep -q 'monitor: 46 records not sent' "$Q/e2.err"
 	kill -TERM $r; wait $r
 	check "SIGTERM, queue full: the two sent arrive" test "$(cat "$Q/count2")" = 2
+fi
+
+# 2. -d -: ziomon_zfcpdd reads driver-data records as 48-byte version-7
+# records in host order, whatever the trace's version and byte order.
+if [ -x "$TOP/tests/gentrace" ]; then
+	"$TOP/tests/gentrace" -s 3 -n 3000 -c 2 -S >"$Q/g.stream" 2>/dev/null
+	"$IOMON" monitor -I 60 -d "$Q/dd.v7" <"$Q/g.stream"
+	check "-d: driver data passed through" test -s "$Q/dd.v7"
+	check "-d: every record a 48-byte version-7 header and its payload" python3 -c "
+import struct, sys
+d = open('$Q/dd.v7', 'rb').read(); off = n = 0
+o = '<' if struct.unpack_from('<I', d)[0] >> 8 == 0x656174 else '>'
+while off < len(d):
+    m, pl = struct.unpack_from(o + 'I', d, off)[0], struct.unpack_from(o + 'H', d, off + 46)[0]
+    assert m & 0xff == 7 and m >> 8 == 0x656174, (off, hex(m), pl)
+    off += 48 + pl; n += 1
+assert off == len(d) and n > 10, (off, len(d), n)"
+	for form in "--v8" "--be" "--be --v8"; do
+		python3 tests/traceconv.py $form "$Q/g.stream" "$Q/g.conv"
+		"$IOMON" monitor -I 60 -d "$Q/dd.conv" <"$Q/g.conv"
+		same "-d from a ${form#--} stream: the same version-7 host-order records" "$Q/dd.conv" "$Q/dd.v7"
+	done
+else
+	skip "-d for ziomon_zfcpdd" "tests/gentrace not built (make check builds it)"
 fi
