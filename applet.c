@@ -355,10 +355,12 @@ static int install(const char *dir, const char *self, int all)
 	return bad;
 }
 
-static int run(const struct applet *a, int argc, char **argv)
+/* quiet: called by an original tool's name (a blktrace symlink), not as
+ * `iomon blktrace`, so notices stay quiet as the original's would */
+static int run(const struct applet *a, int argc, char **argv, int quiet)
 {
 	applet_name = a->name;
-	quiet_notes = !a->generic;
+	quiet_notes = quiet;
 	if (argc > 1 && !strcmp(argv[1], "--help")) {
 		put(1, a->usage);
 		return 0;
@@ -417,7 +419,7 @@ static int multiplexer(int argc, char **argv)
 		warn_msg("unknown applet '%s' (try --list)", argv[1]);
 		return 1;
 	}
-	return run(a, argc - 1, argv + 1);
+	return run(a, argc - 1, argv + 1, 0);
 }
 
 int main(int argc, char **argv)
@@ -427,5 +429,5 @@ int main(int argc, char **argv)
 
 	base = base ? base + 1 : (argv[0] ? argv[0] : "iomon");
 	a = find_applet(base);
-	return a ? run(a, argc, argv) : multiplexer(argc, argv);
+	return a ? run(a, argc, argv, !a->generic) : multiplexer(argc, argv);
 }
