@@ -169,7 +169,7 @@ need() {
 	local n=$1 t; shift
 	for t; do
 		command -v "$t" >/dev/null 2>&1 ||
-			{ skip "$n" "needs $t, which is not installed (tests/setup-deps.sh check)"; return 1; }
+			{ skip "$n" "needs $t, which is not installed (tests/tools/setup-deps.sh check)"; return 1; }
 	done
 }
 

@@ -43,10 +43,12 @@ for t in $FILES; do
 	t0=$SECONDS
 	(
 		OUT=$OUT_ROOT/$name T_FILE=$t
+		readonly T_DONE=$OUT_ROOT/$name.done T_FILE
 		rm -rf "$OUT" && mkdir -p "$OUT" || exit 1
-		. "$t"
+		unset name t t0 miss tool rc FILES
+		. "$T_FILE"
 		# a file that stops half-way (exit, a fatal shell error) says so
-		echo "$t" >"$OUT_ROOT/$name.done"
+		echo done >"$T_DONE"
 	)
 	rc=$?
 	if [ ! -f "$OUT_ROOT/$name.done" ]; then

@@ -5,7 +5,7 @@
 #    and holds every later record in memory until EOF; iomon counts the gap
 #    and keeps printing.  Same lines, same Skips count.
 if need "gap: a lost record in a stream (dropone.py)" python3; then
-	python3 tests/dropone.py "$FIX/stream/nullb0.stream" "$OUT/gap.stream" 700 701 702 5000
+	python3 "$TOOLS/dropone.py" "$FIX/stream/nullb0.stream" "$OUT/gap.stream" 700 701 702 5000
 	"$IOMON" parse -i - <"$OUT/gap.stream" >"$OUT/gap.txt" 2>"$OUT/gap.err"
 	check "gap: iomon counts the lost records" grep -q '^Skips: 2 forward (4 - ' "$OUT/gap.txt"
 	if have_oracle; then
@@ -23,14 +23,14 @@ if need "gap: a lost record in a stream (dropone.py)" python3; then
 		skip "gap: compare with blkparse" "blkparse not installed"
 	fi
 	#    and its memory stays bounded on a long stream with an early gap
-	# (tests/peakrss is built static by make: a dynamic launcher's own ~500 KiB
+	# (tests/tools/peakrss is built static by make: a dynamic launcher's own ~500 KiB
 	# would count in the child's peak)
 	if [ -n "$CROSS" ]; then
 		skip "gap: peak RSS" "under qemu-user the RSS measured would be qemu's"
-	elif [ -x "$TOP/tests/peakrss" ] || make -s -C "$TOP" tests/peakrss >/dev/null 2>&1; then
-		python3 tests/dropone.py "$FIX/stream/nullb0.stream" "$OUT/gap1.stream" 3
+	elif [ -x "$TOOLS/peakrss" ] || make -s -C "$TOP" tests/tools/peakrss >/dev/null 2>&1; then
+		python3 "$TOOLS/dropone.py" "$FIX/stream/nullb0.stream" "$OUT/gap1.stream" 3
 		for i in 1 2 3 4 5 6 7 8; do cat "$OUT/gap1.stream"; done >"$OUT/gap8.stream"
-		"$TOP/tests/peakrss" "$IOMON" parse -i - <"$OUT/gap8.stream" >/dev/null 2>"$OUT/rss.txt"
+		"$TOOLS/peakrss" "$IOMON" parse -i - <"$OUT/gap8.stream" >/dev/null 2>"$OUT/rss.txt"
 		kb=$(sed -n 's/^peakrss: \([0-9]*\) KiB/\1/p' "$OUT/rss.txt")
 		check "gap: peak RSS stays under 512 KiB (was ${kb} KiB)" test "${kb:-99999}" -le 512
 	fi
@@ -68,7 +68,7 @@ if command -v s390x-linux-gnu-gcc >/dev/null && [ -f $S390_SPECS ] && command -v
 		same "big-endian host (s390x, qemu): $f gives the x86_64 text" "$OUT/s390x.txt" "$OUT/s390x.exp"
 	done
 else
-	skip "big-endian host tests" "no s390x cross compiler / musl-dev:s390x / qemu-user-static (tests/setup-deps.sh installs them)"
+	skip "big-endian host tests" "no s390x cross compiler / musl-dev:s390x / qemu-user-static (tests/tools/setup-deps.sh installs them)"
 fi
 
 # 4. -t: see t-oracle.sh (no figures from uninitialised memory).
@@ -96,7 +96,7 @@ check "-o - is stdout" grep -q '^Events (nullb0): 1514 entries' "$OUT/dash.txt"
 # 9. Events carrying a cgroup id (action flag 0x100, kernels >= 4.14 with
 #    the blk_cgroup option): blkparse 1.2.0 calls them "Bad fs action" and
 #    shows nothing; iomon prints them, and %g gives the id in any byte order.
-GT=$TOP/tests/gentrace
+GT=$TOOLS/gentrace
 if [ -x "$GT" ]; then
 	rm -rf "$OUT/cg"; mkdir -p "$OUT/cg/le" "$OUT/cg/be"
 	"$GT" -s 5 -n 3000 -G -D "$OUT/cg/le" 2>/dev/null
@@ -116,5 +116,5 @@ if [ -x "$GT" ]; then
 		check "cgroup events: blkparse 1.2.0 rejects them (why iomon differs)" grep -q 'Bad fs action' "$OUT/cg.bperr"
 	fi
 else
-	skip "cgroup ids" "tests/gentrace not built (make check builds it)"
+	skip "cgroup ids" "tests/tools/gentrace not built (make check builds it)"
 fi

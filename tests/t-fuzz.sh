@@ -1,6 +1,6 @@
 # needs: python3
 # Fuzzing's regression inputs and a short smoke of each libFuzzer target
-# (tests/fuzz.sh, tests/fuzz/*.c); `make fuzz` runs them for longer.
+# (tests/tools/fuzz.sh, tests/fuzz/*.c); `make fuzz` runs them for longer.
 
 # Found by fuzz_decode, checked on the real binary too: a version-8
 # record whose header arrives in two reads and its payload in a third
@@ -19,7 +19,7 @@ tail -c +2 "$TOP/tests/fuzz/regress/monitor/clock-jump-2e62" |
 check "fuzz: monitor over a clock jump ends at once" test $? = 0
 check "fuzz: monitor over a clock jump reports the interval before it" grep -q '^device: 254,0$' "$OUT/fz-jump.txt"
 
-if ! bash "$TOP/tests/fuzz.sh" build >"$OUT/fuzz-build.log" 2>&1; then
+if ! bash "$TOOLS/fuzz.sh" build >"$OUT/fuzz-build.log" 2>&1; then
 	if grep -q 'no clang with libFuzzer' "$OUT/fuzz-build.log"; then
 		skip "fuzz targets" "no clang with libFuzzer's runtime (Debian: clang-14 libclang-rt-14-dev)"
 	else

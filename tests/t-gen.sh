@@ -1,17 +1,17 @@
 # needs: python3
-# Differential on generated traces (tests/gentrace.c): every action, RWBS
+# Differential on generated traces (tests/tools/gentrace.c): every action, RWBS
 # flag, PDU kind, note, error value, version and byte order, over several
 # seeds plus one new seed per run.  A failure names its seed; rerun with
 # SEEDS="N" to reproduce.
-GT=$TOP/tests/gentrace
+GT=$TOOLS/gentrace
 if [ ! -x "$GT" ]; then
-	fail "gentrace built (make check builds tests/gentrace)"
+	fail "gentrace built (make check builds tests/tools/gentrace)"
 elif ! have_oracle; then
-	skip "generated traces against blkparse" "Debian's blkparse is not installed (tests/setup-deps.sh)"
+	skip "generated traces against blkparse" "Debian's blkparse is not installed (tests/tools/setup-deps.sh)"
 else
 	# the generator itself: blkparse reads all it writes, counts match,
 	# and the byte-swapped and v8 forms equal traceconv.py's conversions
-	bash "$TOP/tests/gentrace-selftest.sh" >"$OUT/gst.log" 2>&1
+	GST_OUT=$OUT/selftest bash "$TOOLS/gentrace-selftest.sh" >"$OUT/gst.log" 2>&1
 	check "gentrace self-test ($(tail -1 "$OUT/gst.log"))" grep -q ' 0 failed' "$OUT/gst.log"
 	while read -r _ what; do skip "gentrace self-test part" "$what"; done < <(grep '^SKIP' "$OUT/gst.log")
 	NEW=$(( $(date +%s) % 1000000 ))
@@ -22,7 +22,7 @@ else
 	G=$OUT/gen
 	# strip DIR: blkparse 1.2.0 ignores MESSAGE notes that carry a cgroup
 	# id; iomon prints them.  The oracle comparison runs without them.
-	strip_cg() { local f; for f in "$1"/*; do python3 "$TOP/tests/dropcg.py" "$f" "$f.tmp" >/dev/null && mv "$f.tmp" "$f"; done; }
+	strip_cg() { local f; for f in "$1"/*; do python3 "$TOOLS/dropcg.py" "$f" "$f.tmp" >/dev/null && mv "$f.tmp" "$f"; done; }
 	inputs() { ls "$1" | sed -n 's/\.blktrace\.0$//p' | sed 's/^/-i /' | tr '\n' ' '; }
 	for seed in $SEEDS; do
 		for mode in "-c 2" "-c 3 -T" "-c 1 -n 6000" "-c 4 -d 8,0 -d 65,16"; do
@@ -68,7 +68,7 @@ else
 		done
 		# one piped stream (blktrace -o -), all CPUs interleaved
 		"$GT" -s "$seed" -n 6000 -c 3 -S >"$G/st" 2>/dev/null
-		python3 "$TOP/tests/dropcg.py" "$G/st" "$G/st.cg" >/dev/null
+		python3 "$TOOLS/dropcg.py" "$G/st" "$G/st.cg" >/dev/null
 		# tiny batches only on the fixed seeds: a CPU whose first records
 		# predate the first batch can make blkparse stall where iomon
 		# does not (README, deliberate differences); rare, but a new seed

@@ -11,8 +11,8 @@ H=$OUT/hostile
 dmg() {
 	rm -rf "$H"; mkdir -p "$H"
 	cp "$E"/nullb0.blktrace.* "$H/"; cp "$FIX/stream/nullb0.stream" "$H/x.stream"; chmod u+w "$H"/*
-	if [ "$2" = s ]; then off=$(python3 tests/damage.py "$H/x.stream" "$1" "$3")
-	else off=$(python3 tests/damage.py "$H/nullb0.blktrace.$2" "$1" "$3"); fi
+	if [ "$2" = s ]; then off=$(python3 "$TOOLS/damage.py" "$H/x.stream" "$1" "$3")
+	else off=$(python3 "$TOOLS/damage.py" "$H/nullb0.blktrace.$2" "$1" "$3"); fi
 }
 # run NAME CMD...: in $H, output NAME.out, NAME.err, exit status NAME.rc
 run() { local n=$1; shift; ( cd "$H" && "$@" ) >"$H/$n.out" 2>"$H/$n.err"; echo $? >"$H/$n.rc"; }
@@ -290,12 +290,12 @@ fi
 
 # ---- bounded memory: 5M events through parse, monitor and top ----
 # files and a piped stream with lost records (gentrace -g); peak RSS
-# from tests/peakrss (GNU time cannot see below its own ~400 KiB)
-GT=$TOP/tests/gentrace PEAK=$TOP/tests/peakrss BIG=$OUT/hbig
+# from tests/tools/peakrss (GNU time cannot see below its own ~400 KiB)
+GT=$TOOLS/gentrace PEAK=$TOOLS/peakrss BIG=$OUT/hbig
 if [ -n "$CROSS" ]; then
 	skip "bounded memory" "under qemu-user ($CROSS) peak RSS would be qemu's"
 elif [ ! -x "$GT" ] || [ ! -x "$PEAK" ]; then
-	skip "bounded memory" "tests/gentrace or tests/peakrss not built (make check builds them)"
+	skip "bounded memory" "tests/tools/gentrace or tests/tools/peakrss not built (make check builds them)"
 elif ! { rm -rf "$BIG"; mkdir -p "$BIG" && "$GT" -n 5000000 -c 2 -D "$BIG" -o big 2>/dev/null &&
 	 "$GT" -S -g -n 5000000 -c 2 >"$BIG/lost.stream" 2>/dev/null; }; then
 	rm -rf "$BIG"; skip "bounded memory" "no room for two 240 MB traces under $OUT"

@@ -1,7 +1,7 @@
 # needs: python3
 # monitor / blkiomon: the same statistics as Debian's blkiomon 0.3 on a real
 # stream, its repairs pinned with values computed independently
-# (tests/monref.py), the binary records, the message queue, -d, -D.
+# (tests/tools/monref.py), the binary records, the message queue, -d, -D.
 S=$FIX/stream/nullb0.stream
 M=$OUT/mon; rm -rf "$M"; mkdir -p "$M"
 # One wall-clock interval: all data at once, EOF half a second after it ends.
@@ -22,7 +22,7 @@ once "$M/h.txt" "$IOMON" monitor -h "$M/h.txt" -b "$M/b.bin" -D "$M/d.txt"
 check "monitor: exit 0" test "$once_rc" = 0
 check "monitor: one interval, one device" test "$(grep -c '^device: 254,0$' "$M/h.txt")" = 1
 check "monitor: 424-byte binary record" test "$(stat -c %s "$M/b.bin")" = 424
-python3 tests/monref.py "$S" >"$M/ref.txt"
+python3 "$TOOLS/monref.py" "$S" >"$M/ref.txt"
 while read -r name dir _ n _ sum _ var; do
 	label="$name $dir"; [ "$name" = sizes ] && label="sizes $dir (bytes)"
 	[ "$name" = d2c ] && label="d2c $dir (usec)"; [ "$name" = throughput ] && label="throughput $dir (bytes/msec)"
@@ -69,7 +69,7 @@ if command -v blkiomon >/dev/null; then
 	check "monitor: blkiomon dies on the same input (SIGFPE, exit $rc)" test "$rc" -ge 128
 fi
 # the System V message queue, read back by a small reader
-if cc -O2 -o "$OUT/msgread" tests/msgread.c 2>/dev/null; then
+if cc -O2 -o "$OUT/msgread" "$TOOLS/msgread.c" 2>/dev/null; then
 	touch "$M/qkey"
 	"$OUT/msgread" "$M/qkey" 7 42 "$M/q.bin" & r=$!
 	sleep 0.3
@@ -106,7 +106,7 @@ check "--prom: buckets are cumulative" grep -q '^ok 2$' "$M/prom.log"
 if command -v promtool >/dev/null; then
 	check "--prom: promtool check metrics" sh -c "promtool check metrics <'$M/x.prom'"
 else
-	skip "--prom: promtool check metrics" "Debian's prometheus package is not installed (tests/setup-deps.sh)"
+	skip "--prom: promtool check metrics" "Debian's prometheus package is not installed (tests/tools/setup-deps.sh)"
 fi
 python3 - "$M/x.json" "$M/x.txt" >"$M/json.log" 2>&1 <<'PY'
 import json, re, sys
@@ -133,8 +133,8 @@ if [ -x "$OUT/msgread" ]; then
 	check "monitor -Q: waits for a queue made later, then sends" cmp -s "$M/q2.bin" "$M/qb2.bin"
 fi
 # -d: driver-data records passed through as blkiomon passes them
-if [ -x "$TOP/tests/gentrace" ] && command -v blkiomon >/dev/null; then
-	"$TOP/tests/gentrace" -s 3 -n 3000 -c 2 -S >"$M/dd.stream" 2>/dev/null
+if [ -x "$TOOLS/gentrace" ] && command -v blkiomon >/dev/null; then
+	"$TOOLS/gentrace" -s 3 -n 3000 -c 2 -S >"$M/dd.stream" 2>/dev/null
 	# (driver data only: blkiomon dies of the generator's 0 us completions)
 	python3 - "$M/dd.stream" "$M/dd.cg" <<'PY'
 import struct, sys

@@ -2,7 +2,7 @@
 # and iomon parse, every option at least once, stdout and -d dumps compared
 # byte for byte.
 if ! have_oracle; then
-	skip "oracle tests" "Debian's blkparse is not installed (run tests/setup-deps.sh as root)"
+	skip "oracle tests" "Debian's blkparse is not installed (run tests/tools/setup-deps.sh as root)"
 else
 	# diffparse NAME DIR ARGS...: run both in DIR, compare stdout.
 	diffparse() {

@@ -1,9 +1,9 @@
 # needs: python3
 # top: biotop's table from trace replays, checked against counts computed
-# independently from blkparse-format text (tests/topref.py).
+# independently from blkparse-format text (tests/tools/topref.py).
 for f in mq-randrw ext4 discard-flush remap; do
 	( cd "$FIX/$f" && "$IOMON" parse -i nullb0 ) >"$OUT/top.txt" 2>/dev/null
-	python3 tests/topref.py "$OUT/top.txt" | head -20 >"$OUT/top.exp"
+	python3 "$TOOLS/topref.py" "$OUT/top.txt" | head -20 >"$OUT/top.exp"
 	( cd "$FIX/$f" && "$IOMON" top -C -i nullb0 3600 ) >"$OUT/top.out" 2>&1
 	awk '$1 ~ /^[0-9]+$/ && NF == 9 { print $1, $3, $7, $8, $9 }' "$OUT/top.out" >"$OUT/top.got"
 	# rows with equal bytes may come in either order: compare as sets
@@ -35,9 +35,9 @@ check "top without -C, stdout not a terminal: a plain table, no escape codes" \
 	sh -c "grep -q '^PID' '$OUT/top.nc' && ! grep -q \"\$(printf '\\033')\" '$OUT/top.nc'"
 # -p PID: biotop's filter; the rows are that pid's rows, nothing else
 ( cd "$FIX/mq-randrw" && "$IOMON" parse -i nullb0 ) >"$OUT/mq.txt"
-p1=$(python3 tests/topref.py "$OUT/mq.txt" | awk 'NR == 1 { print $1 }')
-p2=$(python3 tests/topref.py "$OUT/mq.txt" | awk '$1 != '"$p1"' { print $1; exit }')
-python3 tests/topref.py "$OUT/mq.txt" | awk '$1 == '"$p1" | sort >"$OUT/top.pe"
+p1=$(python3 "$TOOLS/topref.py" "$OUT/mq.txt" | awk 'NR == 1 { print $1 }')
+p2=$(python3 "$TOOLS/topref.py" "$OUT/mq.txt" | awk '$1 != '"$p1"' { print $1; exit }')
+python3 "$TOOLS/topref.py" "$OUT/mq.txt" | awk '$1 == '"$p1" | sort >"$OUT/top.pe"
 ( cd "$FIX/mq-randrw" && "$IOMON" top -C -p "$p1" -i nullb0 3600 ) |
 	awk '$1 ~ /^[0-9]+$/ && NF == 9 { print $1, $3, $7, $8, $9 }' | sort >"$OUT/top.pg"
 same "top -p $p1: only that process's rows, as computed from the text" "$OUT/top.pg" "$OUT/top.pe"
@@ -57,20 +57,20 @@ else
 	# "comm (pid)" labels: the pid inside the label stands for the pid column
 	sed -n 's/^[0-9]\{1,\} \{1,\}[^ ]\{1,\} (\([0-9]\{1,\}\)) \{1,\}\([RW]\) \{1,\}[0-9]\{1,\} \{1,\}[0-9]\{1,\} \{1,\}[^ ]\{1,\} \{1,\}\([0-9]\{1,\}\) \{1,\}\([0-9]\{1,\}\) \{1,\}\([0-9.]\{1,\}\)$/\1 \2 \3 \4 \5/p' \
 		"$OUT/tag.out" | sort >"$OUT/tag.got"
-	python3 tests/topref.py "$OUT/mq.txt" | head -20 | sort >"$OUT/tag.exp"
+	python3 "$TOOLS/topref.py" "$OUT/mq.txt" | head -20 | sort >"$OUT/tag.exp"
 	same "tag helper: one tag per process, the same rows as without it" "$OUT/tag.got" "$OUT/tag.exp"
 	check "tag helper: labels name the process from its PROCESS note" grep -q "iogen ($p1)" "$OUT/tag.out"
 	# -g: two processes in one named group, their requests summed
 	( cd "$FIX/mq-randrw" && "$IOMON" top -C -i nullb0 3600 --tag-helper "$TH -g pair:$p1,$p2" ) >"$OUT/tag.g" 2>&1
 	awk '$2 == "pair" { print $2, $3, $7, $8, $9 }' "$OUT/tag.g" | sort >"$OUT/tag.gg"
-	python3 tests/topref.py "$OUT/mq.txt" -g "pair:$p1,$p2" | awk '$1 == "pair"' | sort >"$OUT/tag.ge"
+	python3 "$TOOLS/topref.py" "$OUT/mq.txt" -g "pair:$p1,$p2" | awk '$1 == "pair"' | sort >"$OUT/tag.ge"
 	same "tag helper -g pair:$p1,$p2: one row per direction, both processes' I/O" "$OUT/tag.gg" "$OUT/tag.ge"
 	check "tag helper -g: the grouped pids have no rows of their own" \
 		sh -c "! grep -qE '\\(($p1|$p2)\\)' '$OUT/tag.g'"
 	# records carrying cgroup ids (a flag in the action, the id ahead of a
 	# note's name) are tagged as any other: the same rows as without it
-	if [ -x "$TOP/tests/gentrace" ]; then
-		"$TOP/tests/gentrace" -s 5 -n 3000 -G -S >"$OUT/tag.cg" 2>/dev/null
+	if [ -x "$TOOLS/gentrace" ]; then
+		"$TOOLS/gentrace" -s 5 -n 3000 -G -S >"$OUT/tag.cg" 2>/dev/null
 		cols() { awk '$1 ~ /^([0-9]+|-)$/ && NF >= 9 { print $(NF - 6), $(NF - 2), $(NF - 1), $NF }' "$1" | sort; }
 		"$IOMON" top -C -r 1000 -i - 3600 <"$OUT/tag.cg" >"$OUT/tag.c0" 2>&1
 		"$IOMON" top -C -r 1000 -i - 3600 --tag-helper "$TH" <"$OUT/tag.cg" >"$OUT/tag.c1" 2>&1
@@ -78,12 +78,12 @@ else
 		check "tag helper, cgroup records: none left untagged" sh -c "! grep -q '(untagged)' '$OUT/tag.c1' && test -s '$OUT/tag.c1c'"
 		same "tag helper, cgroup records: the same rows as without it" "$OUT/tag.c1c" "$OUT/tag.c0c"
 	else
-		skip "tag helper, cgroup records" "tests/gentrace not built (make check builds it)"
+		skip "tag helper, cgroup records" "tests/tools/gentrace not built (make check builds it)"
 	fi
 	# a stream too, and every record reaches the helper: it counts them
-	"$IOMON" top -C -i - 3600 --tag-helper "python3 tests/taghelper.py count $OUT/tag.n" <"$FIX/stream/nullb0.stream" >/dev/null 2>&1
+	"$IOMON" top -C -i - 3600 --tag-helper "python3 $TOOLS/taghelper.py count $OUT/tag.n" <"$FIX/stream/nullb0.stream" >/dev/null 2>&1
 	# (the same counter run over the file itself: records, notes included)
-	python3 tests/taghelper.py count "$OUT/tag.nexp" <"$FIX/stream/nullb0.stream" >/dev/null
+	python3 "$TOOLS/taghelper.py" count "$OUT/tag.nexp" <"$FIX/stream/nullb0.stream" >/dev/null
 	check "tag helper: every record of a stream is handed over ($(cat "$OUT/tag.n" 2>/dev/null) of $(cat "$OUT/tag.nexp") records)" \
 		test "$(cat "$OUT/tag.n" 2>/dev/null)" = "$(cat "$OUT/tag.nexp")" -a "$(cat "$OUT/tag.nexp")" -gt 1000
 	# a helper that fails: a clear message, the table so far, exit 1
@@ -96,7 +96,7 @@ else
 	# 0x07000007 reads the same in either byte order (qemu-user runs s390x)
 	tagfail "with an unknown answer" "printf '\\007\\000\\000\\007'; cat >/dev/null" "sent an unknown message type 117440519"
 	# one that answers 3000 records (tagging none) and dies: the rows so far
-	tagfail "dying mid-trace" "python3 '$TOP/tests/taghelper.py' die 3000" "after 3001 records"
+	tagfail "dying mid-trace" "python3 '$TOOLS/taghelper.py' die 3000" "after 3001 records"
 	check "tag helper dying mid-trace: the untagged rows so far are printed" \
 		grep -qE '^-       \(untagged\) +[RW] 254 0 +nullb0 +[0-9]+' "$OUT/tag.f"
 	tagfail "exiting 3 at the end" "$TH; exit 3" "exited with status 3"
@@ -166,7 +166,7 @@ fi
 
 # Requests that never complete (lost records) fill the request pool: the
 # oldest age out, counted, and what comes after still counts exactly.
-python3 tests/craft.py leaks 10000 500 | "$IOMON" top -C -i - 3600 >"$OUT/leak.txt" 2>&1
+python3 "$TOOLS/craft.py" leaks 10000 500 | "$IOMON" top -C -i - 3600 >"$OUT/leak.txt" 2>&1
 check "top: a pool full of leaked requests ages them out, counted" \
 	grep -qE '^\(untracked: [1-9][0-9]* requests aged out of TOP_REQS [0-9]+, 0 completions' "$OUT/leak.txt"
 check "top: after the leaks, all 500 writes of 4 KiB still counted" \

@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
-# tests/gentrace-selftest.sh: is what tests/gentrace writes a trace that Debian's
+# tests/tools/gentrace-selftest.sh: is what tests/tools/gentrace writes a trace that Debian's
 # blkparse 1.2.0 (the oracle) reads without complaint?  Builds gentrace, writes
 # traces in every mode and checks blkparse's exit status, its stderr, its
 # "Events" count against gentrace's summary and the coverage of its text; then
-# checks that tests/traceconv.py (shared/tools's, copied) turns the v7 little-endian form into the -B and
+# checks that tests/tools/traceconv.py (shared/tools's, copied) turns the v7 little-endian form into the -B and
 # -8 forms byte for byte.  Standalone: prints FAIL lines, exits 1 on failure.
 set -u
-cd "$(dirname "$0")/.."
-W=tests/out/gentrace GT=tests/gentrace
-TC=${TRACECONV:-tests/traceconv.py}	# a copy of ../shared/tools/traceconv.py
+cd "$(dirname "$0")/../.."
+W=${GST_OUT:-tests/out/gentrace-selftest} GT=tests/tools/gentrace
+TC=${TRACECONV:-tests/tools/traceconv.py}	# a copy of ../shared/tools/traceconv.py
 export LC_ALL=C
 rm -rf "$W" && mkdir -p "$W"
 PASS=0 FAIL=0
 ok() { PASS=$((PASS + 1)); }
 bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
 
-if cc -O2 -Wall -Wextra -o "$GT" tests/gentrace.c 2>"$W/cc.err" && [ ! -s "$W/cc.err" ]; then ok
+if cc -O2 -Wall -Wextra -o "$GT" tests/tools/gentrace.c 2>"$W/cc.err" && [ ! -s "$W/cc.err" ]; then ok
 else bad "build without warnings: $(head -c 400 "$W/cc.err")"; exit 1; fi
 command -v blkparse >/dev/null || { echo "SKIP gentrace selftest: blkparse is not installed"; exit 0; }
 
