@@ -104,16 +104,28 @@ DEPS ?= all
 deps:
 	bash tests/tools/setup-deps.sh $(DEPS)
 
+# make check: tests/t-*.sh, deterministic (fixed seeds), a minute and a
+# half here.  make check-long: tests/long/t-*.sh, what make check leaves
+# out: the VM captures (VM=1 unless VM=0 is given), a minute of fuzzing
+# per target (FUZZ_SMOKE=60), generated traces and format checks on new
+# random seeds (printed; SEEDS=, FMT_SEED= replay them).  Both take
+# ONLY=SUBSTRING (files whose path contains it) and VERBOSE=1 (PASS lines).
 ifeq ($(ARCH),)
 check:
 	@bash tests/tools/setup-deps.sh check
 	@$(MAKE) --no-print-directory iomon build/tiny/iomon tests/tools/peakrss tests/tools/gentrace
 	bash tests/run.sh
+check-long:
+	@bash tests/tools/setup-deps.sh all
+	@$(MAKE) --no-print-directory iomon build/tiny/iomon tests/tools/peakrss tests/tools/gentrace
+	VM=$${VM-1} LONG=1 bash tests/run.sh
 else
 check:
 	@bash tests/tools/setup-deps.sh cross
 	@$(MAKE) --no-print-directory $(BIN) $(B)/tiny/iomon tests/tools/peakrss tests/tools/gentrace
 	IOMON_ARCH=$(ARCH) IOMON_QEMU=$(QEMU) bash tests/run.sh
+check-long:
+	@echo "make check-long runs on the host build (its VM tests build and boot s390x and arm64 themselves)" >&2; exit 2
 endif
 
 # Sizes of every build there is; fails when the x86_64 one is over budget.
@@ -159,4 +171,4 @@ print-srcs:
 print-budget:
 	@echo $(SIZE_BUDGET)
 
-.PHONY: all install deps check size demo bench fuzz clean print-srcs print-budget FORCE
+.PHONY: all install deps check check-long size demo bench fuzz clean print-srcs print-budget FORCE
