@@ -61,8 +61,18 @@ t_where() {
 	done
 	echo "${w:-${T_FILE:-?}}"
 }
-# q ARG...: the arguments shell-quoted, to paste into a shell
-q() { local a s=; for a; do s="$s${s:+ }$(printf '%q' "$a")"; done; echo "$s"; }
+# q ARG...: the arguments shell-quoted, to paste into a shell ('...' around
+# any with characters a shell would read)
+q() {
+	local a s= sq="'\\''"
+	for a; do
+		case $a in
+		'' | *[!A-Za-z0-9_./:=,+@%^-]*) a="'${a//\'/$sq}'" ;;
+		esac
+		s="$s${s:+ }$a"
+	done
+	echo "$s"
+}
 
 t_result() { printf '%s\t%s\t%s\n' "$1" "${T_FILE:-run.sh}" "$2" >>"$T_RESULTS"; }
 pass() { t_result PASS "$1"; [ -n "${VERBOSE:-}" ] && echo "PASS $1"; return 0; }
