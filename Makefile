@@ -1,5 +1,6 @@
 # iomon: one static binary.  `make` builds ./iomon (stripped) and
-# ./iomon_unstripped with musl; `make check` runs every test.
+# ./iomon_unstripped with musl; `make check` runs the tests (tests/t-*.sh),
+# `make check-long` the long ones (tests/long/: VMs, fuzzing, new seeds).
 # `make ARCH=s390x|aarch64|armhf` cross-builds build/ARCH/iomon with Debian's
 # cross compilers and musl (tests/tools/setup-deps.sh installs them);
 # `make check ARCH=...` runs the tests that need no live kernel under

@@ -274,7 +274,7 @@ if live_ok "capture faults"; then
 		check "trace after a SIGKILLed one: the dead capture's instance removed, with a message" \
 			sh -c "grep -q 'instances/iomon-$pid: removed, left by a capture that died (pid $pid)' '$H/e.err' && ! [ -d $TRACEFS/instances/iomon-$pid ]"
 	else
-		skip "trace after a SIGKILLed one" "the killed capture used relay (t-vm.sh covers it)"
+		skip "trace after a SIGKILLed one" "the killed capture used relay (tests/long/t-vm.sh covers it)"
 	fi
 	# btrace to a full disk and to a reader that goes away
 	if [ -w /dev/full ]; then
