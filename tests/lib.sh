@@ -239,6 +239,16 @@ widowed() {
 	return $rc
 }
 
+# pinned CMD...: CMD and what it starts on one CPU.  A program and its tag
+# helper answer each other record by record through pipes; on an idle
+# machine every answer wakes the other CPU, and a replay takes five times
+# as long as on one CPU (2.4 s against 0.4 s here).  Nothing else changes.
+pinned() {
+	local c
+	c=$(taskset -cp $$ 2>/dev/null | sed 's/.*: *//; s/[-,].*//')
+	if [ -n "$c" ]; then taskset -c "$c" "$@"; else "$@"; fi
+}
+
 # poll SECS CMD...: CMD every 0.1 s until it succeeds (return 0) or SECS
 # have passed (return 1).
 poll() {

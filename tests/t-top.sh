@@ -9,6 +9,19 @@ if [ -x "$IOMON_TINY" ] && command -v python3 >/dev/null; then
 	( cd "$FIX/mq-randrw" && exec "$IOMON_TINY" top -C -i nullb0 3600 --tag-helper "cat >/dev/null" ) >/dev/null 2>"$OUT/tag.se" &
 	silent=$!
 fi
+
+# Live with the example tag helper, on a loop device of its own: a slow
+# start (seconds, for an interpreter) delays the first interval, it loses
+# no records.  Started here, it runs its three 2-s intervals (three, not
+# two: a busy machine once left dd's last records past the second) while
+# the cases below run; checked at the end of this file.
+tlpid=
+if live_ok "top live --tag-helper"; then
+	TI2=$OUT/top-loop2.img; rm -f "$TI2"; truncate -s 8M "$TI2"
+	TL2=$(losetup -f --show "$TI2"); TN2=${TL2#/dev/}
+	rm -f "$OUT/tl.err"; "$IOMON" top -C -d "$TL2" --tag-helper "$TOP/stats/tag-by-pid.py" 2 3 >"$OUT/tl.txt" 2>"$OUT/tl.err" &
+	tlpid=$!; capturing "$OUT/tl.err" $tlpid; dd if=/dev/zero of="$TL2" bs=4k count=100 oflag=direct 2>/dev/null
+fi
 for f in mq-randrw ext4 discard-flush remap; do
 	( cd "$FIX/$f" && "$IOMON" parse -i nullb0 ) >"$OUT/top.txt" 2>/dev/null
 	python3 "$TOOLS/topref.py" "$OUT/top.txt" | head -20 >"$OUT/top.exp"
@@ -58,7 +71,7 @@ TH=$TOP/stats/tag-by-pid.py
 if ! command -v python3 >/dev/null; then
 	skip "top --tag-helper" "python3 missing (the example helper is Python)"
 else
-	( cd "$FIX/mq-randrw" && "$IOMON" top -C -i nullb0 3600 --tag-helper "$TH" ) >"$OUT/tag.out" 2>"$OUT/tag.err"
+	( cd "$FIX/mq-randrw" && pinned "$IOMON" top -C -i nullb0 3600 --tag-helper "$TH" ) >"$OUT/tag.out" 2>"$OUT/tag.err"
 	rc=$?
 	check "tag helper: exit 0 ($rc), nothing on stderr" sh -c "test $rc = 0 && ! test -s '$OUT/tag.err'"
 	check "tag helper: rows headed TAG and LABEL" grep -q '^TAG     LABEL            D MAJ' "$OUT/tag.out"
@@ -69,7 +82,7 @@ else
 	same "tag helper: one tag per process, the same rows as without it" "$OUT/tag.got" "$OUT/tag.exp"
 	check "tag helper: labels name the process from its PROCESS note" grep -q "iogen ($p1)" "$OUT/tag.out"
 	# -g: two processes in one named group, their requests summed
-	( cd "$FIX/mq-randrw" && "$IOMON" top -C -i nullb0 3600 --tag-helper "$TH -g pair:$p1,$p2" ) >"$OUT/tag.g" 2>&1
+	( cd "$FIX/mq-randrw" && pinned "$IOMON" top -C -i nullb0 3600 --tag-helper "$TH -g pair:$p1,$p2" ) >"$OUT/tag.g" 2>&1
 	awk '$2 == "pair" { print $2, $3, $7, $8, $9 }' "$OUT/tag.g" | sort >"$OUT/tag.gg"
 	python3 "$TOOLS/topref.py" "$OUT/mq.txt" -g "pair:$p1,$p2" | awk '$1 == "pair"' | sort >"$OUT/tag.ge"
 	same "tag helper -g pair:$p1,$p2: one row per direction, both processes' I/O" "$OUT/tag.gg" "$OUT/tag.ge"
@@ -81,7 +94,7 @@ else
 		"$TOOLS/gentrace" -s 5 -n 3000 -G -S >"$OUT/tag.cg" 2>/dev/null
 		cols() { awk '$1 ~ /^([0-9]+|-)$/ && NF >= 9 { print $(NF - 6), $(NF - 2), $(NF - 1), $NF }' "$1" | sort; }
 		"$IOMON" top -C -r 1000 -i - 3600 <"$OUT/tag.cg" >"$OUT/tag.c0" 2>&1
-		"$IOMON" top -C -r 1000 -i - 3600 --tag-helper "$TH" <"$OUT/tag.cg" >"$OUT/tag.c1" 2>&1
+		pinned "$IOMON" top -C -r 1000 -i - 3600 --tag-helper "$TH" <"$OUT/tag.cg" >"$OUT/tag.c1" 2>&1
 		cols "$OUT/tag.c0" >"$OUT/tag.c0c"; cols "$OUT/tag.c1" >"$OUT/tag.c1c"
 		check "tag helper, cgroup records: none left untagged" sh -c "! grep -q '(untagged)' '$OUT/tag.c1' && test -s '$OUT/tag.c1c'"
 		same "tag helper, cgroup records: the same rows as without it" "$OUT/tag.c1c" "$OUT/tag.c0c"
@@ -89,14 +102,14 @@ else
 		skip "tag helper, cgroup records" "tests/tools/gentrace not built (make check builds it)"
 	fi
 	# a stream too, and every record reaches the helper: it counts them
-	"$IOMON" top -C -i - 3600 --tag-helper "python3 $TOOLS/taghelper.py count $OUT/tag.n" <"$FIX/stream/nullb0.stream" >/dev/null 2>&1
+	pinned "$IOMON" top -C -i - 3600 --tag-helper "python3 $TOOLS/taghelper.py count $OUT/tag.n" <"$FIX/stream/nullb0.stream" >/dev/null 2>&1
 	# (the same counter run over the file itself: records, notes included)
 	python3 "$TOOLS/taghelper.py" count "$OUT/tag.nexp" <"$FIX/stream/nullb0.stream" >/dev/null
 	check "tag helper: every record of a stream is handed over ($(cat "$OUT/tag.n" 2>/dev/null) of $(cat "$OUT/tag.nexp") records)" \
 		test "$(cat "$OUT/tag.n" 2>/dev/null)" = "$(cat "$OUT/tag.nexp")" -a "$(cat "$OUT/tag.nexp")" -gt 1000
 	# a helper that fails: a clear message, the table so far, exit 1
 	tagfail() {	# NAME HELPER MESSAGE
-		( cd "$FIX/mq-randrw" && "$IOMON" top -C -i nullb0 3600 --tag-helper "$2" ) >"$OUT/tag.f" 2>"$OUT/tag.fe"
+		( cd "$FIX/mq-randrw" && pinned "$IOMON" top -C -i nullb0 3600 --tag-helper "$2" ) >"$OUT/tag.f" 2>"$OUT/tag.fe"
 		local rc=$?
 		check "tag helper $1: exit 1 ($rc), said" sh -c 'test "$1" = 1 && grep -qE "$2" "$3"' _ "$rc" "$3" "$OUT/tag.fe"
 	}
@@ -115,16 +128,6 @@ fi
 if live_ok "top live screen" tmux; then
 	TI=$OUT/top-loop.img; rm -f "$TI"; truncate -s 32M "$TI"
 	TL=$(losetup -f --show "$TI"); TN=${TL#/dev/}
-	# live with the example tag helper, on a loop device of its own: a
-	# slow start (seconds, for an interpreter) delays the first interval,
-	# it loses no records.  It runs its two intervals while the screen is
-	# looked at below; checked after that.
-	if command -v python3 >/dev/null; then
-		TI2=$OUT/top-loop2.img; rm -f "$TI2"; truncate -s 8M "$TI2"
-		TL2=$(losetup -f --show "$TI2"); TN2=${TL2#/dev/}
-		rm -f "$OUT/tl.err"; "$IOMON" top -C -d "$TL2" --tag-helper "$TOP/stats/tag-by-pid.py" 2 2 >"$OUT/tl.txt" 2>"$OUT/tl.err" &
-		tlpid=$!; capturing "$OUT/tl.err" $tlpid; dd if=/dev/zero of="$TL2" bs=4k count=100 oflag=direct 2>/dev/null
-	fi
 	TS="tmux -L iomon-top-test"
 	$TS kill-server 2>/dev/null
 	# the pane outlives the program, so its last words and exit code stay
@@ -132,7 +135,7 @@ if live_ok "top live screen" tmux; then
 	$TS new-session -d -s top -x 100 -y 30 "sh -c 'echo \$\$ >$OUT/tt.pid; exec $IOMON top -d $TL 1' 2>'$OUT/tt.err'; echo EXIT=\$?; sleep 60"
 	# each step waits for what it needs to see, so a slow machine is slower,
 	# not wrong
-	poll 30 grep -q 'capturing through' "$OUT/tt.err"
+	poll 30 grep -qs 'capturing through' "$OUT/tt.err"
 	( while :; do dd if=/dev/zero of="$TL" bs=4k count=20 oflag=direct 2>/dev/null; sleep 0.1; done ) &
 	lp=$!
 	shot() { $TS capture-pane -p -t top >"$1"; }
@@ -151,24 +154,13 @@ if live_ok "top live screen" tmux; then
 		sh -c "grep -q '^Detaching\\.\\.\\.\$' '$OUT/tt.3' && grep -q '^EXIT=0\$' '$OUT/tt.3'"
 	check "top live: no tracefs instance left" gone "$(cat "$OUT/tt.pid")"
 	$TS kill-server 2>/dev/null
-	# the tag helper's capture, started above
-	if command -v python3 >/dev/null; then
-		wait $tlpid
-		rc=$?
-		check "top live --tag-helper: exit 0 ($rc)" test $rc = 0
-		check "top live --tag-helper: dd's 100 writes under its tag" \
-			sh -c "awk '\$2 == \"dd\" && \$4 == \"W\" && \$7 == \"$TN2\" { io += \$8 } END { exit io != 100 }' '$OUT/tl.txt'"
-		losetup -d "$TL2"; rm -f "$TI2"
-	else
-		skip "top live --tag-helper" "python3 missing (the example helper is Python)"
-	fi
 	losetup -d "$TL"; rm -f "$TI"
 fi
 
 # The tag table in the tiny build (TOP_TAGS 2): tags past it are counted
 # and said; their requests still count, under "?".
 if [ -x "$IOMON_TINY" ] && command -v python3 >/dev/null; then
-	( cd "$FIX/mq-randrw" && "$IOMON_TINY" top -C -i nullb0 3600 --tag-helper "$TOP/stats/tag-by-pid.py" ) >"$OUT/tag.t" 2>"$OUT/tag.te"
+	( cd "$FIX/mq-randrw" && pinned "$IOMON_TINY" top -C -i nullb0 3600 --tag-helper "$TOP/stats/tag-by-pid.py" ) >"$OUT/tag.t" 2>"$OUT/tag.te"
 	check "tiny: tags over TOP_TAGS counted and said" grep -qE '^top: [0-9]+ tags over TOP_TAGS 2 were not kept$' "$OUT/tag.te"
 	# a helper that never answers (TOP_HELPER_MS 5000 in the tiny build: an
 	# interpreter may take seconds to start): started at the top of this file
@@ -189,3 +181,13 @@ check "top: a pool full of leaked requests ages them out, counted" \
 	grep -qE '^\(untracked: [1-9][0-9]* requests aged out of TOP_REQS [0-9]+, 0 completions' "$OUT/leak.txt"
 check "top: after the leaks, all 500 writes of 4 KiB still counted" \
 	grep -qE '^200 +\? +W 8 +0 +- +500 +2000 ' "$OUT/leak.txt"
+
+# the live tag helper's capture, started at the top of this file
+if [ -n "$tlpid" ]; then
+	wait $tlpid
+	rc=$?
+	check "top live --tag-helper: exit 0 ($rc)" test $rc = 0
+	check "top live --tag-helper: dd's 100 writes under its tag" \
+		sh -c "awk '\$2 == \"dd\" && \$4 == \"W\" && \$7 == \"$TN2\" { io += \$8 } END { exit io != 100 }' '$OUT/tl.txt'"
+	losetup -d "$TL2"; rm -f "$TI2"
+fi
