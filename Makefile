@@ -1,7 +1,8 @@
 # iomon: one static binary.  `make` builds ./iomon (stripped) and
-# ./iomon_unstripped with musl; `make check` runs every test.
+# ./iomon_unstripped with musl; `make check` runs the tests (tests/t-*.sh),
+# `make check-long` the long ones (tests/long/: VMs, fuzzing, new seeds).
 # `make ARCH=s390x|aarch64|armhf` cross-builds build/ARCH/iomon with Debian's
-# cross compilers and musl (tests/setup-deps.sh installs them);
+# cross compilers and musl (tests/tools/setup-deps.sh installs them);
 # `make check ARCH=...` runs the tests that need no live kernel under
 # qemu-user; `make size` reports sizes and fails past SIZE_BUDGET.
 CFLAGS ?= -Os -g
@@ -16,7 +17,7 @@ CROSS_ARCHES := s390x aarch64 armhf
 
 ifeq ($(ARCH),)
 # The product is built with musl-gcc and nothing else: a missing musl is an
-# error (tests/setup-deps.sh installs it), never a silent glibc build.  An
+# error (tests/tools/setup-deps.sh installs it), never a silent glibc build.  An
 # explicit CC= builds, with a warning that it is not the product.
 ifeq ($(origin CC),default)
 CC := musl-gcc
@@ -36,10 +37,10 @@ XT := $(XT_$(ARCH))
 ifeq ($(XT),)
 $(error ARCH=$(ARCH): one of $(CROSS_ARCHES), or none for the host)
 endif
-# armhf's musl may sit in a private sysroot (see tests/setup-deps.sh)
+# armhf's musl may sit in a private sysroot (see tests/tools/setup-deps.sh)
 SPECS = $(or $(firstword $(wildcard /usr/lib/$(word 2,$(XT))/musl-gcc.specs \
 	build/sysroot/$(ARCH)/usr/lib/$(word 2,$(XT))/musl-gcc.specs)), \
-	$(error no musl for $(ARCH): run tests/setup-deps.sh as root))
+	$(error no musl for $(ARCH): run tests/tools/setup-deps.sh as root))
 CC = $(word 1,$(XT))-gcc -specs $(SPECS)
 B := build/$(ARCH)
 BIN := $(B)/iomon
@@ -102,47 +103,59 @@ install: iomon
 # own set-up first, then build in a sub-make, which sees what was installed.
 DEPS ?= all
 deps:
-	bash tests/setup-deps.sh $(DEPS)
+	bash tests/tools/setup-deps.sh $(DEPS)
 
+# make check: tests/t-*.sh, deterministic (fixed seeds), a minute and a
+# half here.  make check-long: tests/long/t-*.sh, what make check leaves
+# out: the VM captures (VM=1 unless VM=0 is given), a minute of fuzzing
+# per target (FUZZ_SMOKE=60), generated traces and format checks on new
+# random seeds (printed; SEEDS=, FMT_SEED= replay them).  Both take
+# ONLY=SUBSTRING (files whose path contains it) and VERBOSE=1 (PASS lines).
 ifeq ($(ARCH),)
 check:
-	@bash tests/setup-deps.sh check
-	@$(MAKE) --no-print-directory iomon build/tiny/iomon tests/peakrss tests/gentrace
+	@bash tests/tools/setup-deps.sh check
+	@$(MAKE) --no-print-directory iomon build/tiny/iomon tests/tools/peakrss tests/tools/gentrace
 	bash tests/run.sh
+check-long:
+	@bash tests/tools/setup-deps.sh all
+	@$(MAKE) --no-print-directory iomon build/tiny/iomon tests/tools/peakrss tests/tools/gentrace
+	VM=$${VM-1} LONG=1 bash tests/run.sh
 else
 check:
-	@bash tests/setup-deps.sh cross
-	@$(MAKE) --no-print-directory $(BIN) $(B)/tiny/iomon tests/peakrss tests/gentrace
+	@bash tests/tools/setup-deps.sh cross
+	@$(MAKE) --no-print-directory $(BIN) $(B)/tiny/iomon tests/tools/peakrss tests/tools/gentrace
 	IOMON_ARCH=$(ARCH) IOMON_QEMU=$(QEMU) bash tests/run.sh
+check-long:
+	@echo "make check-long runs on the host build (its VM tests build and boot s390x and arm64 themselves)" >&2; exit 2
 endif
 
 # Sizes of every build there is; fails when the x86_64 one is over budget.
 size: iomon
-	@python3 tests/size.py $(SIZE_BUDGET)
+	@python3 tests/tools/size.py $(SIZE_BUDGET)
 
 demo:
-	@bash tests/setup-deps.sh demo
+	@bash tests/tools/setup-deps.sh demo
 	@$(MAKE) --no-print-directory iomon
-	@bash tests/demo.sh
+	@bash tests/tools/demo.sh
 
 # libFuzzer targets with ASan and UBSan (clang-14), FUZZ_SECONDS each
 FUZZ_SECONDS ?= 60
 fuzz:
-	bash tests/fuzz.sh $(FUZZ_SECONDS)
+	bash tests/tools/fuzz.sh $(FUZZ_SECONDS)
 
-bench: iomon tests/peakrss
-	bash tests/bench.sh
+bench: iomon tests/tools/peakrss
+	bash tests/tools/bench.sh
 
 # tools the tests run on this machine, whatever ARCH is (peakrss static:
 # a dynamic loader's own pages would count in what it measures)
-tests/peakrss: tests/peakrss.c
+tests/tools/peakrss: tests/tools/peakrss.c
 	$(if $(shell command -v musl-gcc),musl-gcc,cc) -Os $(LDFLAGS) -o $@ $<
-tests/gentrace: tests/gentrace.c
+tests/tools/gentrace: tests/tools/gentrace.c
 	cc -O2 -Wall -Wextra -o $@ $<
 
 clean:
 	rm -rf build/obj build/tiny build/cc.stamp $(addprefix build/,$(CROSS_ARCHES)) \
-		iomon iomon_unstripped tests/gentrace tests/peakrss
+		iomon iomon_unstripped tests/tools/gentrace tests/tools/peakrss
 
 # A build with every pool tiny: tests drive each one past its limit.
 TINY := -DPROC_MAX=3 -DTRACK_MAX=4 -DPPI_MAX=2 -DCPUS_MAX=2 -DDEVS_MAX=1 \
@@ -162,4 +175,4 @@ print-budget:
 print-cc:
 	@echo $(CC)
 
-.PHONY: all install deps check size demo bench fuzz clean print-srcs print-budget print-cc FORCE
+.PHONY: all install deps check check-long size demo bench fuzz clean print-srcs print-budget print-cc FORCE

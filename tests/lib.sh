@@ -1,11 +1,16 @@
 # tests/lib.sh: the smallest harness that keeps honest counts.
 # Every test ends in exactly one of pass, fail or skip (with a reason).
-T_PASS=0 T_FAIL=0 T_SKIP=0
+# tests/run.sh sources this once, then runs each test file in a subshell of
+# its own (nothing a file defines reaches the next) with OUT its own fresh
+# scratch folder, tests/out/<file>/; results go to a file run.sh counts.
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 IOMON=${IOMON:-$TOP/iomon}
 IOMON_TINY=$TOP/build/tiny/iomon
 FIX=$TOP/tests/fixtures
-OUT=$TOP/tests/out
+TOOLS=$TOP/tests/tools	# helpers the tests run: *.py, gentrace, peakrss, ...
+OUT_ROOT=$TOP/tests/out
+OUT=$OUT_ROOT	# run.sh sets each file's own
+T_RESULTS=$OUT_ROOT/results	# one line per result: PASS|FAIL|SKIP, file, name
 mkdir -p "$OUT"
 
 # make check ARCH=...: the tests run build/ARCH/iomon under qemu-user.
@@ -39,30 +44,133 @@ qemu_wrap() {	# WRAPPER BINARY
 }
 if [ -n "$CROSS" ]; then
 	IOMON_BIN=$TOP/build/$CROSS/iomon
-	qemu_wrap "$OUT/qemu-$CROSS/iomon" "$IOMON_BIN"
-	qemu_wrap "$OUT/qemu-$CROSS/tiny/iomon" "$TOP/build/$CROSS/tiny/iomon"
-	IOMON=$OUT/qemu-$CROSS/iomon
-	IOMON_TINY=$OUT/qemu-$CROSS/tiny/iomon
+	qemu_wrap "$OUT_ROOT/qemu-$CROSS/iomon" "$IOMON_BIN"
+	qemu_wrap "$OUT_ROOT/qemu-$CROSS/tiny/iomon" "$TOP/build/$CROSS/tiny/iomon"
+	IOMON=$OUT_ROOT/qemu-$CROSS/iomon
+	IOMON_TINY=$OUT_ROOT/qemu-$CROSS/tiny/iomon
 fi
 
-pass() { T_PASS=$((T_PASS + 1)); [ -n "${VERBOSE:-}" ] && echo "PASS $1"; return 0; }
-fail() { T_FAIL=$((T_FAIL + 1)); echo "FAIL $1${2:+: $2}"; return 0; }
-skip() { T_SKIP=$((T_SKIP + 1)); echo "SKIP $1: $2"; return 0; }
+# t_where: where in the test file this result comes from, innermost first
+# (a helper defined in the file, then the line that called it).
+t_where() {
+	local i w=
+	for ((i = 1; i < ${#BASH_SOURCE[@]}; i++)); do
+		case ${BASH_SOURCE[i]##*/} in t-*.sh)
+			w="${w:+$w <- }${BASH_SOURCE[i]#"$TOP"/}:${BASH_LINENO[i - 1]}" ;;
+		esac
+	done
+	echo "${w:-${T_FILE:-?}}"
+}
+# q ARG...: the arguments shell-quoted, to paste into a shell ('...' around
+# any with characters a shell would read)
+q() {
+	local a s= sq="'\\''"
+	for a; do
+		case $a in
+		'' | *[!A-Za-z0-9_./:=,+@%^-]*) a="'${a//\'/$sq}'" ;;
+		esac
+		s="$s${s:+ }$a"
+	done
+	echo "$s"
+}
 
-# check NAME COMMAND...: passes when the command succeeds.
-check() { local n=$1; shift; if "$@" >"$OUT/check.log" 2>&1; then pass "$n"; else fail "$n" "$(head -c 600 "$OUT/check.log")"; fi; }
+t_result() { printf '%s\t%s\t%s\n' "$1" "${T_FILE:-run.sh}" "$2" >>"$T_RESULTS"; }
+pass() { t_result PASS "$1"; [ -n "${VERBOSE:-}" ] && echo "PASS $1"; return 0; }
+# fail NAME [DETAIL [REPRODUCE]]: the file and line, what went wrong, and a
+# command line that shows it again
+fail() {
+	t_result FAIL "$1"
+	echo "FAIL $1${2:+: $2}"
+	echo "     at $(t_where)"
+	[ -n "${3:-}" ] && echo "     reproduce: $3"
+	return 0
+}
+skip() { t_result SKIP "$1"; echo "SKIP $1: $2"; return 0; }
+
+# check NAME COMMAND...: passes when the command succeeds.  A failure shows
+# its output and the command, quoted, in the folder it ran in (a shell
+# function is named as one: it lives in the test file or tests/lib.sh).
+check() {
+	local n=$1; shift
+	if "$@" >"$OUT/check.log" 2>&1; then pass "$n"; return 0; fi
+	local r
+	r="cd $(q "$PWD") && $(q "$@")"
+	[ "$(type -t "$1")" = function ] && r="$r   ($1 is a shell function of $(shopt -s extdebug; declare -F "$1" | cut -d' ' -f3- | sed "s|^$TOP/||"))"
+	fail "$n" "$(head -c 600 "$OUT/check.log")" "$r"
+}
 
 # same NAME GOT EXPECTED: byte-identical files; shows the first differences.
 # An empty or missing EXPECTED fails: a reference that produced nothing
 # (a tool that did not run) proves nothing.  same_empty expects nothing.
+# A failure keeps both files as $OUT/fail-N.got and .exp (later cases may
+# reuse GOT and EXPECTED's names) and prints the diff to run on them.
+T_FAILS=0
+keep_failed() {	# N GOT EXP: the diff command on kept copies
+	local g=$OUT/fail-$1.got e=$OUT/fail-$1.exp; shift
+	cp "$1" "$g" 2>/dev/null || : >"$g"; cp "$2" "$e" 2>/dev/null || : >"$e"
+	echo "diff $(q "$g" "$e")   (copies of $(q "$1" "$2"))"
+}
 same() {
-	if [ ! -s "$3" ]; then fail "$1" "the reference $3 is empty or missing"
-	elif cmp -s "$2" "$3"; then pass "$1"
-	else fail "$1" "$(diff "$2" "$3" 2>&1 | head -8)"; fi
+	if cmp -s "$2" "$3" && [ -s "$3" ]; then pass "$1"; return 0; fi
+	T_FAILS=$((T_FAILS + 1))
+	if [ ! -s "$3" ]; then fail "$1" "the reference $3 is empty or missing" "$(keep_failed $T_FAILS "$2" "$3")"
+	else fail "$1" "$(diff "$2" "$3" 2>&1 | head -8)" "$(keep_failed $T_FAILS "$2" "$3")"; fi
 }
 same_empty() {	# NAME FILE: FILE exists and is empty
 	if [ -f "$2" ] && [ ! -s "$2" ]; then pass "$1"
-	else fail "$1" "expected nothing, got: $(head -c 300 "$2" 2>&1)"; fi
+	else fail "$1" "expected nothing, got: $(head -c 300 "$2" 2>&1)" "cat $(q "$2")"; fi
+}
+
+# One-line cases, as toybox's tests are written:
+#   testcmd NAME "ARGS" EXPECTED [DIR]
+# runs `iomon ARGS` in DIR (a folder under tests/fixtures, or an absolute
+# path; default tests/fixtures) with stdin from /dev/null; ARGS is shell
+# text (quotes, <FILE, 2>&1, | head work as typed).  It passes when the exit
+# status is 0 and stdout equals EXPECTED: an absolute path of a file (.gz
+# is read through gzip -dc; an empty or missing file fails, as in same),
+# else the text itself with printf's backslash escapes ("Q 0\nG 0\n").  A
+# failure prints the line that shows it again:
+#   reproduce: cd DIR && iomon ARGS | diff - EXPECTED
+# and the first lines of that diff.
+#   testoracle NAME "ARGS" [DIR]
+# the same with `blkparse ARGS` run in DIR as EXPECTED and `iomon parse
+# ARGS` compared with it (stdout only; either may exit non-zero).
+TC_N=0
+testcmd() {	# NAME ARGS EXPECTED [DIR]
+	local exp=$3 want src
+	TC_N=$((TC_N + 1)); want=$OUT/tc$TC_N.exp
+	case $exp in
+	/*.gz) src="<(gzip -dc $(q "$exp"))"; gzip -dc "$exp" >"$want" 2>/dev/null ;;
+	/*) want=$exp src=$(q "$exp") ;;
+	*) printf '%b' "$exp" >"$want"; src=$(q "$want") ;;
+	esac
+	case $exp in /*) [ -s "$want" ] || { fail "$1" "the reference $exp is empty or missing"; return 0; } ;; esac
+	tc_run "$1" "$2" "$want" "${4:-}" "$src" 0
+}
+testoracle() {	# NAME ARGS [DIR]
+	local d
+	TC_N=$((TC_N + 1)); d=$(tc_dir "${3:-}")
+	( cd "$d" && eval "blkparse $2" ) >"$OUT/tc$TC_N.exp" 2>"$OUT/tc$TC_N.experr" </dev/null
+	if [ ! -s "$OUT/tc$TC_N.exp" ]; then
+		fail "$1" "blkparse printed nothing" "cd $(q "$d") && blkparse $2"
+		return 0
+	fi
+	tc_run "$1" "parse $2" "$OUT/tc$TC_N.exp" "${3:-}" "<(blkparse $2)" ""
+}
+tc_dir() { case $1 in /*) echo "$1" ;; '') echo "$FIX" ;; *) echo "$FIX/$1" ;; esac; }
+tc_run() {	# NAME ARGS WANT DIR DIFF-SOURCE WANT-RC
+	local d got=$OUT/tc$TC_N.got err=$OUT/tc$TC_N.err rc r
+	d=$(tc_dir "$4")
+	( cd "$d" && eval "\"\$IOMON\" $2" ) >"$got" 2>"$err" </dev/null
+	rc=$?
+	r="cd $(q "$d") && $(q "$IOMON") $2 | diff - $5"
+	if [ -n "$6" ] && [ "$rc" != "$6" ]; then
+		fail "$1" "exit $rc: $(head -3 "$err")" "$r"
+	elif cmp -s "$got" "$3"; then
+		pass "$1"
+	else
+		fail "$1" "$(diff "$got" "$3" 2>&1 | head -8)" "$r"
+	fi
 }
 
 # need NAME TOOL...: every TOOL is installed; else one SKIP naming the
@@ -71,7 +179,7 @@ need() {
 	local n=$1 t; shift
 	for t; do
 		command -v "$t" >/dev/null 2>&1 ||
-			{ skip "$n" "needs $t, which is not installed (tests/setup-deps.sh check)"; return 1; }
+			{ skip "$n" "needs $t, which is not installed (tests/tools/setup-deps.sh check)"; return 1; }
 	done
 }
 
@@ -129,6 +237,16 @@ widowed() {
 	"$@" >&9; rc=$?
 	exec 9>&-; rm -f "$f"
 	return $rc
+}
+
+# pinned CMD...: CMD and what it starts on one CPU.  A program and its tag
+# helper answer each other record by record through pipes; on an idle
+# machine every answer wakes the other CPU, and a replay takes five times
+# as long as on one CPU (2.4 s against 0.4 s here).  Nothing else changes.
+pinned() {
+	local c
+	c=$(taskset -cp $$ 2>/dev/null | sed 's/.*: *//; s/[-,].*//')
+	if [ -n "$c" ]; then taskset -c "$c" "$@"; else "$@"; fi
 }
 
 # poll SECS CMD...: CMD every 0.1 s until it succeeds (return 0) or SECS

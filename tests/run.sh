@@ -1,20 +1,32 @@
 #!/usr/bin/env bash
-# make check: every test file under tests/t-*.sh, one summary line at the end.
+# make check: every test file tests/t-*.sh; make check-long (LONG=1): every
+# tests/long/t-*.sh instead.  One summary line at the end, the last line:
+# "N passed, N failed, N skipped"; the exit status is non-zero on any FAIL.
+#   ONLY=SUBSTRING   only the files whose path contains it (ONLY=t-golden)
+#   VERBOSE=1        print a PASS line for every check, not only FAIL/SKIP
+# Each file runs in a subshell of its own (no variable or function it sets
+# reaches the next), in the top folder, with OUT its own scratch folder,
+# tests/out/<file name without .sh>/ (tests/out/long/<name>/ for the long
+# ones), emptied at its start and kept afterwards for a look.  Results go
+# to tests/out/results, which this script counts.
 set -u
 cd "$(dirname "$0")/.."
 . tests/lib.sh
 [ -x "$IOMON_BIN" ] || { echo "build $IOMON_BIN first (make${CROSS:+ ARCH=$CROSS})"; exit 2; }
 if [ -n "$CROSS" ] && ! command -v "$IOMON_QEMU" >/dev/null; then
-	echo "$IOMON_QEMU not installed (tests/setup-deps.sh)"; exit 2
+	echo "$IOMON_QEMU not installed (tests/tools/setup-deps.sh)"; exit 2
 fi
-for t in tests/t-*.sh; do
+: >"$T_RESULTS"
+if [ -n "${LONG:-}" ]; then FILES=$(echo tests/long/t-*.sh); else FILES=$(echo tests/t-*.sh); fi
+count() { grep -c "^$1	${2:+$2	}" "$T_RESULTS"; }	# PASS|FAIL|SKIP [FILE]
+for t in $FILES; do
 	[ -n "${ONLY:-}" ] && case $t in *"$ONLY"*) ;; *) continue ;; esac
 	echo "== $t"
 	# Under qemu-user: no blktrace ioctls (ENOSYS) and no VM of this
 	# arch's kernel here, so what traces a live kernel is not run.
 	if [ -n "$CROSS" ]; then case $t in
 	*/t-trace.sh | */t-vm.sh)
-		skip "$t" "live kernel capture; under qemu-user ($CROSS) only what reads files and pipes runs"
+		T_FILE=$t skip "$t" "live kernel capture; under qemu-user ($CROSS) only what reads files and pipes runs"
 		continue ;;
 	esac; fi
 	# "# needs: TOOL..." near the top: a file that cannot run without them
@@ -24,13 +36,28 @@ for t in tests/t-*.sh; do
 		command -v "$tool" >/dev/null 2>&1 || { miss=$tool; break; }
 	done
 	if [ -n "$miss" ]; then
-		skip "$t" "needs $miss, which is not installed (tests/setup-deps.sh check)"
+		T_FILE=$t skip "$t" "needs $miss, which is not installed (tests/tools/setup-deps.sh check)"
 		continue
 	fi
+	name=${t#tests/}; name=${name%.sh}
 	t0=$SECONDS
-	. "$t"
-	[ -n "$CROSS" ] && echo "   ($((SECONDS - t0)) s)"
+	(
+		OUT=$OUT_ROOT/$name T_FILE=$t
+		readonly T_DONE=$OUT_ROOT/$name.done T_FILE
+		rm -rf "$OUT" && mkdir -p "$OUT" || exit 1
+		unset name t t0 miss tool rc FILES
+		. "$T_FILE"
+		# a file that stops half-way (exit, a fatal shell error) says so
+		echo done >"$T_DONE"
+	)
+	rc=$?
+	if [ ! -f "$OUT_ROOT/$name.done" ]; then
+		T_FILE=$t fail "$t ran to its end" "it stopped before its last line (exit status $rc)"
+	fi
+	rm -f "$OUT_ROOT/$name.done"
+	echo "-- $t: $(count PASS "$t") passed, $(count FAIL "$t") failed, $(count SKIP "$t") skipped, $((SECONDS - t0)) s"
 done
 [ -n "$CROSS" ] && echo "tests took ${SECONDS} s ($CROSS under $IOMON_QEMU)"
-echo "$T_PASS passed, $T_FAIL failed, $T_SKIP skipped"
-[ "$T_FAIL" -eq 0 ]
+[ -n "${LONG:-}" ] && echo "(long run: tests/long/; make check runs tests/t-*.sh)"
+echo "$(count PASS) passed, $(count FAIL) failed, $(count SKIP) skipped"
+[ "$(count FAIL)" -eq 0 ]

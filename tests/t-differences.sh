@@ -5,7 +5,7 @@
 #    and holds every later record in memory until EOF; iomon counts the gap
 #    and keeps printing.  Same lines, same Skips count.
 if need "gap: a lost record in a stream (dropone.py)" python3; then
-	python3 tests/dropone.py "$FIX/stream/nullb0.stream" "$OUT/gap.stream" 700 701 702 5000
+	python3 "$TOOLS/dropone.py" "$FIX/stream/nullb0.stream" "$OUT/gap.stream" 700 701 702 5000
 	"$IOMON" parse -i - <"$OUT/gap.stream" >"$OUT/gap.txt" 2>"$OUT/gap.err"
 	check "gap: iomon counts the lost records" grep -q '^Skips: 2 forward (4 - ' "$OUT/gap.txt"
 	if have_oracle; then
@@ -23,14 +23,14 @@ if need "gap: a lost record in a stream (dropone.py)" python3; then
 		skip "gap: compare with blkparse" "blkparse not installed"
 	fi
 	#    and its memory stays bounded on a long stream with an early gap
-	# (tests/peakrss is built static by make: a dynamic launcher's own ~500 KiB
+	# (tests/tools/peakrss is built static by make: a dynamic launcher's own ~500 KiB
 	# would count in the child's peak)
 	if [ -n "$CROSS" ]; then
 		skip "gap: peak RSS" "under qemu-user the RSS measured would be qemu's"
-	elif [ -x "$TOP/tests/peakrss" ] || make -s -C "$TOP" tests/peakrss >/dev/null 2>&1; then
-		python3 tests/dropone.py "$FIX/stream/nullb0.stream" "$OUT/gap1.stream" 3
+	elif [ -x "$TOOLS/peakrss" ] || make -s -C "$TOP" tests/tools/peakrss >/dev/null 2>&1; then
+		python3 "$TOOLS/dropone.py" "$FIX/stream/nullb0.stream" "$OUT/gap1.stream" 3
 		for i in 1 2 3 4 5 6 7 8; do cat "$OUT/gap1.stream"; done >"$OUT/gap8.stream"
-		"$TOP/tests/peakrss" "$IOMON" parse -i - <"$OUT/gap8.stream" >/dev/null 2>"$OUT/rss.txt"
+		"$TOOLS/peakrss" "$IOMON" parse -i - <"$OUT/gap8.stream" >/dev/null 2>"$OUT/rss.txt"
 		kb=$(sed -n 's/^peakrss: \([0-9]*\) KiB/\1/p' "$OUT/rss.txt")
 		check "gap: peak RSS stays under 512 KiB (was ${kb} KiB)" test "${kb:-99999}" -le 512
 	fi
@@ -41,9 +41,8 @@ if have_oracle "t-differences.sh line 38: against Debian's blkparse"; then
 	( cd "$FIX/ext4-v8" && blkparse -i nullb0 ) >"$OUT/v8.exp" 2>"$OUT/v8.err"
 	check "v8: blkparse 1.2.0 cannot read version 8" grep -qiE 'version|magic' "$OUT/v8.err"
 fi
-( cd "$FIX/ext4-v8" && "$IOMON" parse -i nullb0 ) >"$OUT/v8.txt"
-gzip -dc "$FIX/ext4-v8/nullb0.blkparse.txt.gz" >"$OUT/v8.want"
-same "v8: iomon prints what blkparse prints for the same records as v7" "$OUT/v8.txt" "$OUT/v8.want"
+testcmd "v8: iomon prints what blkparse prints for the same records as v7" "parse -i nullb0" \
+	"$FIX/ext4-v8/nullb0.blkparse.txt.gz" ext4-v8
 #    zoned devices: zone operations in RWBS (ZR ZRA ZO ZC ZF ZA) and zone
 #    write plugging as ZP/ZU lines, as newer upstream blkparse names them
 ( cd "$FIX/v8-zoned" && "$IOMON" parse -i nullb0 ) >"$OUT/zoned.txt" 2>"$OUT/zoned.err"
@@ -68,7 +67,7 @@ if command -v s390x-linux-gnu-gcc >/dev/null && [ -f $S390_SPECS ] && command -v
 		same "big-endian host (s390x, qemu): $f gives the x86_64 text" "$OUT/s390x.txt" "$OUT/s390x.exp"
 	done
 else
-	skip "big-endian host tests" "no s390x cross compiler / musl-dev:s390x / qemu-user-static (tests/setup-deps.sh installs them)"
+	skip "big-endian host tests" "no s390x cross compiler / musl-dev:s390x / qemu-user-static (tests/tools/setup-deps.sh installs them)"
 fi
 
 # 4. -t: see t-oracle.sh (no figures from uninitialised memory).
@@ -77,9 +76,8 @@ fi
 # 6. %U on an event without a payload: blkparse reads past the record
 #    and prints whatever is there; iomon prints 0.  %g prints the cgroup
 #    id (newer blkparse); 1.2.0 prints a literal "g".
-( cd "$FIX/ext4" && "$IOMON" parse -i nullb0 -q -f '%a %U %g\n' ) | head -4 >"$OUT/U.txt"
-printf 'Q 0 0,0\nG 0 0,0\nD 0 0,0\nC 0 0,0\n' >"$OUT/U.exp"
-same "%U without a payload is 0, %g without cgroup is 0,0" "$OUT/U.txt" "$OUT/U.exp"
+testcmd "%U without a payload is 0, %g without cgroup is 0,0" "parse -i nullb0 -q -f '%a %U %g\n' | head -4" \
+	"Q 0 0,0\nG 0 0,0\nD 0 0,0\nC 0 0,0\n" ext4
 ( cd "$FIX/mq-randrw" && "$IOMON" parse -i nullb0 -q -F 'U,%a %U\n' ) | grep -m1 '^UT ' >"$OUT/U.txt"
 check "%U with an unplug payload is its depth" grep -qx 'UT 1' "$OUT/U.txt"
 
@@ -96,7 +94,7 @@ check "-o - is stdout" grep -q '^Events (nullb0): 1514 entries' "$OUT/dash.txt"
 # 9. Events carrying a cgroup id (action flag 0x100, kernels >= 4.14 with
 #    the blk_cgroup option): blkparse 1.2.0 calls them "Bad fs action" and
 #    shows nothing; iomon prints them, and %g gives the id in any byte order.
-GT=$TOP/tests/gentrace
+GT=$TOOLS/gentrace
 if [ -x "$GT" ]; then
 	rm -rf "$OUT/cg"; mkdir -p "$OUT/cg/le" "$OUT/cg/be"
 	"$GT" -s 5 -n 3000 -G -D "$OUT/cg/le" 2>/dev/null
@@ -116,5 +114,5 @@ if [ -x "$GT" ]; then
 		check "cgroup events: blkparse 1.2.0 rejects them (why iomon differs)" grep -q 'Bad fs action' "$OUT/cg.bperr"
 	fi
 else
-	skip "cgroup ids" "tests/gentrace not built (make check builds it)"
+	skip "cgroup ids" "tests/tools/gentrace not built (make check builds it)"
 fi

@@ -6,7 +6,7 @@ fresh() { rm -rf "$OUT/dmg"; mkdir -p "$OUT/dmg"; cp "$E"/nullb0.blktrace.* "$OU
 runp() { ( cd "$OUT/dmg" && "$IOMON" parse "$@" ) >"$OUT/dmg.txt" 2>"$OUT/dmg.err"; echo $? >"$OUT/dmg.rc"; }
 
 # An unfilled relay record (48 zero bytes) is stepped over and counted.
-fresh; off=$(python3 tests/damage.py "$OUT/dmg/nullb0.blktrace.0" zero 300)
+fresh; off=$(python3 "$TOOLS/damage.py" "$OUT/dmg/nullb0.blktrace.0" zero 300)
 runp -i nullb0
 gzip -dc "$E/nullb0.blkparse.txt.gz" >"$OUT/dmg.exp"
 same "zero record: output as without it" "$OUT/dmg.txt" "$OUT/dmg.exp"
@@ -20,7 +20,7 @@ if have_oracle "t-errors.sh line 14: against Debian's blkparse"; then
 fi
 
 for kind in cut magic version; do
-	fresh; off=$(python3 tests/damage.py "$OUT/dmg/nullb0.blktrace.1" $kind 250)
+	fresh; off=$(python3 "$TOOLS/damage.py" "$OUT/dmg/nullb0.blktrace.1" $kind 250)
 	runp -i nullb0
 	check "$kind: exit 1" test "$(cat "$OUT/dmg.rc")" = 1
 	check "$kind: message names file and byte offset" grep -q "nullb0.blktrace.1: .* at byte $off" "$OUT/dmg.err"

@@ -1,90 +1,24 @@
 # needs: python3
-# Differential on generated traces (tests/gentrace.c): every action, RWBS
-# flag, PDU kind, note, error value, version and byte order, over several
-# seeds plus one new seed per run.  A failure names its seed; rerun with
-# SEEDS="N" to reproduce.
-GT=$TOP/tests/gentrace
+# Differential on generated traces (tests/tools/gentrace.c): every action, RWBS
+# flag, PDU kind, note, error value, version and byte order, over fixed
+# seeds (the cases: tests/tools/gen.sh).  A failure names its seed; rerun
+# with `make check ONLY=t-gen SEEDS="N"`.  New random seeds every run are
+# make check-long's (tests/long/t-gen.sh).
+GT=$TOOLS/gentrace
 if [ ! -x "$GT" ]; then
-	fail "gentrace built (make check builds tests/gentrace)"
+	fail "gentrace built (make check builds tests/tools/gentrace)"
 elif ! have_oracle; then
-	skip "generated traces against blkparse" "Debian's blkparse is not installed (tests/setup-deps.sh)"
+	skip "generated traces against blkparse" "Debian's blkparse is not installed (tests/tools/setup-deps.sh)"
 else
 	# the generator itself: blkparse reads all it writes, counts match,
 	# and the byte-swapped and v8 forms equal traceconv.py's conversions
-	bash "$TOP/tests/gentrace-selftest.sh" >"$OUT/gst.log" 2>&1
+	GST_OUT=$OUT/selftest bash "$TOOLS/gentrace-selftest.sh" >"$OUT/gst.log" 2>&1
 	check "gentrace self-test ($(tail -1 "$OUT/gst.log"))" grep -q ' 0 failed' "$OUT/gst.log"
-	grep '^SKIP' "$OUT/gst.log" | while read -r _ what; do echo "SKIP gentrace self-test part: $what"; done
-	grep -q '^SKIP' "$OUT/gst.log" && T_SKIP=$((T_SKIP + 1))
-	NEW=$(( $(date +%s) % 1000000 ))
+	while read -r _ what; do skip "gentrace self-test part" "$what"; done < <(grep '^SKIP' "$OUT/gst.log")
 	# 326302: a CPU whose first records predate the first batch (held to the end)
 	# 332860: a version-8 record split across reads (a stale header length)
-	SEEDS=${SEEDS:-"1 2 3 326302 332860 $NEW"}
-	echo "gentrace seeds: $SEEDS"
-	G=$OUT/gen
-	# strip DIR: blkparse 1.2.0 ignores MESSAGE notes that carry a cgroup
-	# id; iomon prints them.  The oracle comparison runs without them.
-	strip_cg() { local f; for f in "$1"/*; do python3 "$TOP/tests/dropcg.py" "$f" "$f.tmp" >/dev/null && mv "$f.tmp" "$f"; done; }
-	inputs() { ls "$1" | sed -n 's/\.blktrace\.0$//p' | sed 's/^/-i /' | tr '\n' ' '; }
-	for seed in $SEEDS; do
-		for mode in "-c 2" "-c 3 -T" "-c 1 -n 6000" "-c 4 -d 8,0 -d 65,16"; do
-			tag="seed $seed [$mode]"
-			rm -rf "$G"; mkdir -p "$G/full" "$G/cg"
-			"$GT" -s "$seed" $mode -D "$G/full" 2>/dev/null
-			cp "$G/full"/* "$G/cg/"; strip_cg "$G/cg"
-			in=$(inputs "$G/full")
-			for args in "" "-s" "-q -a write -a complete" "-w 0.0005:0.002" "-b 5" "-h -s" \
-				"-f %a|%d|%C|%e|%n|%N|%S|%s|%T.%t|%p|%c|%M,%m|%P\n"; do
-				( cd "$G/cg" && blkparse $in $args -d "$G/exp.bin" ) >"$G/exp" 2>/dev/null
-				( cd "$G/cg" && "$IOMON" parse $in $args -d "$G/got.bin" ) >"$G/got" 2>/dev/null
-				same "gen $tag $args: text as blkparse" "$G/got" "$G/exp"
-			done
-			same_dump "gen $tag: -d dump as blkparse" "$G/got.bin" "$G/exp.bin"
-			( cd "$G/full" && blkparse $in ) >"$G/exp.full" 2>/dev/null
-			( cd "$G/cg" && blkparse $in ) >"$G/exp.cg" 2>/dev/null
-			same "gen $tag: blkparse drops cgroup messages silently" "$G/exp.full" "$G/exp.cg"
-			( cd "$G/full" && "$IOMON" parse $in ) >"$G/got.full" 2>/dev/null
-			( cd "$G/cg" && "$IOMON" parse $in ) >"$G/got.cg" 2>/dev/null
-			extra=$(( $(grep -c '  m   N ' "$G/got.full") - $(grep -c '  m   N ' "$G/got.cg") ))
-			check "gen $tag: iomon prints the cgroup messages" test "$extra" -gt 0
-			# -t: equal but where blkparse shows uninitialised figures (on
-			# I without G, D without I, C without D)
-			( cd "$G/cg" && blkparse $in -t ) >"$G/t.exp" 2>/dev/null
-			( cd "$G/cg" && "$IOMON" parse $in -t ) >"$G/t.got" 2>/dev/null
-			if awk 'NR == FNR { o[FNR] = $0; next }
-				o[FNR] == $0 { next }
-				{ t = $0; if (o[FNR] ~ / [DCI] / && sub(/ \( *[0-9]+\)/, "", t) && t == o[FNR]) next
-				  print FNR ": " o[FNR] " | " $0; exit 1 }' "$G/t.got" "$G/t.exp" >"$G/t.log"; then
-				pass "gen $tag -t"
-			else
-				fail "gen $tag -t" "$(head -2 "$G/t.log")"
-			fi
-			# the other three forms of the same records read the same
-			for form in "-B" "-8" "-8 -B"; do
-				rm -rf "$G/form"; mkdir -p "$G/form"
-				"$GT" -s "$seed" $mode $form -D "$G/form" 2>/dev/null
-				( cd "$G/form" && "$IOMON" parse $in -s ) >"$G/form.txt" 2>&1
-				( cd "$G/full" && "$IOMON" parse $in -s ) >"$G/full.txt" 2>&1
-				same "gen $tag $form: same text as little-endian v7" "$G/form.txt" "$G/full.txt"
-			done
-		done
-		# one piped stream (blktrace -o -), all CPUs interleaved
-		"$GT" -s "$seed" -n 6000 -c 3 -S >"$G/st" 2>/dev/null
-		python3 "$TOP/tests/dropcg.py" "$G/st" "$G/st.cg" >/dev/null
-		# tiny batches only on the fixed seeds: a CPU whose first records
-		# predate the first batch can make blkparse stall where iomon
-		# does not (README, deliberate differences); rare, but a new seed
-		# must not turn CI red by chance
-		small="-b 40"; [ "$seed" = "$NEW" ] && small=
-		for args in "" "-s" ${small:+"$small"}; do
-			blkparse -i - $args <"$G/st.cg" >"$G/exp" 2>/dev/null
-			"$IOMON" parse -i - $args <"$G/st.cg" >"$G/got" 2>/dev/null
-			same "gen seed $seed stream $args: as blkparse" "$G/got" "$G/exp"
-		done
-		for form in "-B" "-8" "-8 -B"; do
-			"$GT" -s "$seed" -n 6000 -c 3 -S $form >"$G/st.form" 2>/dev/null
-			"$IOMON" parse -i - <"$G/st.form" >"$G/got.form" 2>/dev/null
-			"$IOMON" parse -i - <"$G/st" >"$G/got" 2>/dev/null
-			same "gen seed $seed stream $form: same text" "$G/got.form" "$G/got"
-		done
-	done
+	SEEDS=${SEEDS:-"1 2 3 326302 332860"}
+	[ -n "${VERBOSE:-}" ] && echo "gentrace seeds: $SEEDS"
+	. "$TOOLS/gen.sh"
+	for seed in $SEEDS; do gen_seed "$seed"; done
 fi

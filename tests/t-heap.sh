@@ -10,7 +10,7 @@ U=$TOP/iomon_unstripped
 if [ -n "$CROSS" ]; then
 	skip "heap" "gdb runs the x86_64 build; $CROSS's code is the same C"
 elif ! command -v gdb >/dev/null || ! command -v strace >/dev/null; then
-	skip "heap" "gdb and strace not installed (tests/setup-deps.sh)"
+	skip "heap" "gdb and strace not installed (tests/tools/setup-deps.sh)"
 elif [ ! -x "$U" ]; then
 	skip "heap" "iomon_unstripped not built (make)"
 else

@@ -11,8 +11,8 @@ H=$OUT/hostile
 dmg() {
 	rm -rf "$H"; mkdir -p "$H"
 	cp "$E"/nullb0.blktrace.* "$H/"; cp "$FIX/stream/nullb0.stream" "$H/x.stream"; chmod u+w "$H"/*
-	if [ "$2" = s ]; then off=$(python3 tests/damage.py "$H/x.stream" "$1" "$3")
-	else off=$(python3 tests/damage.py "$H/nullb0.blktrace.$2" "$1" "$3"); fi
+	if [ "$2" = s ]; then off=$(python3 "$TOOLS/damage.py" "$H/x.stream" "$1" "$3")
+	else off=$(python3 "$TOOLS/damage.py" "$H/nullb0.blktrace.$2" "$1" "$3"); fi
 }
 # run NAME CMD...: in $H, output NAME.out, NAME.err, exit status NAME.rc
 run() { local n=$1; shift; ( cd "$H" && "$@" ) >"$H/$n.out" 2>"$H/$n.err"; echo $? >"$H/$n.rc"; }
@@ -257,25 +257,29 @@ if live_ok "capture faults"; then
 	done
 	# files 0600 under umask 000, and an old 0644 file replaced
 	rm -f "$H/cap"/*; install -m 644 /dev/null "$H/cap/$LN.blktrace.0"
-	rm -f "$H/e.err"; ( umask 000; "$IOMON" trace -d "$LOOP" -w 2 -D "$H/cap" >/dev/null 2>"$H/e.err" ) &
-	capturing "$H/e.err" $!; io; wait $!
+	# (each capture here is ended by SIGINT once its load is done: no
+	# window to guess)
+	rm -f "$H/e.err"; ( umask 000; exec "$IOMON" trace -d "$LOOP" -D "$H/cap" >/dev/null 2>"$H/e.err" ) &
+	pid=$!; capturing "$H/e.err" $pid; io; kill -INT $pid; wait $pid
+	check "trace: umask 000: exit 0" test $? = 0
 	check "trace: umask 000 still gives 0600 files" test "$(stat -c %a "$H/cap"/$LN.blktrace.* | sort -u)" = 600
 	check "trace: an old 0644 trace file is replaced by a 0600 one" test "$(stat -c %a "$H/cap/$LN.blktrace.0")" = 600
 	# SIGKILL leaves the tracefs instance; the next capture clears it
 	rm -f "$H/k.err"; "$IOMON" trace -d "$LOOP" -D "$H/cap" >/dev/null 2>"$H/k.err" &
 	pid=$!; capturing "$H/k.err" $pid; kill -KILL $pid; wait $pid 2>/dev/null
 	if mine $pid; then
-		"$IOMON" trace -d "$LOOP" -w 1 -D "$H/cap" >/dev/null 2>"$H/e.err"
+		rm -f "$H/e.err"; "$IOMON" trace -d "$LOOP" -D "$H/cap" >/dev/null 2>"$H/e.err" &
+		p2=$!; capturing "$H/e.err" $p2; kill -INT $p2; wait $p2
 		check "trace after a SIGKILLed one: exit 0" test $? = 0
 		check "trace after a SIGKILLed one: the dead capture's instance removed, with a message" \
 			sh -c "grep -q 'instances/iomon-$pid: removed, left by a capture that died (pid $pid)' '$H/e.err' && ! [ -d $TRACEFS/instances/iomon-$pid ]"
 	else
-		skip "trace after a SIGKILLed one" "the killed capture used relay (t-vm.sh covers it)"
+		skip "trace after a SIGKILLed one" "the killed capture used relay (tests/long/t-vm.sh covers it)"
 	fi
 	# btrace to a full disk and to a reader that goes away
 	if [ -w /dev/full ]; then
-		rm -f "$H/e.err"; "$IOMON" btrace -w 3 "$LOOP" >/dev/full 2>"$H/e.err" &
-		pid=$!; capturing "$H/e.err" $pid; io; io; wait $pid
+		rm -f "$H/e.err"; "$IOMON" btrace "$LOOP" >/dev/full 2>"$H/e.err" &
+		pid=$!; capturing "$H/e.err" $pid; io; io; kill -INT $pid; wait $pid
 		check "btrace to /dev/full: exit 1" test $? = 1
 		check "btrace to /dev/full: says so" grep -q 'No space left on device' "$H/e.err"
 		check "btrace to /dev/full: kernel trace torn down" sh -c "! [ -d $TRACEFS/instances/iomon-$pid ]"
@@ -290,12 +294,12 @@ fi
 
 # ---- bounded memory: 5M events through parse, monitor and top ----
 # files and a piped stream with lost records (gentrace -g); peak RSS
-# from tests/peakrss (GNU time cannot see below its own ~400 KiB)
-GT=$TOP/tests/gentrace PEAK=$TOP/tests/peakrss BIG=$OUT/hbig
+# from tests/tools/peakrss (GNU time cannot see below its own ~400 KiB)
+GT=$TOOLS/gentrace PEAK=$TOOLS/peakrss BIG=$OUT/hbig
 if [ -n "$CROSS" ]; then
 	skip "bounded memory" "under qemu-user ($CROSS) peak RSS would be qemu's"
 elif [ ! -x "$GT" ] || [ ! -x "$PEAK" ]; then
-	skip "bounded memory" "tests/gentrace or tests/peakrss not built (make check builds them)"
+	skip "bounded memory" "tests/tools/gentrace or tests/tools/peakrss not built (make check builds them)"
 elif ! { rm -rf "$BIG"; mkdir -p "$BIG" && "$GT" -n 5000000 -c 2 -D "$BIG" -o big 2>/dev/null &&
 	 "$GT" -S -g -n 5000000 -c 2 >"$BIG/lost.stream" 2>/dev/null; }; then
 	rm -rf "$BIG"; skip "bounded memory" "no room for two 240 MB traces under $OUT"

@@ -1,7 +1,7 @@
 # needs: python3
 # monitor / blkiomon: the same statistics as Debian's blkiomon 0.3 on a real
 # stream, its repairs pinned with values computed independently
-# (tests/monref.py), the binary records, the message queue, -d, -D.
+# (tests/tools/monref.py), the binary records, the message queue, -d, -D.
 S=$FIX/stream/nullb0.stream
 M=$OUT/mon; rm -rf "$M"; mkdir -p "$M"
 # One wall-clock interval: all data at once, EOF half a second after it ends.
@@ -22,7 +22,7 @@ once "$M/h.txt" "$IOMON" monitor -h "$M/h.txt" -b "$M/b.bin" -D "$M/d.txt"
 check "monitor: exit 0" test "$once_rc" = 0
 check "monitor: one interval, one device" test "$(grep -c '^device: 254,0$' "$M/h.txt")" = 1
 check "monitor: 424-byte binary record" test "$(stat -c %s "$M/b.bin")" = 424
-python3 tests/monref.py "$S" >"$M/ref.txt"
+python3 "$TOOLS/monref.py" "$S" >"$M/ref.txt"
 while read -r name dir _ n _ sum _ var; do
 	label="$name $dir"; [ "$name" = sizes ] && label="sizes $dir (bytes)"
 	[ "$name" = d2c ] && label="d2c $dir (usec)"; [ "$name" = throughput ] && label="throughput $dir (bytes/msec)"
@@ -69,7 +69,7 @@ if command -v blkiomon >/dev/null; then
 	check "monitor: blkiomon dies on the same input (SIGFPE, exit $rc)" test "$rc" -ge 128
 fi
 # the System V message queue, read back by a small reader
-if cc -O2 -o "$OUT/msgread" tests/msgread.c 2>/dev/null; then
+if cc -O2 -o "$OUT/msgread" "$TOOLS/msgread.c" 2>/dev/null; then
 	touch "$M/qkey"
 	"$OUT/msgread" "$M/qkey" 7 42 "$M/q.bin" & r=$!
 	sleep 0.3
@@ -106,7 +106,7 @@ check "--prom: buckets are cumulative" grep -q '^ok 2$' "$M/prom.log"
 if command -v promtool >/dev/null; then
 	check "--prom: promtool check metrics" sh -c "promtool check metrics <'$M/x.prom'"
 else
-	skip "--prom: promtool check metrics" "Debian's prometheus package is not installed (tests/setup-deps.sh)"
+	skip "--prom: promtool check metrics" "Debian's prometheus package is not installed (tests/tools/setup-deps.sh)"
 fi
 python3 - "$M/x.json" "$M/x.txt" >"$M/json.log" 2>&1 <<'PY'
 import json, re, sys
@@ -133,8 +133,8 @@ if [ -x "$OUT/msgread" ]; then
 	check "monitor -Q: waits for a queue made later, then sends" cmp -s "$M/q2.bin" "$M/qb2.bin"
 fi
 # -d: driver-data records passed through as blkiomon passes them
-if [ -x "$TOP/tests/gentrace" ] && command -v blkiomon >/dev/null; then
-	"$TOP/tests/gentrace" -s 3 -n 3000 -c 2 -S >"$M/dd.stream" 2>/dev/null
+if [ -x "$TOOLS/gentrace" ] && command -v blkiomon >/dev/null; then
+	"$TOOLS/gentrace" -s 3 -n 3000 -c 2 -S >"$M/dd.stream" 2>/dev/null
 	# (driver data only: blkiomon dies of the generator's 0 us completions)
 	python3 - "$M/dd.stream" "$M/dd.cg" <<'PY'
 import struct, sys
@@ -176,7 +176,7 @@ for f in ext4/nullb0 ext4-be/nullb0 ext4-v8/nullb0 mq-randrw/nullb0 discard-flus
 	 split/nullb0 remap/nullb0 two-devs/nullb0 two-devs/nullb1 s390x-discard-flush/nullb0 v8-ext4-part/nullb0; do
 	d=$FIX/${f%/*} n=${f#*/}
 	( cd "$d" && "$IOMON" parse -i "$n" -q -O -d "$M/v.dump" ) >/dev/null 2>&1
-	python3 tests/monref.py "$M/v.dump" --dev | sed 's/^\([0-9]*\),\([0-9]*\) /\1 \2 /' >"$M/v.ref"
+	python3 "$TOOLS/monref.py" "$M/v.dump" --dev | sed 's/^\([0-9]*\),\([0-9]*\) /\1 \2 /' >"$M/v.ref"
 	( cd "$d" && "$IOMON" monitor -I 1000000 -i "$n" -h - --json "$M/v.json" ) >"$M/v.txt" 2>&1
 	check "exact variance: $f has requests to check ($(wc -l <"$M/v.ref") figures)" test -s "$M/v.ref"
 	bad=0
@@ -210,10 +210,10 @@ for f in ext4/nullb0 ext4-be/nullb0 ext4-v8/nullb0 mq-randrw/nullb0 discard-flus
 	check "exact variance: $f, JSON to three decimals ($(head -1 "$M/vj.log"))" sh -c "test \$(wc -l <'$M/vj.log') = 1 && test -s '$M/vj.log'"
 done
 CCX=$(make -s -C "$TOP" print-cc ${CROSS:+ARCH=$CROSS} 2>/dev/null)
-if $CCX -static -O2 -I"$TOP" -o "$M/varcheck" "$TOP/tests/varcheck.c" "$TOP/stats/exact.c" >"$M/vc.log" 2>&1; then
-	python3 tests/varref.py "$M/vc.in" "$M/vc.exp"
+if $CCX -static -O2 -I"$TOP" -o "$M/varcheck" "$TOOLS/varcheck.c" "$TOP/stats/exact.c" >"$M/vc.log" 2>&1; then
+	python3 "$TOOLS/varref.py" "$M/vc.in" "$M/vc.exp"
 	${CROSS:+$IOMON_QEMU} "$M/varcheck" <"$M/vc.in" >"$M/vc.out"
 	same "exact variance: stats/exact.c equals Python's fractions on $(wc -l <"$M/vc.in") lists up to 2^64${CROSS:+ ($CROSS)}" "$M/vc.out" "$M/vc.exp"
 else
-	fail "tests/varcheck.c builds with $CCX" "$(head -c 400 "$M/vc.log")"
+	fail "tests/tools/varcheck.c builds with $CCX" "$(head -c 400 "$M/vc.log")"
 fi

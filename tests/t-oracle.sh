@@ -2,31 +2,27 @@
 # and iomon parse, every option at least once, stdout and -d dumps compared
 # byte for byte.
 if ! have_oracle; then
-	skip "oracle tests" "Debian's blkparse is not installed (run tests/setup-deps.sh as root)"
+	skip "oracle tests" "Debian's blkparse is not installed (run tests/tools/setup-deps.sh as root)"
 else
-	# diffparse NAME DIR ARGS...: run both in DIR, compare stdout.
-	diffparse() {
-		local n=$1 d=$2; shift 2
-		( cd "$d" && blkparse "$@" ) >"$OUT/or.exp" 2>"$OUT/or.experr"
-		( cd "$d" && "$IOMON" parse "$@" ) >"$OUT/or.txt" 2>"$OUT/or.err"
-		same "$n" "$OUT/or.txt" "$OUT/or.exp"
-	}
+	# testoracle NAME "ARGS" DIR (tests/lib.sh): `iomon parse ARGS` and
+	# `blkparse ARGS` in DIR (under tests/fixtures), stdout compared; ARGS
+	# is shell text, quoted as typed.
 	E=$FIX/ext4 M=$FIX/mq-randrw R=$FIX/remap D=$FIX/discard-flush
 	for args in "-q" "-s" "-h -s" "-s -q" "-a write" "-a READ -a complete" "-a fs -a discard" \
 		"-A 0x40" "-A c0" "-w 0.25" "-w 0.1:0.3" "-b 7" "-b 1" "-b 100000" "-v" "-M" \
-		"-f %D|%a|%C|%d|%e|%M|%m|%n|%N|%p|%s|%S|%t|%T|%c\n" \
-		"-f %5T.%-9t%%%z\t%-16C%3c%a\n" "-F Q,%S+%n(%p)\n -F C,%S:%e\n" \
-		"-F A,%a->%D\n" "-F X,split %S\n -f %a\n" "--quiet --per-program-stats" \
+		"-f '%D|%a|%C|%d|%e|%M|%m|%n|%N|%p|%s|%S|%t|%T|%c\n'" \
+		"-f '%5T.%-9t%%%z\t%-16C%3c%a\n'" "-F 'Q,%S+%n(%p)\n' -F 'C,%S:%e\n'" \
+		"-F 'A,%a->%D\n'" "-F 'X,split %S\n' -f '%a\n'" "--quiet --per-program-stats" \
 		"--act-mask=queue --hash-by-name -s"; do
-		diffparse "oracle ext4 $args" "$E" -i nullb0 $args
+		testoracle "oracle ext4 $args" "-i nullb0 $args" ext4
 	done
-	for args in "" "-s" "-q -a issue" "-f %a%d\n"; do
-		diffparse "oracle remap $args" "$R" -i nullb0 $args
-		diffparse "oracle discard-flush $args" "$D" -i nullb0 $args
-		diffparse "oracle mq-randrw $args" "$M" -i nullb0 $args
+	for args in "" "-s" "-q -a issue" "-f '%a%d\n'"; do
+		testoracle "oracle remap $args" "-i nullb0 $args" remap
+		testoracle "oracle discard-flush $args" "-i nullb0 $args" discard-flush
+		testoracle "oracle mq-randrw $args" "-i nullb0 $args" mq-randrw
 	done
-	diffparse "oracle -D and long options" / --input-directory="$E" --input=nullb0 --batch=32 --verbose
-	diffparse "oracle -i with a folder in the name" / -i "$R/nullb0" -s
+	testoracle "oracle -D and long options" "--input-directory='$E' --input=nullb0 --batch=32 --verbose" /
+	testoracle "oracle -i with a folder in the name" "-i '$R/nullb0' -s" /
 	( cd "$E" && blkparse -i nullb0 -o "$OUT/o.exp" -s ) >"$OUT/o.so.exp" 2>/dev/null
 	( cd "$E" && "$IOMON" parse -i nullb0 --output="$OUT/o.txt" -s ) >"$OUT/o.so.txt" 2>/dev/null
 	same "oracle -o FILE" "$OUT/o.txt" "$OUT/o.exp"
@@ -37,9 +33,9 @@ else
 	# how a live pipe splits into batches depends on timing, for both tools
 	grep -vE "depth:|^Throughput" "$OUT/f.txt" | sort >"$OUT/f.s1"; grep -vE "depth:|^Throughput" "$OUT/f.exp" | sort >"$OUT/f.s2"
 	same "oracle -i FIFO is a stream (same lines)" "$OUT/f.s1" "$OUT/f.s2"
-	diffparse "oracle two devices, two -i" "$FIX/two-devs" -i nullb0 -i nullb1
-	diffparse "oracle two devices, bare names and -s" "$FIX/two-devs" nullb1 nullb0 -s
-	diffparse "oracle big-endian s390x trace -s" "$FIX/s390x-discard-flush" -i nullb0 -s
+	testoracle "oracle two devices, two -i" "-i nullb0 -i nullb1" two-devs
+	testoracle "oracle two devices, bare names and -s" "nullb1 nullb0 -s" two-devs
+	testoracle "oracle big-endian s390x trace -s" "-i nullb0 -s" s390x-discard-flush
 	mkdir -p "$OUT/bin"; "$IOMON" --install "$OUT/bin" >/dev/null 2>&1
 	( cd "$E" && PATH=$OUT/bin:$PATH blkparse -V ) >"$OUT/V.txt" 2>&1
 	( cd "$E" && blkparse -V ) >"$OUT/V.exp" 2>&1
@@ -47,7 +43,7 @@ else
 	# A missing CPU 0 file is an error in both; an empty one is skipped.
 	mkdir -p "$OUT/holes"; rm -f "$OUT/holes"/*
 	: >"$OUT/holes/x.blktrace.0"; cp "$E/nullb0.blktrace.1" "$OUT/holes/x.blktrace.1"
-	diffparse "oracle empty cpu0 file" "$OUT/holes" -i x
+	testoracle "oracle empty cpu0 file" "-i x" "$OUT/holes"
 	( cd "$OUT/holes" && "$IOMON" parse -i nothere ) >/dev/null 2>&1
 	rc=$?; [ $rc -eq 1 ] && pass "missing input exits 1" || fail "missing input exits 1" "rc=$rc"
 
@@ -63,15 +59,11 @@ else
 	( cd "$FIX/ext4-v8" && "$IOMON" parse -i nullb0 -d "$OUT/d.bin" ) >/dev/null 2>&1
 	( cd "$E" && blkparse -i nullb0 -d "$OUT/d.exp" ) >/dev/null 2>&1
 	same_dump "oracle -d dump of a version-8 trace is blkparse's version-7 dump" "$OUT/d.bin" "$OUT/d.exp"
-	blkparse -i - <"$OUT/d.bin" >"$OUT/d.back.exp" 2>/dev/null
-	"$IOMON" parse -i - <"$OUT/d.bin" >"$OUT/d.back.txt" 2>/dev/null
-	same "oracle dump read back as a stream" "$OUT/d.back.txt" "$OUT/d.back.exp"
+	testoracle "oracle dump read back as a stream" "-i - <d.bin" "$OUT"
 	# stream options
 	S=$FIX/stream/nullb0.stream
-	for args in "" "-s" "-b 64" "-a complete" "-w 0.2" "-w 0.1:0.3" "-f %a%T.%t\n" "-q -s"; do
-		blkparse -i - $args <"$S" >"$OUT/p.exp" 2>/dev/null
-		"$IOMON" parse -i - $args <"$S" >"$OUT/p.txt" 2>/dev/null
-		same "oracle stream $args" "$OUT/p.txt" "$OUT/p.exp"
+	for args in "" "-s" "-b 64" "-a complete" "-w 0.2" "-w 0.1:0.3" "-f '%a%T.%t\n'" "-q -s"; do
+		testoracle "oracle stream $args" "-i - $args <nullb0.stream" stream
 	done
 	blkparse -i - -d "$OUT/pd.exp" <"$S" >/dev/null 2>&1
 	"$IOMON" parse -i - -d "$OUT/pd.bin" <"$S" >/dev/null 2>&1

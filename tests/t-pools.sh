@@ -21,23 +21,23 @@ else
 	check "tiny: per-process table overflow reported" grep -q 'process statistics full: .* (PPI_MAX 2)' "$OUT/tiny2.err"
 	check "tiny: a trace file beyond STREAMS_MAX is an error, named" grep -q 'nullb0.blktrace.1: more than 1 trace files' "$OUT/tiny2.err"
 	check "tiny: summary still printed" grep -q '^Events (nullb0): ' "$OUT/tiny2.txt"
-	python3 tests/dropone.py "$S" "$OUT/g3.stream" 5 500 900
+	python3 "$TOOLS/dropone.py" "$S" "$OUT/g3.stream" 5 500 900
 	"$T" parse -i - <"$OUT/g3.stream" >"$OUT/tiny3.txt" 2>"$OUT/tiny3.err"
 	check "tiny: gap table overflow reported" grep -q 'gap table full: [0-9]* gaps uncounted' "$OUT/tiny3.err"
 	"$T" parse -i x -f '%a%a%a%a%a%a%a%a%a%a%a%a%a' >/dev/null 2>"$OUT/tiny4.err"
 	check "tiny: format space overflow is refused with a message" grep -q 'formats longer than 24 bytes' "$OUT/tiny4.err"
-	"$TOP/tests/gentrace" -s 16 -n 3000 -c 2 -S 2>/dev/null | "$T" parse -i - -b 40 >/dev/null 2>"$OUT/tiny6.err"
+	"$TOOLS/gentrace" -s 16 -n 3000 -c 2 -S 2>/dev/null | "$T" parse -i - -b 40 >/dev/null 2>"$OUT/tiny6.err"
 	check "tiny: late-record table overflow reported" grep -q 'late-record table full: .* (HOLD_MAX 1, HOLD_BYTES 8)' "$OUT/tiny6.err"
 	# HOLD_BYTES: a late record whose 16-byte payload does not fit is
 	# printed where it came, said; with room it is printed last, as blkparse does
-	python3 tests/craft.py late | "$T" parse -i - -b 16 >"$OUT/tiny8.txt" 2>"$OUT/tiny8.err"
-	python3 tests/craft.py late | "$IOMON" parse -i - -b 16 >"$OUT/full8.txt" 2>/dev/null
+	python3 "$TOOLS/craft.py" late | "$T" parse -i - -b 16 >"$OUT/tiny8.txt" 2>"$OUT/tiny8.err"
+	python3 "$TOOLS/craft.py" late | "$IOMON" parse -i - -b 16 >"$OUT/full8.txt" 2>/dev/null
 	check "tiny: a late payload over HOLD_BYTES said" grep -q 'late-record table full: 1 records printed early (HOLD_MAX 1, HOLD_BYTES 8)' "$OUT/tiny8.err"
 	check "tiny: ... and printed where it came (event 48 of 61), not last" \
 		test "$(grep -n ' D ' "$OUT/tiny8.txt" | cut -d: -f1)" = 48
 	check "full pools: the same late record held and printed last (event 61)" \
 		test "$(grep -n ' D ' "$OUT/full8.txt" | cut -d: -f1)" = 61
-	"$TOP/tests/gentrace" -s 1 -n 3000 -c 3 -S 2>/dev/null | "$T" parse -i - >/dev/null 2>"$OUT/tiny7.err"
+	"$TOOLS/gentrace" -s 1 -n 3000 -c 3 -S 2>/dev/null | "$T" parse -i - >/dev/null 2>"$OUT/tiny7.err"
 	check "tiny: cpu table overflow reported" grep -q 'cpu table full: .* (CPUS_MAX 2)' "$OUT/tiny7.err"
 	"$T" monitor -I 1 -i "$FIX/mq-randrw/nullb0" -h "$OUT/tm.txt" -D "$OUT/tm.dbg" 2>/dev/null
 	check "tiny: monitor's pool ages records out and counts them" grep -qE '^[1-9][0-9]* aged out of the pool \(MON_PENDING 2\)' "$OUT/tm.dbg"

@@ -1,9 +1,30 @@
 # needs: python3
 # top: biotop's table from trace replays, checked against counts computed
-# independently from blkparse-format text (tests/topref.py).
+# independently from blkparse-format text (tests/tools/topref.py).
+
+# Started first, checked further down ("a silent tag helper"): the tiny
+# build waits TOP_HELPER_MS (5 s) for an answer that never comes, and the
+# other cases run meanwhile.
+if [ -x "$IOMON_TINY" ] && command -v python3 >/dev/null; then
+	( cd "$FIX/mq-randrw" && exec "$IOMON_TINY" top -C -i nullb0 3600 --tag-helper "cat >/dev/null" ) >/dev/null 2>"$OUT/tag.se" &
+	silent=$!
+fi
+
+# Live with the example tag helper, on a loop device of its own: a slow
+# start (seconds, for an interpreter) delays the first interval, it loses
+# no records.  Started here, it runs its three 2-s intervals (three, not
+# two: a busy machine once left dd's last records past the second) while
+# the cases below run; checked at the end of this file.
+tlpid=
+if live_ok "top live --tag-helper"; then
+	TI2=$OUT/top-loop2.img; rm -f "$TI2"; truncate -s 8M "$TI2"
+	TL2=$(losetup -f --show "$TI2"); TN2=${TL2#/dev/}
+	rm -f "$OUT/tl.err"; "$IOMON" top -C -d "$TL2" --tag-helper "$TOP/stats/tag-by-pid.py" 2 3 >"$OUT/tl.txt" 2>"$OUT/tl.err" &
+	tlpid=$!; capturing "$OUT/tl.err" $tlpid; dd if=/dev/zero of="$TL2" bs=4k count=100 oflag=direct 2>/dev/null
+fi
 for f in mq-randrw ext4 discard-flush remap; do
 	( cd "$FIX/$f" && "$IOMON" parse -i nullb0 ) >"$OUT/top.txt" 2>/dev/null
-	python3 tests/topref.py "$OUT/top.txt" | head -20 >"$OUT/top.exp"
+	python3 "$TOOLS/topref.py" "$OUT/top.txt" | head -20 >"$OUT/top.exp"
 	( cd "$FIX/$f" && "$IOMON" top -C -i nullb0 3600 ) >"$OUT/top.out" 2>&1
 	awk '$1 ~ /^[0-9]+$/ && NF == 9 { print $1, $3, $7, $8, $9 }' "$OUT/top.out" >"$OUT/top.got"
 	# rows with equal bytes may come in either order: compare as sets
@@ -35,9 +56,9 @@ check "top without -C, stdout not a terminal: a plain table, no escape codes" \
 	sh -c "grep -q '^PID' '$OUT/top.nc' && ! grep -q \"\$(printf '\\033')\" '$OUT/top.nc'"
 # -p PID: biotop's filter; the rows are that pid's rows, nothing else
 ( cd "$FIX/mq-randrw" && "$IOMON" parse -i nullb0 ) >"$OUT/mq.txt"
-p1=$(python3 tests/topref.py "$OUT/mq.txt" | awk 'NR == 1 { print $1 }')
-p2=$(python3 tests/topref.py "$OUT/mq.txt" | awk '$1 != '"$p1"' { print $1; exit }')
-python3 tests/topref.py "$OUT/mq.txt" | awk '$1 == '"$p1" | sort >"$OUT/top.pe"
+p1=$(python3 "$TOOLS/topref.py" "$OUT/mq.txt" | awk 'NR == 1 { print $1 }')
+p2=$(python3 "$TOOLS/topref.py" "$OUT/mq.txt" | awk '$1 != '"$p1"' { print $1; exit }')
+python3 "$TOOLS/topref.py" "$OUT/mq.txt" | awk '$1 == '"$p1" | sort >"$OUT/top.pe"
 ( cd "$FIX/mq-randrw" && "$IOMON" top -C -p "$p1" -i nullb0 3600 ) |
 	awk '$1 ~ /^[0-9]+$/ && NF == 9 { print $1, $3, $7, $8, $9 }' | sort >"$OUT/top.pg"
 same "top -p $p1: only that process's rows, as computed from the text" "$OUT/top.pg" "$OUT/top.pe"
@@ -50,45 +71,45 @@ TH=$TOP/stats/tag-by-pid.py
 if ! command -v python3 >/dev/null; then
 	skip "top --tag-helper" "python3 missing (the example helper is Python)"
 else
-	( cd "$FIX/mq-randrw" && "$IOMON" top -C -i nullb0 3600 --tag-helper "$TH" ) >"$OUT/tag.out" 2>"$OUT/tag.err"
+	( cd "$FIX/mq-randrw" && pinned "$IOMON" top -C -i nullb0 3600 --tag-helper "$TH" ) >"$OUT/tag.out" 2>"$OUT/tag.err"
 	rc=$?
 	check "tag helper: exit 0 ($rc), nothing on stderr" sh -c "test $rc = 0 && ! test -s '$OUT/tag.err'"
 	check "tag helper: rows headed TAG and LABEL" grep -q '^TAG     LABEL            D MAJ' "$OUT/tag.out"
 	# "comm (pid)" labels: the pid inside the label stands for the pid column
 	sed -n 's/^[0-9]\{1,\} \{1,\}[^ ]\{1,\} (\([0-9]\{1,\}\)) \{1,\}\([RW]\) \{1,\}[0-9]\{1,\} \{1,\}[0-9]\{1,\} \{1,\}[^ ]\{1,\} \{1,\}\([0-9]\{1,\}\) \{1,\}\([0-9]\{1,\}\) \{1,\}\([0-9.]\{1,\}\)$/\1 \2 \3 \4 \5/p' \
 		"$OUT/tag.out" | sort >"$OUT/tag.got"
-	python3 tests/topref.py "$OUT/mq.txt" | head -20 | sort >"$OUT/tag.exp"
+	python3 "$TOOLS/topref.py" "$OUT/mq.txt" | head -20 | sort >"$OUT/tag.exp"
 	same "tag helper: one tag per process, the same rows as without it" "$OUT/tag.got" "$OUT/tag.exp"
 	check "tag helper: labels name the process from its PROCESS note" grep -q "iogen ($p1)" "$OUT/tag.out"
 	# -g: two processes in one named group, their requests summed
-	( cd "$FIX/mq-randrw" && "$IOMON" top -C -i nullb0 3600 --tag-helper "$TH -g pair:$p1,$p2" ) >"$OUT/tag.g" 2>&1
+	( cd "$FIX/mq-randrw" && pinned "$IOMON" top -C -i nullb0 3600 --tag-helper "$TH -g pair:$p1,$p2" ) >"$OUT/tag.g" 2>&1
 	awk '$2 == "pair" { print $2, $3, $7, $8, $9 }' "$OUT/tag.g" | sort >"$OUT/tag.gg"
-	python3 tests/topref.py "$OUT/mq.txt" -g "pair:$p1,$p2" | awk '$1 == "pair"' | sort >"$OUT/tag.ge"
+	python3 "$TOOLS/topref.py" "$OUT/mq.txt" -g "pair:$p1,$p2" | awk '$1 == "pair"' | sort >"$OUT/tag.ge"
 	same "tag helper -g pair:$p1,$p2: one row per direction, both processes' I/O" "$OUT/tag.gg" "$OUT/tag.ge"
 	check "tag helper -g: the grouped pids have no rows of their own" \
 		sh -c "! grep -qE '\\(($p1|$p2)\\)' '$OUT/tag.g'"
 	# records carrying cgroup ids (a flag in the action, the id ahead of a
 	# note's name) are tagged as any other: the same rows as without it
-	if [ -x "$TOP/tests/gentrace" ]; then
-		"$TOP/tests/gentrace" -s 5 -n 3000 -G -S >"$OUT/tag.cg" 2>/dev/null
+	if [ -x "$TOOLS/gentrace" ]; then
+		"$TOOLS/gentrace" -s 5 -n 3000 -G -S >"$OUT/tag.cg" 2>/dev/null
 		cols() { awk '$1 ~ /^([0-9]+|-)$/ && NF >= 9 { print $(NF - 6), $(NF - 2), $(NF - 1), $NF }' "$1" | sort; }
 		"$IOMON" top -C -r 1000 -i - 3600 <"$OUT/tag.cg" >"$OUT/tag.c0" 2>&1
-		"$IOMON" top -C -r 1000 -i - 3600 --tag-helper "$TH" <"$OUT/tag.cg" >"$OUT/tag.c1" 2>&1
+		pinned "$IOMON" top -C -r 1000 -i - 3600 --tag-helper "$TH" <"$OUT/tag.cg" >"$OUT/tag.c1" 2>&1
 		cols "$OUT/tag.c0" >"$OUT/tag.c0c"; cols "$OUT/tag.c1" >"$OUT/tag.c1c"
 		check "tag helper, cgroup records: none left untagged" sh -c "! grep -q '(untagged)' '$OUT/tag.c1' && test -s '$OUT/tag.c1c'"
 		same "tag helper, cgroup records: the same rows as without it" "$OUT/tag.c1c" "$OUT/tag.c0c"
 	else
-		skip "tag helper, cgroup records" "tests/gentrace not built (make check builds it)"
+		skip "tag helper, cgroup records" "tests/tools/gentrace not built (make check builds it)"
 	fi
 	# a stream too, and every record reaches the helper: it counts them
-	"$IOMON" top -C -i - 3600 --tag-helper "python3 tests/taghelper.py count $OUT/tag.n" <"$FIX/stream/nullb0.stream" >/dev/null 2>&1
+	pinned "$IOMON" top -C -i - 3600 --tag-helper "python3 $TOOLS/taghelper.py count $OUT/tag.n" <"$FIX/stream/nullb0.stream" >/dev/null 2>&1
 	# (the same counter run over the file itself: records, notes included)
-	python3 tests/taghelper.py count "$OUT/tag.nexp" <"$FIX/stream/nullb0.stream" >/dev/null
+	python3 "$TOOLS/taghelper.py" count "$OUT/tag.nexp" <"$FIX/stream/nullb0.stream" >/dev/null
 	check "tag helper: every record of a stream is handed over ($(cat "$OUT/tag.n" 2>/dev/null) of $(cat "$OUT/tag.nexp") records)" \
 		test "$(cat "$OUT/tag.n" 2>/dev/null)" = "$(cat "$OUT/tag.nexp")" -a "$(cat "$OUT/tag.nexp")" -gt 1000
 	# a helper that fails: a clear message, the table so far, exit 1
 	tagfail() {	# NAME HELPER MESSAGE
-		( cd "$FIX/mq-randrw" && "$IOMON" top -C -i nullb0 3600 --tag-helper "$2" ) >"$OUT/tag.f" 2>"$OUT/tag.fe"
+		( cd "$FIX/mq-randrw" && pinned "$IOMON" top -C -i nullb0 3600 --tag-helper "$2" ) >"$OUT/tag.f" 2>"$OUT/tag.fe"
 		local rc=$?
 		check "tag helper $1: exit 1 ($rc), said" sh -c 'test "$1" = 1 && grep -qE "$2" "$3"' _ "$rc" "$3" "$OUT/tag.fe"
 	}
@@ -96,7 +117,7 @@ else
 	# 0x07000007 reads the same in either byte order (qemu-user runs s390x)
 	tagfail "with an unknown answer" "printf '\\007\\000\\000\\007'; cat >/dev/null" "sent an unknown message type 117440519"
 	# one that answers 3000 records (tagging none) and dies: the rows so far
-	tagfail "dying mid-trace" "python3 '$TOP/tests/taghelper.py' die 3000" "after 3001 records"
+	tagfail "dying mid-trace" "python3 '$TOOLS/taghelper.py' die 3000" "after 3001 records"
 	check "tag helper dying mid-trace: the untagged rows so far are printed" \
 		grep -qE '^-       \(untagged\) +[RW] 254 0 +nullb0 +[0-9]+' "$OUT/tag.f"
 	tagfail "exiting 3 at the end" "$TH; exit 3" "exited with status 3"
@@ -114,7 +135,7 @@ if live_ok "top live screen" tmux; then
 	$TS new-session -d -s top -x 100 -y 30 "sh -c 'echo \$\$ >$OUT/tt.pid; exec $IOMON top -d $TL 1' 2>'$OUT/tt.err'; echo EXIT=\$?; sleep 60"
 	# each step waits for what it needs to see, so a slow machine is slower,
 	# not wrong
-	poll 30 grep -q 'capturing through' "$OUT/tt.err"
+	poll 30 grep -qs 'capturing through' "$OUT/tt.err"
 	( while :; do dd if=/dev/zero of="$TL" bs=4k count=20 oflag=direct 2>/dev/null; sleep 0.1; done ) &
 	lp=$!
 	shot() { $TS capture-pane -p -t top >"$1"; }
@@ -133,28 +154,17 @@ if live_ok "top live screen" tmux; then
 		sh -c "grep -q '^Detaching\\.\\.\\.\$' '$OUT/tt.3' && grep -q '^EXIT=0\$' '$OUT/tt.3'"
 	check "top live: no tracefs instance left" gone "$(cat "$OUT/tt.pid")"
 	$TS kill-server 2>/dev/null
-	# live with the example tag helper: a slow start (seconds, for an
-	# interpreter) delays the first interval, it loses no records
-	if command -v python3 >/dev/null; then
-		rm -f "$OUT/tl.err"; "$IOMON" top -C -d "$TL" --tag-helper "$TOP/stats/tag-by-pid.py" 2 2 >"$OUT/tl.txt" 2>"$OUT/tl.err" &
-		pid=$!; capturing "$OUT/tl.err" $pid; dd if=/dev/zero of="$TL" bs=4k count=100 oflag=direct 2>/dev/null; wait $pid
-		rc=$?
-		check "top live --tag-helper: exit 0 ($rc)" test $rc = 0
-		check "top live --tag-helper: dd's 100 writes under its tag" \
-			sh -c "awk '\$2 == \"dd\" && \$4 == \"W\" && \$7 == \"$TN\" { io += \$8 } END { exit io != 100 }' '$OUT/tl.txt'"
-	else
-		skip "top live --tag-helper" "python3 missing (the example helper is Python)"
-	fi
 	losetup -d "$TL"; rm -f "$TI"
 fi
 
 # The tag table in the tiny build (TOP_TAGS 2): tags past it are counted
 # and said; their requests still count, under "?".
 if [ -x "$IOMON_TINY" ] && command -v python3 >/dev/null; then
-	( cd "$FIX/mq-randrw" && "$IOMON_TINY" top -C -i nullb0 3600 --tag-helper "$TOP/stats/tag-by-pid.py" ) >"$OUT/tag.t" 2>"$OUT/tag.te"
+	( cd "$FIX/mq-randrw" && pinned "$IOMON_TINY" top -C -i nullb0 3600 --tag-helper "$TOP/stats/tag-by-pid.py" ) >"$OUT/tag.t" 2>"$OUT/tag.te"
 	check "tiny: tags over TOP_TAGS counted and said" grep -qE '^top: [0-9]+ tags over TOP_TAGS 2 were not kept$' "$OUT/tag.te"
-	# a helper that never answers (TOP_HELPER_MS 5000 in the tiny build: an interpreter may take seconds to start)
-	( cd "$FIX/mq-randrw" && "$IOMON_TINY" top -C -i nullb0 3600 --tag-helper "cat >/dev/null" ) >/dev/null 2>"$OUT/tag.se"
+	# a helper that never answers (TOP_HELPER_MS 5000 in the tiny build: an
+	# interpreter may take seconds to start): started at the top of this file
+	wait $silent
 	rc=$?
 	check "tiny: a silent tag helper: exit 1 ($rc), said after its first record" \
 		sh -c "test $rc = 1 && grep -q \"tag helper 'cat >/dev/null' did not answer within 5000 ms (after 1 records)\" '$OUT/tag.se'"
@@ -166,8 +176,18 @@ fi
 
 # Requests that never complete (lost records) fill the request pool: the
 # oldest age out, counted, and what comes after still counts exactly.
-python3 tests/craft.py leaks 10000 500 | "$IOMON" top -C -i - 3600 >"$OUT/leak.txt" 2>&1
+python3 "$TOOLS/craft.py" leaks 10000 500 | "$IOMON" top -C -i - 3600 >"$OUT/leak.txt" 2>&1
 check "top: a pool full of leaked requests ages them out, counted" \
 	grep -qE '^\(untracked: [1-9][0-9]* requests aged out of TOP_REQS [0-9]+, 0 completions' "$OUT/leak.txt"
 check "top: after the leaks, all 500 writes of 4 KiB still counted" \
 	grep -qE '^200 +\? +W 8 +0 +- +500 +2000 ' "$OUT/leak.txt"
+
+# the live tag helper's capture, started at the top of this file
+if [ -n "$tlpid" ]; then
+	wait $tlpid
+	rc=$?
+	check "top live --tag-helper: exit 0 ($rc)" test $rc = 0
+	check "top live --tag-helper: dd's 100 writes under its tag" \
+		sh -c "awk '\$2 == \"dd\" && \$4 == \"W\" && \$7 == \"$TN2\" { io += \$8 } END { exit io != 100 }' '$OUT/tl.txt'"
+	losetup -d "$TL2"; rm -f "$TI2"
+fi

@@ -12,9 +12,13 @@ if live_ok "live capture"; then
 		dd if=/dev/zero of="$LOOP" bs=4k count=100 oflag=direct 2>/dev/null
 		dd if="$LOOP" of=/dev/null bs=64k count=10 iflag=direct 2>/dev/null
 	}
+	# Each capture below starts its load once the capture says the kernel
+	# traces, and is ended by SIGINT (as Ctrl-C ends blktrace) once the
+	# load is done: no window to guess, none to wait out.  -w has its own
+	# case after this one.
 	rm -rf "$OUT/cap"; mkdir -p "$OUT/cap"
-	rm -f "$OUT/cap.err"; "$IOMON" trace -d "$LOOP" -w 3 -D "$OUT/cap" >"$OUT/cap.sum" 2>"$OUT/cap.err" &
-	pid=$!; capturing "$OUT/cap.err" $pid; load; wait $pid
+	rm -f "$OUT/cap.err"; "$IOMON" trace -d "$LOOP" -D "$OUT/cap" >"$OUT/cap.sum" 2>"$OUT/cap.err" &
+	pid=$!; capturing "$OUT/cap.err" $pid; load; kill -INT $pid; wait $pid
 	check "trace: exit 0" test $? = 0
 	check "trace: names its backend" grep -qE 'capturing through (tracefs|relay)' "$OUT/cap.err"
 	check "trace: blktrace's summary layout" grep -qE "^  Total: +[0-9]+ events \(dropped 0\), +[0-9]+ KiB data$" "$OUT/cap.sum"
@@ -33,12 +37,19 @@ if live_ok "live capture"; then
 	fi
 	state >"$OUT/state.after"
 	same "trace: global tracing state left as found" "$OUT/state.after" "$OUT/state.before"
+	# -w: the window ends the capture by itself (timeout: a window that
+	# never ends fails here rather than hanging the run)
+	rm -rf "$OUT/capw"; mkdir -p "$OUT/capw"
+	timeout 30 "$IOMON" trace -d "$LOOP" -w 1 -D "$OUT/capw" >"$OUT/capw.sum" 2>"$OUT/capw.err"
+	rc=$?
+	check "trace -w 1: the window ends it, exit 0 ($rc)" test $rc = 0
+	check "trace -w 1: blktrace's summary" grep -qE "^  Total: +[0-9]+ events \(dropped 0\)" "$OUT/capw.sum"
 
 	# -I: devices listed in a file
 	echo "$LOOP" >"$OUT/devs.txt"
 	rm -rf "$OUT/capI"; mkdir -p "$OUT/capI"
-	rm -f "$OUT/capI.err"; "$IOMON" trace -I "$OUT/devs.txt" -w 2 -D "$OUT/capI" >/dev/null 2>"$OUT/capI.err" &
-	pid=$!; capturing "$OUT/capI.err" $pid; load; wait $pid
+	rm -f "$OUT/capI.err"; "$IOMON" trace -I "$OUT/devs.txt" -D "$OUT/capI" >/dev/null 2>"$OUT/capI.err" &
+	pid=$!; capturing "$OUT/capI.err" $pid; load; kill -INT $pid; wait $pid
 	check "trace -I FILE: the listed device traced" test -s "$OUT/capI/$LN.blktrace.0" -o -s "$OUT/capI/$LN.blktrace.1"
 	mkdir -p "$OUT/bin"; "$IOMON" --install "$OUT/bin" >/dev/null 2>&1
 	if command -v blktrace >/dev/null; then
@@ -46,16 +57,18 @@ if live_ok "live capture"; then
 	fi
 
 	# the stream on stdout, straight into the parser
-	rm -f "$OUT/st.err"; "$IOMON" trace -o - -w 3 "$LOOP" 2>"$OUT/st.err" | "$IOMON" parse -i - >"$OUT/st.txt" 2>&1 &
-	pid=$!; capturing "$OUT/st.err" $pid; load; wait $pid
+	rm -f "$OUT/st.err" "$OUT/st.pid"
+	{ "$IOMON" trace -o - "$LOOP" 2>"$OUT/st.err" & echo $! >"$OUT/st.pid"; wait; } | "$IOMON" parse -i - >"$OUT/st.txt" 2>&1 &
+	pp=$!; poll 30 test -s "$OUT/st.pid"; pid=$(cat "$OUT/st.pid")
+	capturing "$OUT/st.err" $pid; load; kill -INT $pid; wait $pp
 	check "trace -o - | parse -i -: 100 queued writes" test "$(grep -cE ' Q +WS? [0-9]+ \+ 8 \[dd\]' "$OUT/st.txt")" = 100
 	check "trace -o -: summary on stderr" grep -q '^=== ' "$OUT/st.err"
 
 	# drops: the tracer is stopped (SIGSTOP) while the load runs, so its
 	# small buffer (-b 4 -n 1) overflows; the summary counts the loss and
 	# the warning follows, as blktrace's
-	rm -f "$OUT/drop.err"; "$IOMON" trace -d "$LOOP" -b 4 -n 1 -w 3 -D "$OUT/cap" >"$OUT/drop.sum" 2>"$OUT/drop.err" &
-	pid=$!; capturing "$OUT/drop.err" $pid; kill -STOP $pid; load; load; kill -CONT $pid; wait $pid
+	rm -f "$OUT/drop.err"; "$IOMON" trace -d "$LOOP" -b 4 -n 1 -D "$OUT/cap" >"$OUT/drop.sum" 2>"$OUT/drop.err" &
+	pid=$!; capturing "$OUT/drop.err" $pid; kill -STOP $pid; load; load; kill -CONT $pid; kill -INT $pid; wait $pid
 	check "trace: drops counted in the summary" grep -qE '^  Total: .*\(dropped [1-9][0-9]*\)' "$OUT/drop.sum"
 	check "trace: drops warned about, as blktrace does" \
 		grep -q '^Consider using a larger buffer size (-b) and/or more buffers (-n)$' "$OUT/drop.err"
@@ -63,8 +76,8 @@ if live_ok "live capture"; then
 	check "trace: what survived the drops still parses" grep -q "^Events (" "$OUT/drop.txt"
 
 	# btrace: capture and text in one process
-	rm -f "$OUT/bt.err"; "$IOMON" btrace -w 3 -s "$LOOP" >"$OUT/bt.txt" 2>"$OUT/bt.err" &
-	pid=$!; capturing "$OUT/bt.err" $pid; load; wait $pid
+	rm -f "$OUT/bt.err"; "$IOMON" btrace -s "$LOOP" >"$OUT/bt.txt" 2>"$OUT/bt.err" &
+	pid=$!; capturing "$OUT/bt.err" $pid; load; kill -INT $pid; wait $pid
 	check "btrace: exit 0" test $? = 0
 	check "btrace: 100 queued writes, live text" test "$(grep -cE ' Q +WS? [0-9]+ \+ 8 \[dd\]' "$OUT/bt.txt")" = 100
 	check "btrace: blkparse's summary on stdout" grep -q "^Events ($(printf '%d,%d' 0x$(stat -L -c '%t' "$LOOP") 0x$(stat -L -c '%T' "$LOOP"))): " "$OUT/bt.txt"
@@ -83,14 +96,26 @@ if live_ok "live capture"; then
 		sh -c "awk '/^sizes write/ { sub(/,/, \"\", \$5); n += \$5 } END { exit n != 100 }' '$OUT/lm.txt'"
 	check "monitor -t: no instance left" gone $pid
 
-	# top, live: biotop's table for the loop device, then it stops by itself
-	rm -f "$OUT/lt.err"; "$IOMON" top -C -d "$LOOP" 2 2 >"$OUT/lt.txt" 2>"$OUT/lt.err" &
-	pid=$!; capturing "$OUT/lt.err" $pid; load; wait $pid
-	check "top -d: exits after its count" test $? = 0
-	check "top -d: dd's 100 writes of 4 KiB in one row" \
-		sh -c "awk '\$2 == \"dd\" && \$3 == \"W\" && \$6 == \"$LN\" { io += \$7; kb += \$8 } END { exit !(io == 100 && kb == 400) }' '$OUT/lt.txt'"
+	# top, live: biotop's table for the loop device, a table a second;
+	# Ctrl-C once the tables show the load (records the capture has read
+	# but top has not yet counted are not in the table Ctrl-C prints)
+	dd_rows() { awk '$2 == "dd" && $3 == "W" && $6 == "'"$LN"'" { io += $7; kb += $8 } END { exit !(io == 100 && kb == 400) }' "$OUT/lt.txt"; }
+	rm -f "$OUT/lt.err"; "$IOMON" top -C -d "$LOOP" 1 >"$OUT/lt.txt" 2>"$OUT/lt.err" &
+	pid=$!; capturing "$OUT/lt.err" $pid; load
+	check "top -d: dd's 100 writes of 4 KiB in one row" poll 30 dd_rows
+	kill -INT $pid; wait $pid
+	check "top -d: SIGINT ends it, exit 0" test $? = 0
 	check "top -d: the live clock line has the load average" grep -qE '^[0-9:]{8} loadavg: [0-9.]+ ' "$OUT/lt.txt"
 	check "top -d: no instance left" gone $pid
+	# ... and with a count it stops by itself
+	# (one that does not stop fails here, rather than hanging the run)
+	"$IOMON" top -C -d "$LOOP" 1 1 >"$OUT/lt1.txt" 2>"$OUT/lt1.err" &
+	pid=$!
+	check "top -d 1 1: ends by itself" poll 30 sh -c "! kill -0 $pid 2>/dev/null"
+	kill $pid 2>/dev/null; wait $pid
+	check "top -d: exits after its count" test $? = 0
+	check "top -d 1 1: its one table" test "$(grep -c '^PID' "$OUT/lt1.txt")" = 1
+	check "top -d 1 1: no instance left" gone $pid
 
 	# signals: the capture ends cleanly, kernel state removed
 	for sig in INT TERM HUP; do

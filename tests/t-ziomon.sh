@@ -7,9 +7,9 @@
 # dropped.  Once a signal ends the run the wait is bounded
 # (MON_QUEUE_WAIT_MS), and what could not be sent is counted and said.
 Q=$OUT/queue; rm -rf "$Q"; mkdir -p "$Q"
-python3 tests/manydevs.py 48 "$Q/48.stream"
-if ! cc -O2 -Wall -o "$Q/msgdrain" tests/msgdrain.c 2>"$Q/cc.err"; then
-	fail "tests/msgdrain.c builds" "$(head -c 300 "$Q/cc.err")"
+python3 "$TOOLS/manydevs.py" 48 "$Q/48.stream"
+if ! cc -O2 -Wall -o "$Q/msgdrain" "$TOOLS/msgdrain.c" 2>"$Q/cc.err"; then
+	fail "tests/tools/msgdrain.c builds" "$(head -c 300 "$Q/cc.err")"
 else
 	: >"$Q/key"
 	# a reader that stalls 3 s with room for two records
@@ -44,8 +44,8 @@ fi
 
 # 2. -d -: ziomon_zfcpdd reads driver-data records as 48-byte version-7
 # records in host order, whatever the trace's version and byte order.
-if [ -x "$TOP/tests/gentrace" ]; then
-	"$TOP/tests/gentrace" -s 3 -n 3000 -c 2 -S >"$Q/g.stream" 2>/dev/null
+if [ -x "$TOOLS/gentrace" ]; then
+	"$TOOLS/gentrace" -s 3 -n 3000 -c 2 -S >"$Q/g.stream" 2>/dev/null
 	"$IOMON" monitor -I 60 -d "$Q/dd.v7" <"$Q/g.stream"
 	check "-d: driver data passed through" test -s "$Q/dd.v7"
 	check "-d: every record a 48-byte version-7 header and its payload" python3 -c "
@@ -58,10 +58,10 @@ while off < len(d):
     off += 48 + pl; n += 1
 assert off == len(d) and n > 10, (off, len(d), n)"
 	for form in "--v8" "--be" "--be --v8"; do
-		python3 tests/traceconv.py $form "$Q/g.stream" "$Q/g.conv"
+		python3 "$TOOLS/traceconv.py" $form "$Q/g.stream" "$Q/g.conv"
 		"$IOMON" monitor -I 60 -d "$Q/dd.conv" <"$Q/g.conv"
 		same "-d from a ${form#--} stream: the same version-7 host-order records" "$Q/dd.conv" "$Q/dd.v7"
 	done
 else
-	skip "-d for ziomon_zfcpdd" "tests/gentrace not built (make check builds it)"
+	skip "-d for ziomon_zfcpdd" "tests/tools/gentrace not built (make check builds it)"
 fi

@@ -1,4 +1,4 @@
-# Runs inside Debian's 6.1 kernel (see tests/bench-vm.sh): the same null_blk
+# Runs inside Debian's 6.1 kernel (see tests/tools/bench-vm.sh): the same null_blk
 # load traced by Debian's blktrace and by iomon trace with the same -b/-n,
 # three rounds each, recording events, drops and the tracer's CPU time.
 insmod /lib/mod/null_blk.ko queue_mode=2 irqmode=0 gb=1 submit_queues=2

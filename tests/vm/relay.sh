@@ -1,5 +1,5 @@
 # Runs inside Debian's 6.1 kernel under qemu (busybox sh, root, debugfs
-# mounted, results under /out); see tests/t-vm.sh.  iomon is in /bin;
+# mounted, results under /out); see tests/long/t-vm.sh.  iomon is in /bin;
 # nb and load come from tests/vm/guest.sh.
 # softirq completions and one load thread per device: timer completions
 # under heavy load soft-locked Debian's 6.1 kernel under TCG now and then

@@ -1,5 +1,5 @@
 # Runs inside Debian's s390x or arm64 6.1 kernel under qemu-system (busybox
-# sh, root, debugfs mounted, results under /out); see tests/t-xvm.sh.  The
+# sh, root, debugfs mounted, results under /out); see tests/long/t-xvm.sh.  The
 # iomon build for the guest's architecture is in /bin; Debian's own blktrace
 # and blkparse for that architecture are blktrace.real and blkparse.real;
 # nb and load come from tests/vm/guest.sh (here with 32 blocks a round).

@@ -4,7 +4,7 @@
 # Prints events, drops and CPU time per run (TCG emulation: compare the two,
 # not the absolute numbers).
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 VMCAP=../shared/tools/vm-capture.sh
 [ -f "$VMCAP" ] || { echo "bench-vm: needs ../shared/tools/vm-capture.sh"; exit 0; }
 O=${BENCH_DIR:-/tmp/iomon-bench}/vm; rm -rf "$O"

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Fuzz iomon with libFuzzer (Debian's clang, ASan + UBSan).
-#   bash tests/fuzz.sh SECONDS     build, seed, run each target SECONDS
-#   bash tests/fuzz.sh build       only build build/fuzz/fuzz_{decode,parse,monitor}
+#   bash tests/tools/fuzz.sh SECONDS     build, seed, run each target SECONDS
+#   bash tests/tools/fuzz.sh build       only build build/fuzz/fuzz_{decode,parse,monitor}
 # Targets and how each input gets a fresh iomon: tests/fuzz/*.c, fuzz.h.
 # The corpus grows in build/fuzz/corpus/TARGET (seeded from tests/fixtures
 # and tests/fuzz/regress/TARGET).  A crash, sanitizer report or timeout
 # fails the run; its input is kept in build/fuzz/crashes/ and belongs in
 # tests/fuzz/regress/TARGET/ once fixed (t-fuzz.sh replays those).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 B=build/fuzz
 TARGETS="decode parse monitor"
 
@@ -39,7 +39,7 @@ build() {
 	for s in $(make -s print-srcs); do
 		o=$B/obj/${s//\//_}.o
 		objs+=("$o")
-		[ "$o" -nt "$s" ] && [ "$o" -nt iomon.h ] && [ "$o" -nt config.h ] && [ "$o" -nt tests/fuzz.sh ] \
+		[ "$o" -nt "$s" ] && [ "$o" -nt iomon.h ] && [ "$o" -nt config.h ] && [ "$o" -nt tests/tools/fuzz.sh ] \
 			&& [ "$o" -nt capture/capture.h ] && [ "$o" -nt capture/kdefs.h ] && continue
 		extra=; [ "$s" = applet.c ] && extra=-Dmain=iomon_main
 		$CC $cfl $san -fsanitize=fuzzer-no-link -D_exit=fuzz_exit $extra -c -o "$o" "$s" || return 1
@@ -113,7 +113,7 @@ fuzz() {
 
 case "${1:-}" in
 build) build ;;
-''|*[!0-9]*) echo "usage: bash tests/fuzz.sh SECONDS | build" >&2; exit 2 ;;
+''|*[!0-9]*) echo "usage: bash tests/tools/fuzz.sh SECONDS | build" >&2; exit 2 ;;
 *)
 	build || exit $?
 	seed || exit 1

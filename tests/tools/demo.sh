@@ -3,7 +3,7 @@
 # show what blkparse would print; without root (or without loop devices or
 # tracing in this kernel), parse a real trace shipped with iomon instead.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 IOMON=$PWD/iomon
 live() {
 	[ "$(id -u)" = 0 ] && command -v losetup >/dev/null || return 1

@@ -1,4 +1,4 @@
-/* tests/varcheck.c: stats/exact.c's variance against Python's fractions.
+/* tests/tools/varcheck.c: stats/exact.c's variance against Python's fractions.
  * Reads "num sum v1 v2 ..." lines (decimal); for each, sums the squares
  * with sq_add and prints fmt_variance to 1 and to 3 decimals. */
 #include <stdio.h>

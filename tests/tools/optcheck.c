@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 #define main applet_main
-#include "../applet.c"
+#include "../../applet.c"
 #undef main
 
 const char parse_usage[] = "", trace_usage[] = "", btrace_usage[] = "", monitor_usage[] = "", top_usage[] = "";

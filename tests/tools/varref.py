@@ -2,7 +2,7 @@
 """varref.py CASES EXPECTED: random value lists (fixed seed), from small to
 near 2^64 (squares past 2^128 in sum), written one list per line to CASES;
 EXPECTED gets the exact variance of each, '%.1f %.3f' rounded to nearest,
-ties to even (what tests/varcheck must print)."""
+ties to even (what tests/tools/varcheck.c must print)."""
 import random, sys
 from fractions import Fraction
 sys.path.insert(0, sys.path[0])

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/fresh.sh [DIR]: the README's two commands on a fresh Debian 12, as a
+# tests/tools/fresh.sh [DIR]: the README's two commands on a fresh Debian 12, as a
 # newcomer meets them.  A minbase bookworm chroot (debootstrap) with only
 # git, make and gcc added; this tree's HEAD cloned into it; then, as root
 # inside it, `make demo` and `make check`, each alone.  It prints what each
@@ -11,7 +11,7 @@
 # and unpacked afresh for every run.  /proc, /sys and /dev are the host's
 # (live capture tests use the host kernel's tracefs and loop devices).
 set -u
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
 D=${1:-/var/tmp/iomon-fresh}
 [ "$(id -u)" = 0 ] || { echo "fresh: needs root (debootstrap, chroot)" >&2; exit 2; }
 command -v debootstrap >/dev/null || apt-get install -y -qq debootstrap >/dev/null ||

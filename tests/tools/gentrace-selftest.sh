@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
-# tests/gentrace-selftest.sh: is what tests/gentrace writes a trace that Debian's
+# tests/tools/gentrace-selftest.sh: is what tests/tools/gentrace writes a trace that Debian's
 # blkparse 1.2.0 (the oracle) reads without complaint?  Builds gentrace, writes
 # traces in every mode and checks blkparse's exit status, its stderr, its
 # "Events" count against gentrace's summary and the coverage of its text; then
-# checks that tests/traceconv.py (shared/tools's, copied) turns the v7 little-endian form into the -B and
+# checks that tests/tools/traceconv.py (shared/tools's, copied) turns the v7 little-endian form into the -B and
 # -8 forms byte for byte.  Standalone: prints FAIL lines, exits 1 on failure.
 set -u
-cd "$(dirname "$0")/.."
-W=tests/out/gentrace GT=tests/gentrace
-TC=${TRACECONV:-tests/traceconv.py}	# a copy of ../shared/tools/traceconv.py
+cd "$(dirname "$0")/../.."
+W=${GST_OUT:-tests/out/gentrace-selftest} GT=tests/tools/gentrace
+TC=${TRACECONV:-tests/tools/traceconv.py}	# a copy of ../shared/tools/traceconv.py
 export LC_ALL=C
 rm -rf "$W" && mkdir -p "$W"
 PASS=0 FAIL=0
 ok() { PASS=$((PASS + 1)); }
 bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
 
-if cc -O2 -Wall -Wextra -o "$GT" tests/gentrace.c 2>"$W/cc.err" && [ ! -s "$W/cc.err" ]; then ok
+if cc -O2 -Wall -Wextra -o "$GT" tests/tools/gentrace.c 2>"$W/cc.err" && [ ! -s "$W/cc.err" ]; then ok
 else bad "build without warnings: $(head -c 400 "$W/cc.err")"; exit 1; fi
 command -v blkparse >/dev/null || { echo "SKIP gentrace selftest: blkparse is not installed"; exit 0; }
 
@@ -77,28 +77,38 @@ $GT -D "$W/plain" -o again 2>/dev/null
 cmp -s "$W/plain/gen.blktrace.0" "$W/plain/again.blktrace.0" && cmp -s "$W/plain/gen.blktrace.1" "$W/plain/again.blktrace.1" &&
 	ok || bad "same seed, different bytes"
 
-# tools/traceconv.py: the v7 little-endian form converts to the other forms
+# tools/traceconv.py: the v7 little-endian form converts to the other forms.
+# Every conversion runs in one python3 (tests/tools/pybatch.py: a start of
+# python3 costs a tenth of a second), then the outputs are compared.
 if command -v python3 >/dev/null && [ -f "$TC" ]; then
-	conv() { python3 "$TC" "$@" 2>&1 || bad "traceconv $*"; }
+	: >"$W/conv.list"; : >"$W/conv.cmp"
+	conv() {	# WANT LABEL TRACECONV-ARGS... OUT: OUT must equal WANT
+		echo "$TC ${*:3}" >>"$W/conv.list"
+		echo "${*: -1} $1 $2" >>"$W/conv.cmp"
+	}
+	k=0
 	for opts in "-s 21" "-s 22 -c 3 -d 8,0 -d 259,3" "-s 23 -T -g -z"; do
-		d=$W/conv; rm -rf "$d"; mkdir -p "$d"/le "$d"/be "$d"/v8 "$d"/bev8 "$d"/pad
+		k=$((k + 1)); d=$W/conv$k; rm -rf "$d"; mkdir -p "$d"/le "$d"/be "$d"/v8 "$d"/bev8 "$d"/pad "$d"/x
 		for f in le: be:-B v8:"-8 -P" bev8:"-B -8 -P" pad:-8; do
 			$GT $opts ${f#*:} -D "$d/${f%%:*}" 2>/dev/null
 		done
 		for f in "$d"/le/*; do
-			b=${f##*/}
-			conv --be "$f" "$d/x"; cmp -s "$d/x" "$d/be/$b" && ok || bad "traceconv --be $opts $b"
+			b=${f##*/} x=$d/x/${f##*/}
+			conv "$d/be/$b" "traceconv --be $opts $b" --be "$f" "$x.be"
 			case $opts in *-z*) ;; *)	# -z: zone records exist in v8 only
-			conv --v8 "$f" "$d/x"; cmp -s "$d/x" "$d/v8/$b" && ok || bad "traceconv --v8 $opts $b"
-			conv --be --v8 "$f" "$d/x"; cmp -s "$d/x" "$d/bev8/$b" && ok || bad "traceconv --be --v8 $opts $b"
+			conv "$d/v8/$b" "traceconv --v8 $opts $b" --v8 "$f" "$x.v8"
+			conv "$d/bev8/$b" "traceconv --be --v8 $opts $b" --be --v8 "$f" "$x.bev8"
 			esac
-			conv --v8 "$d/pad/$b" "$d/x"; cmp -s "$d/x" "$d/v8/$b" && ! cmp -s "$d/pad/$b" "$d/v8/$b" &&
-				ok || bad "-8 without -P: not the same records with garbage pads ($opts $b)"
-			conv "$d/bev8/$b" "$d/x"; cmp -s "$d/x" "$f" && ok || bad "traceconv back to v7 $opts $b"
+			conv "$d/v8/$b" "-8 without -P: not the same records with garbage pads ($opts $b)" --v8 "$d/pad/$b" "$x.pad"
+			! cmp -s "$d/pad/$b" "$d/v8/$b" && ok || bad "-8 without -P: the pads are not garbage ($opts $b)"
+			conv "$f" "traceconv back to v7 $opts $b" "$d/bev8/$b" "$x.back"
 		done
 	done
 	$GT -S -s 24 >"$W/s.le" 2>/dev/null; $GT -S -s 24 -B -8 -P >"$W/s.bev8" 2>/dev/null
-	conv --be --v8 "$W/s.le" "$W/x"; cmp -s "$W/x" "$W/s.bev8" && ok || bad "traceconv of a -S stream"
+	conv "$W/s.bev8" "traceconv of a -S stream" --be --v8 "$W/s.le" "$W/x.s"
+	python3 tests/tools/pybatch.py <"$W/conv.list" >/dev/null 2>"$W/conv.err" && ok ||
+		bad "traceconv: $(head -3 "$W/conv.err")"
+	while read -r got want label; do cmp -s "$got" "$want" && ok || bad "$label"; done <"$W/conv.cmp"
 else
 	echo "SKIP traceconv checks: no python3 or no $TC"
 fi

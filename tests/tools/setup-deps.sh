@@ -2,7 +2,7 @@
 # Install what building, the demo and testing iomon need, from Debian's
 # packages.  Safe to run again: it installs only what is missing.  Needs
 # root; otherwise it says what is missing and how to install it.
-#   tests/setup-deps.sh [build|demo|check|cross|all]   (default all)
+#   tests/tools/setup-deps.sh [build|demo|check|cross|all]   (default all)
 # build (make):
 #   musl-tools          static musl build (musl-gcc)
 # demo (make demo), build and:
@@ -24,9 +24,9 @@ set -u
 PATH=$PATH:/usr/sbin:/sbin	# losetup, sfdisk: there whoever runs this
 PROFILE=${1:-all}
 case $PROFILE in build | demo | check | cross | all) ;;
-*) echo "usage: tests/setup-deps.sh [build|demo|check|cross|all]" >&2; exit 2 ;;
+*) echo "usage: tests/tools/setup-deps.sh [build|demo|check|cross|all]" >&2; exit 2 ;;
 esac
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # Another apt may be running (a fresh machine's timers): wait for its lock.
 LOCK=(-o DPkg::Lock::Timeout=600)
 APT=(apt-get "${LOCK[@]}" -y -qq --no-install-recommends)

@@ -1,6 +1,6 @@
 /*
  * gentrace.c: write synthetic but realistic blktrace traces, deterministic
- * from a seed, for iomon's tests.  cc -O2 -Wall -Wextra -o tests/gentrace ...
+ * from a seed, for iomon's tests.  cc -O2 -Wall -Wextra -o tests/tools/gentrace ...
  *
  * Why: the captures in tests/fixtures show what one kernel did on one day;
  * the parser must survive anything a kernel may write, at any size, in all
