@@ -97,8 +97,7 @@ if live_ok "live capture"; then
 	check "monitor -t: no instance left" gone $pid
 
 	# top, live: biotop's table for the loop device, a table a second;
-	# Ctrl-C once the tables show the load (records the capture has read
-	# but top has not yet counted are not in the table Ctrl-C prints)
+	# Ctrl-C once the tables show the load
 	dd_rows() { awk '$2 == "dd" && $3 == "W" && $6 == "'"$LN"'" { io += $7; kb += $8 } END { exit !(io == 100 && kb == 400) }' "$OUT/lt.txt"; }
 	rm -f "$OUT/lt.err"; "$IOMON" top -C -d "$LOOP" 1 >"$OUT/lt.txt" 2>"$OUT/lt.err" &
 	pid=$!; capturing "$OUT/lt.err" $pid; load
@@ -107,6 +106,12 @@ if live_ok "live capture"; then
 	check "top -d: SIGINT ends it, exit 0" test $? = 0
 	check "top -d: the live clock line has the load average" grep -qE '^[0-9:]{8} loadavg: [0-9.]+ ' "$OUT/lt.txt"
 	check "top -d: no instance left" gone $pid
+	# Ctrl-C at once after the load, before any interval ends: the table
+	# it prints counts what the capture drained at its end
+	rm -f "$OUT/lc.err"; "$IOMON" top -C -d "$LOOP" 3600 >"$OUT/lt.txt" 2>"$OUT/lc.err" &
+	pid=$!; capturing "$OUT/lc.err" $pid; load; kill -INT $pid; wait $pid
+	check "top -d, Ctrl-C right after the load: exit 0" test $? = 0
+	check "top -d, Ctrl-C right after the load: its one table has dd's 100 writes" dd_rows
 	# ... and with a count it stops by itself
 	# (one that does not stop fails here, rather than hanging the run)
 	"$IOMON" top -C -d "$LOOP" 1 1 >"$OUT/lt1.txt" 2>"$OUT/lt1.err" &
