@@ -199,17 +199,52 @@ void fmt_fatal(const char *why) __attribute__((noreturn));
 void fmt_message(struct obuf *o, const struct rec *r, u64 time, u32 shown_cpu);
 extern s64 abs_start_sec, abs_start_nsec;	/* from the TIMESTAMP note, for %z */
 
-/* match/track.c: requests in flight by (device, sector), for -t */
+/* match/inflight.c: the one table of requests in flight, keyed by
+ * (device, sector, kind).  An entry is the caller's struct whose first
+ * member is `struct ift_hdr h`; the table zeroes it on add and keeps the
+ * key, chain and age in h.  What a full pool does is the table's policy. */
+enum ift_full { IFT_DROP, IFT_AGE_FIFO, IFT_AGE_NEAR };
+struct ift_hdr {
+	u64 sector, born;	/* born: IFT_AGE_NEAR ages the least */
+	u32 dev, kind, next, stamp;	/* next: chain or free list, slot + 1 */
+	u8 used;
+};
+struct ift {
+	u8 *pool;
+	u32 esize, cap, nbucket, *bucket, *ring;	/* ring: (slot, stamp) pairs, IFT_AGE_FIFO */
+	u8 full;		/* enum ift_full */
+	u32 freelist, hwm, hand, stamp, ring_head, ring_tail, ring_n;
+	void (*evict)(void *ctx, void *e);	/* an entry aged out, before it goes */
+	void *ctx;
+	unsigned long long dropped, aged;
+};
+/* static TYPE NAME_pool[CAP] and the table NAME (file scope) */
+#define IFT_POOL(name, type, cap_, nbucket_, full_) \
+	_Static_assert(offsetof(type, h) == 0, #type ": struct ift_hdr h must come first"); \
+	static type name##_pool[cap_]; \
+	static u32 name##_bucket[nbucket_], name##_ring[(full_) == IFT_AGE_FIFO ? 2 * (cap_) : 1]; \
+	static struct ift name = { .pool = (u8 *)name##_pool, .esize = sizeof(type), .cap = (cap_), \
+		.nbucket = (nbucket_), .bucket = name##_bucket, .ring = name##_ring, .full = (full_) }
+void *ift_find(struct ift *t, u32 dev, u64 sector, u32 kind);
+void *ift_add(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born);	/* zeroed; NULL: full (IFT_DROP) */
+void *ift_get(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born);	/* find, else add */
+void ift_del(struct ift *t, void *e);
+int ift_move(struct ift *t, void *e, u32 dev, u64 sector);	/* -1: key taken, e freed */
+void *ift_slot(struct ift *t, u32 i);	/* slot 1..hwm in slot order; NULL: free */
+
+/* match/track.c: blkparse -t's requests on an IFT_DROP table, keyed by
+ * device index */
 struct track {
-	u64 sector, alloc, queue, dispatch;
-	u32 pid, next;
-	u16 dev;
+	struct ift_hdr h;
+	u64 alloc, queue, dispatch;
+	u32 pid;
 };
 struct track *track_find(u32 dev, u64 sector);
 struct track *track_get(u32 dev, u64 sector, u32 pid);	/* NULL: pool full */
 void track_del(struct track *t);
 int track_rekey(struct track *t, u64 sector);	/* -1: alias, entry dropped */
-extern unsigned long long track_dropped;
+extern struct ift *const track_table;
+#define track_dropped (track_table->dropped)
 
 /* stats/procstats.c: blkparse -s, per process (or per name with -h) */
 struct ppi {
