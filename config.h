@@ -94,7 +94,8 @@
 #define TRACK_MAX 8192
 #endif
 
-/* Hash buckets of the in-flight tables (match/inflight.c): any count. */
+/* Hash buckets of the in-flight tables (match/inflight.c); the largest
+ * power of two not above the count is used.  Chain order is not output. */
 #ifndef TRACK_HASH
 #define TRACK_HASH (2 * TRACK_MAX)
 #endif

@@ -17,7 +17,7 @@ struct track *track_get(u32 dev, u64 sector, u32 pid)
 {
 	struct track *t = track_find(dev, sector);
 
-	if (!t && (t = ift_add(track_table, dev, sector, 0, 0)))
+	if (!t && (t = ift_put(track_table, dev, sector, 0, 0)))
 		t->pid = pid;
 	return t;
 }
