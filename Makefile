@@ -50,14 +50,14 @@ QEMU := $(word 3,$(XT))
 endif
 
 SRCS := applet.c capture/decode.c capture/source.c capture/trace.c capture/relay.c \
-	capture/tracefs.c match/procs.c match/track.c \
+	capture/tracefs.c match/procs.c match/inflight.c match/dcpair.c match/track.c \
 	stats/exact.c stats/iostats.c stats/monitor.c stats/top.c output/out.c output/fmt.c output/parse.c
 OBJS := $(SRCS:%.c=$(B)/obj/%.o)
 # The per-record path: decoding and formatting.  -Os turns every divide by
 # a constant into a div instruction, which made number formatting half of
 # parse's time; these few objects are built for speed instead.
 HOT := $(addprefix $(B)/obj/,capture/decode.o capture/source.o output/out.o \
-	output/fmt.o output/parse.o stats/monitor.o)
+	output/fmt.o output/parse.o stats/monitor.o match/inflight.o match/dcpair.o)
 $(HOT): CFLAGS += -O2
 
 all: $(BIN)

@@ -94,6 +94,18 @@
 #define TRACK_MAX 8192
 #endif
 
+/* Hash buckets of the in-flight tables (match/inflight.c); the largest
+ * power of two not above the count is used.  Chain order is not output. */
+#ifndef TRACK_HASH
+#define TRACK_HASH (2 * TRACK_MAX)
+#endif
+#ifndef MON_HASH
+#define MON_HASH 128
+#endif
+#ifndef TOP_HASH
+#define TOP_HASH 1024
+#endif
+
 /* -f / -F format strings, all of them together. */
 #ifndef FMT_SPACE
 #define FMT_SPACE 8192

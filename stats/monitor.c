@@ -59,14 +59,6 @@ struct dstat {
 	u64 bidir;
 };
 
-struct pend {			/* a D or C waiting for its partner */
-	u64 time, sector;
-	u32 device, action, bytes, next, stamp;
-	u8 used;
-};
-
-#define PEND_HASH 128		/* blkiomon's sector % 128 chains */
-
 struct total {			/* since start, for Prometheus counters */
 	u32 device;
 	u64 num[2], bytes[2], bidir;
@@ -77,11 +69,7 @@ struct total {			/* since start, for Prometheus counters */
 static struct mon {
 	struct dstat dev[MON_DEVS];
 	u32 ndev, list;		/* list head: index + 1 */
-	struct pend pend[MON_PENDING];
-	u32 chain[PEND_HASH];	/* index + 1 */
-	u32 ring[MON_PENDING], ring_stamp[MON_PENDING], ring_head, ring_tail, ring_n, stamp, nfree;
-	u32 freelist, hwm;	/* slots above hwm were never used (untouched pages) */
-	u64 match, mismatch, drvdata, overall, aged, dev_overflow, unsent;
+	u64 drvdata, overall, dev_overflow, unsent;
 	int interval, trace_clock, msq;
 	long msg_id, msg_q_id;
 	const char *msg_q_name, *in_name;
@@ -173,11 +161,11 @@ static void hist_add64(u64 *b, int n, u64 delta, u64 v)
 	b[i]++;
 }
 
-static void account(const struct pend *d, const struct pend *c)
+static void account(const struct dc_rec *d, const struct dc_rec *c)
 {
 	u64 d2c = (c->time - d->time) / 1000, size = d->bytes;
 	u64 thr = size * 1000 / (d2c ? d2c : 1);	/* blkiomon: / 0, SIGFPE */
-	struct dstat *s = dstat_get(d->device);
+	struct dstat *s = dstat_get(d->dev);
 	int dir;
 
 	if (!s)
@@ -193,7 +181,7 @@ static void account(const struct pend *d, const struct pend *c)
 	hist_add(s->size_hist, SIZE_BUCKETS, 1024, size);
 	hist_add(s->d2c_hist, D2C_BUCKETS, 8, d2c);
 	if (M.prom) {
-		struct total *t = total_get(d->device);
+		struct total *t = total_get(d->dev);
 
 		if (t) {
 			if (dir < 0)
@@ -453,109 +441,26 @@ COLD static void flush_interval(s64 t)
 		ob_flush(&M.bin);
 }
 
-/* ---- D/C matching in a fixed pool (blkiomon_do_trace) ---- */
+/* ---- D/C matching in a fixed pool (blkiomon_do_trace): match/dcpair.c ---- */
 
-static u32 pend_class(u32 action)
-{
-	return action & (TC(TC_WRITE) | TC(TC_READ) | TC(TC_FS) | TC(TC_PC));
-}
-
-static void unlink_pend(u32 idx)
-{
-	struct pend *p = &M.pend[idx - 1];
-	u32 *l = &M.chain[p->sector % PEND_HASH];
-
-	while (*l && *l != idx)
-		l = &M.pend[*l - 1].next;
-	if (*l)
-		*l = p->next;
-	p->used = 0;
-	p->next = M.freelist;
-	M.freelist = idx;
-}
-
-static void debug_rec(const char *what, const struct pend *p)
+static void debug_rec(const char *what, const struct dc_rec *p)
 {
 	if (M.have_g)
 		ob_printf(&M.dbg, "--- %s ---\ntime     %16llu\nsector   %16llu\nbytes    %16u\naction   %16x\ndevice   %16u\n",
 			  what, (unsigned long long)p->time, (unsigned long long)p->sector, p->bytes,
-			  p->action, p->device);
+			  p->action, p->dev);
 }
 
-/* Take a slot; when the pool is full the oldest waiting record ages out. */
-static u32 alloc_pend(void)
+static void debug_note(void *ctx, const char *what, const struct dc_rec *r)
 {
-	u32 idx;
-
-	if (!M.freelist && M.hwm < MON_PENDING)
-		return ++M.hwm;
-	while (!M.freelist) {
-		u32 slot = M.ring[M.ring_tail], st = M.ring_stamp[M.ring_tail];
-
-		M.ring_tail = (M.ring_tail + 1) % MON_PENDING;
-		M.ring_n--;
-		if (M.pend[slot - 1].used && M.pend[slot - 1].stamp == st) {
-			debug_rec("aged out", &M.pend[slot - 1]);
-			unlink_pend(slot);
-			M.aged++;
-		}
-	}
-	idx = M.freelist;
-	M.freelist = M.pend[idx - 1].next;
-	return idx;
+	(void)ctx;
+	debug_rec(what, r);
 }
 
-static void store(const struct pend *t)
-{
-	u32 idx = alloc_pend(), h = (u32)(t->sector % PEND_HASH);
-	struct pend *p = &M.pend[idx - 1];
-
-	*p = *t;
-	p->used = 1;
-	p->stamp = ++M.stamp;
-	p->next = M.chain[h];
-	M.chain[h] = idx;
-	if (M.ring_n == MON_PENDING) {	/* ring full of stale entries: drop one */
-		M.ring_tail = (M.ring_tail + 1) % MON_PENDING;
-		M.ring_n--;
-	}
-	M.ring[M.ring_head] = idx;
-	M.ring_stamp[M.ring_head] = p->stamp;
-	M.ring_head = (M.ring_head + 1) % MON_PENDING;
-	M.ring_n++;
-}
-
-static void match(const struct pend *t)
-{
-	u32 *l = &M.chain[t->sector % PEND_HASH], idx;
-	struct pend got;
-	const struct pend *old, *young;
-
-	for (idx = *l; idx; idx = M.pend[idx - 1].next) {
-		struct pend *p = &M.pend[idx - 1];
-
-		if (p->device == t->device && p->sector == t->sector && pend_class(p->action) == pend_class(t->action))
-			break;
-	}
-	if (!idx) {
-		store(t);
-		return;
-	}
-	got = M.pend[idx - 1];
-	unlink_pend(idx);
-	old = got.time < t->time ? &got : t;
-	young = old == t ? &got : t;
-	if ((old->action & TC(TC_ISSUE)) && (young->action & TC(TC_COMPLETE))) {
-		M.match++;
-		account(old, young);
-		return;
-	}
-	/* no D then C: keep the more recent one */
-	M.mismatch++;
-	debug_rec("mismatch", old);
-	debug_rec("mismatch", young);
-	store(young);
-}
+/* when the pool is full the oldest waiting record ages out (-D says so);
+ * slots above hwm were never used (untouched pages) */
+IFT_POOL(pend, struct dc_ent, MON_PENDING, MON_HASH, IFT_AGE_FIFO);
+static struct dcpair DC = { .t = &pend, .note = debug_note };
 
 /* ---- input ---- */
 
@@ -570,7 +475,7 @@ static s64 wall_now(void)
 static void record(const struct rec *r)
 {
 	u32 a = ACT32(r);
-	struct pend t;
+	struct dc_rec t, d, c;
 
 	M.overall++;
 	if (a & TC(TC_DRV_DATA)) {
@@ -605,8 +510,9 @@ static void record(const struct rec *r)
 			M.wall0 += (s64)k * M.interval;
 		}
 	}
-	t = (struct pend){ .time = r->time, .sector = r->sector, .device = r->dev, .action = a, .bytes = r->bytes };
-	match(&t);
+	t = (struct dc_rec){ .time = r->time, .sector = r->sector, .dev = r->dev, .action = a, .bytes = r->bytes };
+	if (dc_pair(&DC, &t, &d, &c))
+		account(&d, &c);
 }
 
 static u8 inbuf[STREAM_BUF];
@@ -816,6 +722,7 @@ COLD int monitor_main(int argc, char **argv)
 		warn_msg("-I SECS is required and must be above 0");
 		return 1;
 	}
+	dc_init(&DC);
 	M.trace_clock = clock >= 0 ? clock : M.in_name != NULL;
 	if (M.in_name) {
 		char *b = str_find((char *)M.in_name, ".blktrace.");
@@ -845,17 +752,20 @@ COLD int monitor_main(int argc, char **argv)
 	rc = ndevs ? run_live(devs, ndevs) : M.in_name ? run_files() : run_stdin();
 	if (M.have_g) {
 		u64 left = 0;
+		struct dc_ent *e;
+		struct dc_rec t;
 
-		for (i = 0; i < MON_PENDING; i++)
-			if (M.pend[i].used) {
-				debug_rec("leftover", &M.pend[i]);
+		for (i = 1; i <= pend.hwm; i++)	/* in slot order */
+			if ((e = ift_slot(&pend, i))) {
+				dc_rec_of(e, &t);
+				debug_rec("leftover", &t);
 				left++;
 			}
 		ob_printf(&M.dbg, "%llu leftover, %llu match, %llu mismatch, %llu driverdata, %llu overall\n",
-			  (unsigned long long)left, (unsigned long long)M.match, (unsigned long long)M.mismatch,
+			  (unsigned long long)left, DC.match, DC.mismatch,
 			  (unsigned long long)M.drvdata, (unsigned long long)M.overall);
 		ob_printf(&M.dbg, "%llu aged out of the pool (MON_PENDING %d), %llu devices over MON_DEVS %d\n",
-			  (unsigned long long)M.aged, MON_PENDING, (unsigned long long)M.dev_overflow, MON_DEVS);
+			  pend.aged, MON_PENDING, (unsigned long long)M.dev_overflow, MON_DEVS);
 		if (M.msq >= 0)
 			ob_printf(&M.dbg, "%llu records not sent: the message queue stayed full (MON_QUEUE_WAIT_MS %d)\n",
 				  (unsigned long long)M.unsent, MON_QUEUE_WAIT_MS);
@@ -867,9 +777,9 @@ COLD int monitor_main(int argc, char **argv)
 		rc = 1;
 	}
 	/* pools that ran out, said where it is seen without -D */
-	if (M.aged)
+	if (pend.aged)
 		warn_msg("pending pool full: %llu unmatched records aged out (MON_PENDING %d)",
-			 (unsigned long long)M.aged, MON_PENDING);
+			 pend.aged, MON_PENDING);
 	if (M.dev_overflow)
 		warn_msg("device table full: %llu requests unreported (MON_DEVS %d)",
 			 (unsigned long long)M.dev_overflow, MON_DEVS);

@@ -48,21 +48,19 @@ struct row {
 };
 
 struct req {			/* in flight, by (device, sector); named at completion */
-	u64 sector, queued, issue;
-	u32 dev, pid, next, tag;
+	struct ift_hdr h;	/* h.born: queued */
+	u64 issue;
+	u32 pid, tag;
 	u8 w, tagged;
 };
 
 #define UNTAGGED 0xffffffffu	/* the row of requests no helper claimed */
 
-#define REQ_HASH 1024
 static const char *replay_name;	/* set when replaying: no /proc or /sys lookups */
 static struct top {
 	struct row rows[TOP_ROWS];
 	u32 nrows;
-	struct req reqs[TOP_REQS];
-	u32 bucket[REQ_HASH], freelist, hwm, hand;
-	u64 req_aged, row_dropped;
+	u64 row_dropped;
 	int clear, maxrows, interval, count, tty, interval_live, done;
 	s64 only_pid;		/* -p: -1 = every pid */
 	u64 start, next;	/* trace time of the next interval's end */
@@ -70,72 +68,14 @@ static struct top {
 	struct obuf out;
 } T;
 
-static u32 rhash(u32 dev, u64 sector) { return (u32)((sector * 0x9e3779b97f4a7c15ull) >> 40 ^ dev) % REQ_HASH; }
-
-static struct req *req_find(u32 dev, u64 sector, u32 **link)
-{
-	u32 *l = &T.bucket[rhash(dev, sector)];
-
-	for (; *l; l = &T.reqs[*l - 1].next)
-		if (T.reqs[*l - 1].dev == dev && T.reqs[*l - 1].sector == sector) {
-			if (link)
-				*link = l;
-			return &T.reqs[*l - 1];
-		}
-	return NULL;
-}
-
-static void req_del(struct req *q)
-{
-	u32 *l;
-
-	if (req_find(q->dev, q->sector, &l)) {
-		*l = q->next;
-		q->next = T.freelist;
-		T.freelist = (u32)(q - T.reqs) + 1;
-	}
-}
-
 /* The pool is full.  Requests whose completion never comes (lost records,
  * a trace cut short) would hold it for good and stop all counting: the
  * oldest of a few slots past a moving hand makes room, and is counted. */
-static void req_age_out(void)
+IFT_POOL(reqs, struct req, TOP_REQS, TOP_HASH, IFT_AGE_NEAR);
+
+static struct req *req_find(u32 dev, u64 sector)
 {
-	u32 i, k, old = T.hand % TOP_REQS;
-
-	for (i = 1; i < 32 && i < TOP_REQS; i++) {
-		k = (T.hand + i) % TOP_REQS;
-		if (T.reqs[k].queued < T.reqs[old].queued)
-			old = k;
-	}
-	T.hand = old + 1;
-	T.req_aged++;
-	req_del(&T.reqs[old]);
-}
-
-static struct req *req_new(u32 dev, u64 sector, u64 now)
-{
-	struct req *q = req_find(dev, sector, NULL);
-	u32 idx, h;
-
-	if (q)
-		return q;
-	if (!T.freelist && T.hwm == TOP_REQS)
-		req_age_out();
-	if (T.freelist) {
-		idx = T.freelist;
-		T.freelist = T.reqs[idx - 1].next;
-	} else
-		idx = ++T.hwm;
-	q = &T.reqs[idx - 1];
-	memset(q, 0, sizeof(*q));
-	q->dev = dev;
-	q->sector = sector;
-	q->queued = now;
-	h = rhash(dev, sector);
-	q->next = T.bucket[h];
-	T.bucket[h] = idx;
-	return q;
+	return ift_find(&reqs, dev, sector, 0);
 }
 
 static void name_of(u32 pid, char *out)
@@ -406,7 +346,7 @@ static void account(const struct req *q, u64 done, u32 bytes)
 	} else	/* now: the process's note may come after its first I/O */
 		name_of(pid, name);
 	for (i = 0; i < T.nrows; i++)
-		if (T.rows[i].pid == pid && T.rows[i].dev == q->dev && T.rows[i].w == q->w &&
+		if (T.rows[i].pid == pid && T.rows[i].dev == q->h.dev && T.rows[i].w == q->w &&
 		    !strcmp(T.rows[i].comm, comm)) {
 			r = &T.rows[i];
 			break;
@@ -419,7 +359,7 @@ static void account(const struct req *q, u64 done, u32 bytes)
 		r = &T.rows[T.nrows++];
 		memset(r, 0, sizeof(*r));
 		r->pid = pid;
-		r->dev = q->dev;
+		r->dev = q->h.dev;
 		r->w = q->w;
 		sfmt(r->comm, sizeof(r->comm), "%s", comm);
 	}
@@ -500,9 +440,9 @@ static void print_table(s64 wall)
 			 (unsigned long long)(r->bytes / 1024), (double)r->ns / (double)r->io / 1e6);
 		ob_puts(&T.out, line);
 	}
-	if (T.req_aged || T.row_dropped)
+	if (reqs.aged || T.row_dropped)
 		ob_printf(&T.out, "(untracked: %llu requests aged out of TOP_REQS %d, %llu completions found no row in TOP_ROWS %d)\n",
-			  (unsigned long long)T.req_aged, TOP_REQS, (unsigned long long)T.row_dropped, TOP_ROWS);
+			  reqs.aged, TOP_REQS, (unsigned long long)T.row_dropped, TOP_ROWS);
 	ob_flush(&T.out);
 	T.nrows = 0;
 }
@@ -552,7 +492,7 @@ static void top_record(const struct rec *r)
 	case TA_QUEUE:	/* the submitter: owner of whatever request this bio makes */
 		if (T.only_pid >= 0 && r->pid != (u32)T.only_pid)
 			break;
-		if ((q = req_new(r->dev, r->sector, r->time))) {
+		if ((q = ift_get(&reqs, r->dev, r->sector, 0, r->time))) {
 			q->pid = r->pid;
 			q->w = (a & TC(TC_WRITE)) != 0;
 			q->tagged = (u8)tagged;
@@ -560,33 +500,34 @@ static void top_record(const struct rec *r)
 		}
 		break;
 	case TA_BACKMERGE:	/* the bio joined a request: its own entry ends here */
-		if ((q = req_find(r->dev, r->sector, NULL)))
-			req_del(q);
+		if ((q = req_find(r->dev, r->sector)))
+			ift_del(&reqs, q);
 		break;
 	case TA_FRONTMERGE: {	/* the request now starts at this bio's sector */
-		struct req *old = req_find(r->dev, r->sector + (r->bytes >> 9), NULL), keep;
+		struct req *old = req_find(r->dev, r->sector + (r->bytes >> 9)), keep;
 
 		if (!old)
 			break;
-		keep = *old;	/* moved, not copied: the pool may be full */
-		req_del(old);
-		if ((q = req_new(r->dev, r->sector, keep.queued))) {
+		keep = *old;
+		/* on a taken sector the owner moves into the request there
+		 * (its queue time stays) and the moved entry is freed */
+		if (ift_move(&reqs, old, r->dev, r->sector) && (q = req_find(r->dev, r->sector))) {
 			q->pid = keep.pid, q->w = keep.w, q->issue = keep.issue;
 			q->tag = keep.tag, q->tagged = keep.tagged;
 		}
 		break;
 	}
 	case TA_ISSUE:
-		if ((q = req_find(r->dev, r->sector, NULL))) {
+		if ((q = req_find(r->dev, r->sector))) {
 			q->issue = r->time;
 			if (tagged && !q->tagged)	/* the first claim decides */
 				q->tag = tag, q->tagged = 1;
 		}
 		break;
 	case TA_COMPLETE:
-		if ((q = req_find(r->dev, r->sector, NULL))) {
+		if ((q = req_find(r->dev, r->sector))) {
 			account(q, r->time, r->bytes);
-			req_del(q);
+			ift_del(&reqs, q);
 		}
 		break;
 	}
@@ -827,8 +768,8 @@ int top_main(int argc, char **argv)
 		ob_puts(&T.out, "Detaching...\n");
 	}
 	c |= helper_stop();
-	if (T.req_aged || T.row_dropped)	/* the tables said it; so does stderr */
+	if (reqs.aged || T.row_dropped)	/* the tables said it; so does stderr */
 		warn_msg("%llu requests aged out of TOP_REQS %d; %llu completions found no row in TOP_ROWS %d",
-			 (unsigned long long)T.req_aged, TOP_REQS, (unsigned long long)T.row_dropped, TOP_ROWS);
+			 reqs.aged, TOP_REQS, (unsigned long long)T.row_dropped, TOP_ROWS);
 	return ob_close(&T.out) || c ? 1 : 0;
 }

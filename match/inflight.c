@@ -1,0 +1,142 @@
+/* match/inflight.c: match: the one table of requests in flight, keyed by (device, sector, kind) */
+/*
+ * Every stage that follows a request from one record to the next (parse -t,
+ * monitor's D/C pairing, top's owners; later btt) keeps it here.  A table
+ * is a fixed pool of caller-defined entries whose first member is a
+ * struct ift_hdr (key, chain link, age, stamp); the rest is the caller's
+ * payload, which the table only zeroes on add and never reads, so one
+ * object serves any payload size (struct ift's esize) without a heap.
+ * IFT_POOL() declares the arrays and the table and checks the layout.
+ *
+ * A key is unique at any time (every caller finds before it adds, and a
+ * move onto a taken key fails), so chain order and the hash are not output;
+ * slot allocation is: free list first (last freed, first reused), then the
+ * never-used slots in order.  That order is output (monitor -D prints
+ * leftovers by slot; top ages by slot), so it is the same for every table.
+ * What differs is what a full pool does (enum ift_full):
+ *   IFT_DROP       the new request is not kept (counted in dropped)     parse -t
+ *   IFT_AGE_FIFO   the oldest stored entry goes: a ring of (slot, stamp)
+ *                  in store order, stale pairs skipped; when the ring is
+ *                  full its oldest pair is dropped                      monitor
+ *   IFT_AGE_NEAR   the least `born` of 32 slots past a moving hand goes  top
+ * Aged entries are counted (aged) and shown to evict() first, if set.
+ *
+ * The per-record paths (ift_find, ift_add, ift_del) are inline in iomon.h:
+ * as calls they cost monitor 20 % of its rate.  An entry remembers its
+ * bucket (ift_hdr.chain), so deleting one does not hash again.
+ */
+#include "iomon.h"
+
+#define E(t, i) ift_entry(t, i)
+
+/* out of its chain; returns its slot */
+static u32 unlink_out(struct ift *t, struct ift_hdr *e)
+{
+	u32 *l = &t->bucket[e->chain], i;
+
+	while ((i = *l) && E(t, i) != e)
+		l = &E(t, i)->next;
+	*l = e->next;
+	return i;
+}
+
+static void put_free(struct ift *t, struct ift_hdr *e, u32 idx)
+{
+	e->used = 0;
+	e->next = t->freelist;
+	t->freelist = idx;
+}
+
+static COLD __attribute__((noinline)) void age(struct ift *t, struct ift_hdr *e)
+{
+	if (t->evict)
+		t->evict(t->ctx, e);
+	ift_del(t, e);
+	t->aged++;
+}
+
+/* the oldest stored entry: pop (slot, stamp) pairs until one is live */
+static __attribute__((noinline, cold)) void age_fifo(struct ift *t)
+{
+	while (!t->freelist) {
+		u32 slot = t->ring[2 * t->ring_tail], st = t->ring[2 * t->ring_tail + 1];
+		struct ift_hdr *e = E(t, slot);
+
+		t->ring_tail = ift_next(t, t->ring_tail);
+		t->ring_n--;
+		if (e->used && e->stamp == st)
+			age(t, e);
+	}
+}
+
+/* the least born of a few slots past the hand: cheap, and requests whose
+ * completion never comes cannot hold the pool for good */
+static __attribute__((noinline, cold)) void age_near(struct ift *t)
+{
+	u32 i, k, old = t->hand % t->cap;
+
+	for (i = 1; i < 32 && i < t->cap; i++) {
+		k = (t->hand + i) % t->cap;
+		if (E(t, k + 1)->born < E(t, old + 1)->born)
+			old = k;
+	}
+	t->hand = old + 1;
+	age(t, E(t, old + 1));
+}
+
+/* ift_add found no free slot: a never-used one, else make room by the
+ * table's policy; 0: IFT_DROP, the new entry is not kept (counted) */
+COLD u32 ift_room(struct ift *t)
+{
+	u32 idx;
+
+	if (t->hwm < t->cap)
+		return ++t->hwm;
+	if (t->full == IFT_DROP) {
+		t->dropped++;
+		return 0;
+	}
+	if (t->full == IFT_AGE_FIFO)
+		age_fifo(t);
+	else
+		age_near(t);
+	idx = t->freelist;
+	t->freelist = E(t, idx)->next;
+	return idx;
+}
+
+/* ift_add out of line, for callers off the per-record path */
+void *ift_put(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born)
+{
+	return ift_add(t, dev, sector, kind, born);
+}
+
+void *ift_get(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born)
+{
+	void *e = ift_find(t, dev, sector, kind);
+
+	return e ? e : ift_put(t, dev, sector, kind, born);
+}
+
+COLD int ift_move(struct ift *t, void *p, u32 dev, u64 sector)
+{
+	struct ift_hdr *e = p;
+	u32 idx = unlink_out(t, e), *l;
+
+	if (ift_find(t, dev, sector, e->kind)) {
+		put_free(t, e, idx);
+		return -1;
+	}
+	e->dev = dev;
+	e->sector = sector;
+	e->chain = ift_hash(t, dev, sector);
+	l = &t->bucket[e->chain];
+	e->next = *l;
+	*l = idx;
+	return 0;
+}
+
+COLD void *ift_slot(struct ift *t, u32 i)
+{
+	return i && i <= t->hwm && E(t, i)->used ? E(t, i) : NULL;
+}
