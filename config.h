@@ -170,4 +170,49 @@
 #define TOP_HELPER_MS 10000
 #endif
 
+/* Hash sizes (buckets or open-addressing slots).  Which bucket a key lands
+ * in is never output; these only trade memory for chain length. */
+#ifndef PROC_HASH
+#define PROC_HASH (2 * PROC_MAX)	/* pid -> name, open addressing */
+#endif
+#ifndef TRACK_HASH
+#define TRACK_HASH (2 * TRACK_MAX)	/* parse -t requests */
+#endif
+#ifndef PPI_HASH
+#define PPI_HASH 512			/* per-process statistics */
+#endif
+#ifndef MON_HASH
+#define MON_HASH 128			/* monitor's pending D/C: blkiomon's sector % 128 chains */
+#endif
+#ifndef TOP_HASH
+#define TOP_HASH 1024			/* top's requests in flight */
+#endif
+#ifndef CAP_TASKS
+#define CAP_TASKS 1024			/* tracefs: pid -> name, last device (direct-mapped) */
+#endif
+/* parse: CPUs below this find their per-CPU statistics without a search. */
+#ifndef CPU_DIRECT
+#define CPU_DIRECT 64
+#endif
+
+/* Fixed buffers. */
+#ifndef DEVLIST_BUF
+#define DEVLIST_BUF 4096		/* trace -I: the device list file */
+#endif
+#ifndef TRACEFS_FORMAT_BUF
+#define TRACEFS_FORMAT_BUF 8192		/* one tracepoint's format file */
+#endif
+#ifndef MON_TEXT_BUF
+#define MON_TEXT_BUF 8192		/* monitor -h output buffer */
+#endif
+#ifndef MON_BIN_BUF
+#define MON_BIN_BUF 4096		/* monitor -b, -d and -D output buffers */
+#endif
+#ifndef MON_JSON_BUF
+#define MON_JSON_BUF 8192		/* monitor --json output buffer */
+#endif
+#ifndef TOP_OUT_BUF
+#define TOP_OUT_BUF 8192		/* top's table output buffer */
+#endif
+
 #endif

@@ -300,7 +300,7 @@ static int check_overlap(void)
 
 static int read_dev_list(const char *file)
 {
-	static char list[4096];
+	static char list[DEVLIST_BUF];
 	int fd = open(file, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 	char *p, *e;
@@ -347,8 +347,8 @@ static void summary(void)
 		if (write(fd, line, (size_t)n) < 0)
 			return;
 		for (c = 0; c < C.ncpu; c++) {
-			/* blktrace estimates events as bytes / 48 */
-			u64 e = d->bytes[c] / 48, k = (d->bytes[c] + 1023) >> 10;
+			/* blktrace estimates events as bytes / 48 (REC_V7_LEN) */
+			u64 e = d->bytes[c] / REC_V7_LEN, k = (d->bytes[c] + 1023) >> 10;
 
 			if (d->out[c] < 0 && !d->bytes[c])
 				continue;

@@ -5,7 +5,6 @@
 #include <string.h>
 #include "iomon.h"
 
-#define PROC_HASH (2 * PROC_MAX)
 static struct proc {
 	u32 pid;
 	char comm[16];

@@ -5,7 +5,6 @@
  * (its lines print without timings) and is counted. */
 #include "iomon.h"
 
-#define TRACK_HASH (2 * TRACK_MAX)
 static struct track pool[TRACK_MAX];
 static u32 bucket[TRACK_HASH];	/* index + 1 */
 static u32 free_head, used;

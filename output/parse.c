@@ -41,7 +41,7 @@ const char parse_usage[] =
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "iomon.h"
+#include "capture/kdefs.h"
 
 /* ---- state: blkparse's per_dev_info and per_cpu_info, in fixed tables ---- */
 
@@ -57,7 +57,7 @@ struct devinfo {
 	u64 events, first_time, last_time;
 	u32 cur_depth[2], max_depth[2];
 	u32 cpus;		/* first cpuinfo + 1, sorted by cpu */
-	u16 direct[64];		/* cpuinfo + 1 for cpus below 64 */
+	u16 direct[CPU_DIRECT];	/* cpuinfo + 1 for cpus below CPU_DIRECT */
 };
 
 struct stream {			/* one NAME.blktrace.CPU file */
@@ -188,7 +188,7 @@ static struct cpuinfo *cpu_get(struct devinfo *d, u32 cpu)
 	u32 *link, i;
 	struct cpuinfo *c;
 
-	if (cpu < 64 && d->direct[cpu])
+	if (cpu < CPU_DIRECT && d->direct[cpu])
 		return &P.cpus[d->direct[cpu] - 1];
 	for (link = &d->cpus; *link; link = &P.cpus[*link - 1].next) {
 		c = &P.cpus[*link - 1];
@@ -208,7 +208,7 @@ static struct cpuinfo *cpu_get(struct devinfo *d, u32 cpu)
 	c->cpu = cpu;
 	c->next = *link;
 	*link = i + 1;
-	if (cpu < 64)
+	if (cpu < CPU_DIRECT)
 		d->direct[cpu] = (u16)(i + 1);
 	return c;
 }
@@ -229,9 +229,9 @@ static void dump_rec(const struct rec *r, u64 time, u32 dev)
 			return;
 	h.time = time;
 	h.dev = dev;
-	p = ob_room(&P.dump, 48);
+	p = ob_room(&P.dump, REC_V7_LEN);
 	rec_encode_v7((u8 *)p, &h);
-	ob_done(&P.dump, p + 48);
+	ob_done(&P.dump, p + REC_V7_LEN);
 	ob_write(&P.dump, r->pdu, r->pdu_len);
 }
 
@@ -623,7 +623,7 @@ static u32 prime(struct stream *m, u32 n)
 	for (i = 0; i < n && !stop_now; i++) {
 		u32 at = s->pos;
 
-		if (s->pos - s->keep + 65600 > s->cap)
+		if (s->pos - s->keep + REC_ROOM > s->cap)
 			break;
 		if (src_record(s, &r) <= 0) {
 			n = i;
@@ -662,9 +662,9 @@ static int next_head(struct stream *m)
 		int n = rec_decode(m->s.buf + m->cons, m->pp - m->cons, r);
 
 		if (n <= 0) {
-			if (m->pp - m->cons < 48 || !rec_unfilled(m->s.buf + m->cons))
+			if (m->pp - m->cons < REC_V7_LEN || !rec_unfilled(m->s.buf + m->cons))
 				break;
-			m->cons += 48;	/* counted when primed */
+			m->cons += REC_V7_LEN;	/* counted when primed */
 			continue;
 		}
 		if (r->cpu == m->cpu && !REC_IS_NOTE(r))
@@ -995,7 +995,7 @@ static int pipe_batch(void)
 		struct rec *r = &P.batch[n];
 		int rc;
 
-		if (s->pos - s->keep + 65600 > s->cap)
+		if (s->pos - s->keep + REC_ROOM > s->cap)
 			break;
 		/* Like blkparse, a live pipe ends the batch when nothing more
 		 * is waiting, so text follows the I/O instead of lagging by

@@ -100,7 +100,6 @@ void iostats_print(struct obuf *o, const iostats s, const char *title, const u32
 
 /* ---- per-process statistics (-s) ---- */
 
-#define PPI_HASH 512
 static struct ppi ppis[PPI_MAX];
 static u32 nppi, ppi_bucket[PPI_HASH];	/* index + 1, newest first */
 int ppi_by_name;

@@ -45,10 +45,8 @@ const char monitor_usage[] =
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "iomon.h"
+#include "capture/kdefs.h"
 
-#define SIZE_BUCKETS 16
-#define D2C_BUCKETS 25
 
 struct minmax { u64 min, max, sum, sos, num; double sq; };	/* sq: exact sum of squares */
 
@@ -65,7 +63,6 @@ struct pend {			/* a D or C waiting for its partner */
 	u8 used;
 };
 
-#define PEND_HASH 128		/* blkiomon's sector % 128 chains */
 
 struct total {			/* since start, for Prometheus counters */
 	u32 device;
@@ -78,7 +75,7 @@ static struct mon {
 	struct dstat dev[MON_DEVS];
 	u32 ndev, list;		/* list head: index + 1 */
 	struct pend pend[MON_PENDING];
-	u32 chain[PEND_HASH];	/* index + 1 */
+	u32 chain[MON_HASH];	/* index + 1 */
 	u32 ring[MON_PENDING], ring_stamp[MON_PENDING], ring_head, ring_tail, ring_n, stamp, nfree;
 	u32 freelist, hwm;	/* slots above hwm were never used (untouched pages) */
 	u64 match, mismatch, drvdata, overall, aged, dev_overflow;
@@ -86,13 +83,13 @@ static struct mon {
 	long msg_id, msg_q_id;
 	const char *msg_q_name, *in_name;
 	struct obuf human, bin, drv, dbg;
-	char hbuf[8192], bbuf[4096], dbuf[4096], gbuf[4096];
+	char hbuf[MON_TEXT_BUF], bbuf[MON_BIN_BUF], dbuf[MON_BIN_BUF], gbuf[MON_BIN_BUF];
 	int have_h, have_b, have_d, have_g;
 	struct total tot[MON_DEVS];
 	u32 ntot;
 	const char *prom, *json;
 	struct obuf js;
-	char jbuf[8192];
+	char jbuf[MON_JSON_BUF];
 	u64 start;		/* trace clock: first event */
 	s64 wall0;		/* trace clock: wall seconds at start */
 } M;
@@ -376,13 +373,13 @@ static void emit_binary(const struct dstat *s, s64 t, u8 *out)
 
 static void queue_send(const u8 *stat)
 {
-	struct { long mtype; u8 stat[424]; } msg;
+	struct { long mtype; u8 stat[BLKIOMON_STAT_LEN]; } msg;
 
 	if (M.msq < 0)
 		return;
 	msg.mtype = M.msg_id;
-	memcpy(msg.stat, stat, 424);
-	if (msgsnd(M.msq, &msg, 424, IPC_NOWAIT) && errno != EAGAIN)
+	memcpy(msg.stat, stat, BLKIOMON_STAT_LEN);
+	if (msgsnd(M.msq, &msg, BLKIOMON_STAT_LEN, IPC_NOWAIT) && errno != EAGAIN)
 		warn_msg("message queue: %s", strerror(errno));
 }
 
@@ -393,7 +390,7 @@ COLD static void flush_interval(s64 t)
 
 	for (i = M.list; i; i = M.dev[i - 1].next) {
 		const struct dstat *s = &M.dev[i - 1];
-		u8 bin[424];
+		u8 bin[BLKIOMON_STAT_LEN];
 
 		if (M.have_h) {
 			char ct[64];
@@ -444,7 +441,7 @@ static u32 pend_class(u32 action)
 static void unlink_pend(u32 idx)
 {
 	struct pend *p = &M.pend[idx - 1];
-	u32 *l = &M.chain[p->sector % PEND_HASH];
+	u32 *l = &M.chain[p->sector % MON_HASH];
 
 	while (*l && *l != idx)
 		l = &M.pend[*l - 1].next;
@@ -488,7 +485,7 @@ static u32 alloc_pend(void)
 
 static void store(const struct pend *t)
 {
-	u32 idx = alloc_pend(), h = (u32)(t->sector % PEND_HASH);
+	u32 idx = alloc_pend(), h = (u32)(t->sector % MON_HASH);
 	struct pend *p = &M.pend[idx - 1];
 
 	*p = *t;
@@ -508,7 +505,7 @@ static void store(const struct pend *t)
 
 static void match(const struct pend *t)
 {
-	u32 *l = &M.chain[t->sector % PEND_HASH], idx;
+	u32 *l = &M.chain[t->sector % MON_HASH], idx;
 	struct pend got;
 	const struct pend *old, *young;
 
@@ -557,10 +554,10 @@ static void record(const struct rec *r)
 	if (a & TC(TC_DRV_DATA)) {
 		M.drvdata++;
 		if (M.have_d) {
-			u8 h[48];
+			u8 h[REC_V7_LEN];
 
 			rec_encode_v7(h, r);
-			ob_write(&M.drv, h, 48);
+			ob_write(&M.drv, h, REC_V7_LEN);
 			ob_write(&M.drv, r->pdu, r->pdu_len);
 		}
 		return;
@@ -597,7 +594,7 @@ static int buffered_record(const struct src *s)
 	struct rec r;
 	u32 have = s->len - s->pos;
 
-	return have >= 48 && (rec_decode(s->buf + s->pos, have, &r) > 0 || rec_unfilled(s->buf + s->pos));
+	return have >= REC_V7_LEN && (rec_decode(s->buf + s->pos, have, &r) > 0 || rec_unfilled(s->buf + s->pos));
 }
 
 static int run_stdin(void)

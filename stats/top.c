@@ -38,7 +38,7 @@ const char top_usage[] =
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "iomon.h"
+#include "capture/kdefs.h"
 
 struct row {
 	u32 pid, dev;		/* pid, or the tag with a helper */
@@ -55,22 +55,21 @@ struct req {			/* in flight, by (device, sector); named at completion */
 
 #define UNTAGGED 0xffffffffu	/* the row of requests no helper claimed */
 
-#define REQ_HASH 1024
 static const char *replay_name;	/* set when replaying: no /proc or /sys lookups */
 static struct top {
 	struct row rows[TOP_ROWS];
 	u32 nrows;
 	struct req reqs[TOP_REQS];
-	u32 bucket[REQ_HASH], freelist, hwm, hand;
+	u32 bucket[TOP_HASH], freelist, hwm, hand;
 	u64 req_aged, row_dropped;
 	int clear, maxrows, interval, count, tty, interval_live, done;
 	s64 only_pid;		/* -p: -1 = every pid */
 	u64 start, next;	/* trace time of the next interval's end */
-	char outbuf[8192];
+	char outbuf[TOP_OUT_BUF];
 	struct obuf out;
 } T;
 
-static u32 rhash(u32 dev, u64 sector) { return (u32)((sector * 0x9e3779b97f4a7c15ull) >> 40 ^ dev) % REQ_HASH; }
+static u32 rhash(u32 dev, u64 sector) { return (u32)((sector * 0x9e3779b97f4a7c15ull) >> 40 ^ dev) % TOP_HASH; }
 
 static struct req *req_find(u32 dev, u64 sector, u32 **link)
 {
@@ -329,15 +328,15 @@ static const char *tag_label(u32 id)
 /* Hand r to the helper; *tag is set when it claims the record. */
 static int helper_record(const struct rec *r, u32 *tag)
 {
-	u8 out[48 + 64];
+	u8 out[REC_V7_LEN + 64];
 	u32 m[2];
 	int small = r->pdu_len <= 64;
 
 	rec_encode_v7(out, r);
 	H.records++;
 	if (small)	/* most payloads are a few bytes: one write */
-		memcpy(out + 48, r->pdu, r->pdu_len);
-	if (helper_send(out, 48 + (small ? r->pdu_len : 0)) ||
+		memcpy(out + REC_V7_LEN, r->pdu, r->pdu_len);
+	if (helper_send(out, REC_V7_LEN + (small ? r->pdu_len : 0)) ||
 	    (!small && helper_send(r->pdu, r->pdu_len)))
 		return -1;
 	for (;;) {
@@ -644,8 +643,8 @@ static struct { u32 at, end; u64 t; } run[TOP_RUNS];
 
 static u32 run_skip(u32 off, u32 end)	/* past unfilled relay records */
 {
-	while (end - off >= 48 && rec_unfilled(LS.buf + off))
-		off += 48;
+	while (end - off >= REC_V7_LEN && rec_unfilled(LS.buf + off))
+		off += REC_V7_LEN;
 	return off;
 }
 
