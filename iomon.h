@@ -91,7 +91,7 @@ void src_zero_report(void);	/* warns once if unfilled records were skipped */
 extern unsigned long long src_errors, src_zero_records, src_zero_first_off;
 extern const char *src_zero_first;
 
-/* output/out.c: buffered writes to a raw fd, formatting helpers */
+/* text.c: buffered writes to a raw fd, formatting helpers */
 struct obuf {
 	int fd, failed;
 	const char *name;
@@ -128,19 +128,20 @@ int sfmt(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(prin
 void ob_printf(struct obuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int ob_close(struct obuf *o);
 
-/* applet.c: errors go through one place */
+/* base.c: errors go through one place; files, scanning, options */
 extern const char *applet_name;
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void err_sys(const char *what);	/* "applet: what: strerror" */
 int open_out(const char *path, int mode);	/* no symlink following */
 long dir_each(const char *dir, long (*fn)(const char *dir, const char *name, void *arg), void *arg);
 u64 scan_u64(const char *s, char **end, int base);	/* strtoull, bases 10 and 16 */
+double scan_double(const char *arg, const char **end);	/* strtod */
 char *str_find(const char *h, const char *n);	/* strstr, naively */
 /* getopt (opts NULL) and getopt_long (opts: permutes argv) as musl's */
 struct option;
 extern char *opt_arg;
 extern int opt_ind;
-int opt_get(int argc, char **argv, const char *optstring, const struct option *opts);
+int opt_get(int nw, char **words, const char *optstring, const struct option *opts);
 
 /* applets */
 int parse_main(int argc, char **argv);
