@@ -1,4 +1,5 @@
-/* applet.c: one binary, many names.  `blkparse` (a symlink) runs the parser,
+/* applet.c: driver: the applet table, --list, --install, main */
+/* one binary, many names.  `blkparse` (a symlink) runs the parser,
  * `iomon parse` does the same, and any name we do not know acts as the
  * multiplexer, so a renamed copy (iomon_unstripped, iomon-s390x) still works.
  * The applet table, --list, --install and main; what every applet shares
@@ -6,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "iomon.h"
+#include "output/output.h"
 
 extern const char parse_usage[], trace_usage[], btrace_usage[], monitor_usage[], top_usage[];
 

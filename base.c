@@ -1,4 +1,5 @@
-/* base.c: what every applet shares: messages (warn_msg, err_sys), output
+/* base.c: bottom: messages, output files, directory listing, number scanning, the option parser */
+/* what every applet shares: messages (warn_msg, err_sys), output
  * files that never follow a planted link, directory listing, number
  * scanning without libc's scanners, and the option parser. */
 #include <ctype.h>

@@ -1,4 +1,5 @@
-/* config.h: every size iomon uses.  Each one can be overridden with -D at
+/* config.h: bottom: every size, pool, hash and buffer, each overridable with -D */
+/* every size iomon uses.  Each one can be overridden with -D at
  * build time (make CFLAGS_EXTRA=-DPROC_MAX=16); the tests build a tiny-pool
  * variant that way to prove that exhausting any pool is counted and
  * reported, never a crash.  Nothing in iomon allocates from a heap: these

@@ -1,10 +1,11 @@
+/* capture/decode.c: capture: record decoding (v7/v8, either byte order), unfilled test, v7 encoder, -a names */
 /* Record decoding.  Byte order and version are decided from each record's
  * own magic, so a folder may mix a big-endian v7 trace of one device with
  * a little-endian v8 trace of another, on any host.  Loads go byte by byte:
  * the compiler turns them into one (byte-swapping) load where it can, and
  * nothing here cares about alignment or the host's order. */
 #include <strings.h>
-#include "capture/kdefs.h"
+#include "capture/capture.h"
 
 static u16 le16(const u8 *p) { return (u16)(p[0] | p[1] << 8); }
 static u32 le32(const u8 *p) { return (u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24; }

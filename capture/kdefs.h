@@ -1,9 +1,32 @@
+/* capture/kdefs.h: capture: kernel ABI and record facts (ioctls, structs, TC/TA/TN, record lengths) */
 /* Kernel interfaces for capture, carried here so no kernel headers are
  * needed (musl's compiler sees none) and every architecture agrees.
  * Layouts from include/uapi/linux/blktrace_api.h and fs.h. */
 #ifndef IOMON_KDEFS_H
 #define IOMON_KDEFS_H
 #include "iomon.h"
+
+/* ---- kernel facts (struct blk_io_trace, blktrace_api.h) ---- */
+#define TRACE_MAGIC 0x65617400u
+#define TC_SHIFT 16
+#define TC(bit) (1u << ((bit) + TC_SHIFT))
+enum { TC_READ, TC_WRITE, TC_FLUSH, TC_SYNC, TC_QUEUE, TC_REQUEUE, TC_ISSUE,
+       TC_COMPLETE, TC_FS, TC_PC, TC_NOTIFY, TC_AHEAD, TC_META, TC_DISCARD,
+       TC_DRV_DATA, TC_FUA };
+enum { TA_QUEUE = 1, TA_BACKMERGE, TA_FRONTMERGE, TA_GETRQ, TA_SLEEPRQ,
+       TA_REQUEUE, TA_ISSUE, TA_COMPLETE, TA_PLUG, TA_UNPLUG_IO,
+       TA_UNPLUG_TIMER, TA_INSERT, TA_SPLIT, TA_BOUNCE, TA_REMAP, TA_ABORT,
+       TA_DRV_DATA, TA_ZONE_PLUG, TA_ZONE_UNPLUG };
+#define TA_CGROUP 0x100u
+#define TN_PROCESS (TC(TC_NOTIFY) | 0)
+#define TN_TIMESTAMP (TC(TC_NOTIFY) | 1)
+#define TN_MESSAGE (TC(TC_NOTIFY) | 2)
+/* version 8: zone operations ride above bit 32 of the 64-bit action */
+#define TC2(bit) ((u64)1 << (32 + (bit)))
+enum { TC2_ZONE_APPEND, TC2_ZONE_RESET, TC2_ZONE_RESET_ALL, TC2_ZONE_FINISH,
+       TC2_ZONE_OPEN, TC2_ZONE_CLOSE, TC2_WRITE_ZEROES };
+#define DEV_MAJOR(d) ((u32)(d) >> 20)
+#define DEV_MINOR(d) ((u32)(d) & 0xfffff)
 
 /* _IOC below is the generic layout; these ABIs put the direction bits
  * elsewhere and would send the kernel wrong ioctl numbers. */

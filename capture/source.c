@@ -1,3 +1,4 @@
+/* capture/source.c: capture: byte sources (fd or pushed), damage messages, zero-record report, replay */
 /* Input sources: a trace file or stdin read in large chunks into a fixed
  * buffer owned by the caller.  A record is always decoded from contiguous
  * bytes: when one straddles the end we slide the tail to the front. */
@@ -5,7 +6,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <string.h>
-#include "capture/kdefs.h"
+#include "capture/capture.h"
 
 unsigned long long src_errors, src_zero_records;
 const char *src_zero_first;

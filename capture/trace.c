@@ -1,3 +1,4 @@
+/* capture/trace.c: capture: blktrace and btrace: options, devices, signals, capture core */
 /* trace: blktrace, capture from the kernel.
  *
  * Two ways in.  relay: the blktrace ioctls and debugfs trace<cpu> files, as
@@ -47,8 +48,8 @@ const char trace_usage[] =
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
-#include "capture/kdefs.h"
-#include "capture/capture.h"
+#include "capture/backend.h"
+#include "output/output.h"
 
 struct cap C;
 static u8 cap_buf[CAP_BUF];

@@ -1,3 +1,4 @@
+/* capture/tracefs.c: capture: the tracefs backend: tracepoint events rewritten as records */
 /* The tracefs backend: the block tracepoints in a private tracefs instance,
  * read as raw ring-buffer pages and rewritten as blktrace records.
  *
@@ -24,8 +25,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "capture/kdefs.h"
-#include "capture/capture.h"
+#include "capture/backend.h"
 
 enum { F_DEV, F_SECTOR, F_NR, F_BYTES, F_ERROR, F_RWBS, F_COMM, F_NEW, F_OLDDEV, F_OLDSEC, F_NRRQ, F_CMD, NF };
 static const char *const fname[NF] = { "dev", "sector", "nr_sector", "bytes", "error", "rwbs",

@@ -1,9 +1,10 @@
+/* match/track.c: match: blkparse -t requests in flight by (device, sector) */
 /* In-flight request tracking for blkparse -t: a request is known by its
  * device and start sector from G/I until C.  blkparse keeps a red-black
  * tree per device; lookups are all exact, so a hash over a fixed pool does
  * the same work.  When the pool is full the new request goes untracked
  * (its lines print without timings) and is counted. */
-#include "iomon.h"
+#include "match/match.h"
 
 static struct track pool[TRACK_MAX];
 static u32 bucket[TRACK_HASH];	/* index + 1 */

@@ -1,3 +1,4 @@
+/* output/parse.c: driver: blkparse: options, merge, per-record accounting, summaries */
 /* parse: blkparse, byte for byte.
  *
  * usage: iomon parse [-i NAME]... [-D DIR] [-o FILE] [-d FILE] [OPTIONS] [NAME]...
@@ -41,7 +42,7 @@ const char parse_usage[] =
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "capture/kdefs.h"
+#include "output/output.h"
 
 /* ---- state: blkparse's per_dev_info and per_cpu_info, in fixed tables ---- */
 

@@ -1,3 +1,4 @@
+/* stats/monitor.c: stats: blkiomon: options, D/C pairing, interval statistics, exports */
 /* monitor: blkiomon, per-device interval statistics of request sizes and
  * device (D to C) latency, in fixed pools.
  *
@@ -45,7 +46,7 @@ const char monitor_usage[] =
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "capture/kdefs.h"
+#include "stats/stats.h"
 
 
 struct minmax { u64 min, max, sum, sos, num; double sq; };	/* sq: exact sum of squares */

@@ -1,3 +1,4 @@
+/* stats/top.c: stats: biotop: options, tag helper, request owners, the table */
 /* top: biotop's "who is hammering the disk" from block traces, no BPF.
  *
  * A request belongs to the process that queued it (Q), named from PROCESS
@@ -38,7 +39,7 @@ const char top_usage[] =
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "capture/kdefs.h"
+#include "stats/stats.h"
 
 struct row {
 	u32 pid, dev;		/* pid, or the tag with a helper */
