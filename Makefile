@@ -49,14 +49,16 @@ STRIP := $(word 1,$(XT))-strip
 QEMU := $(word 3,$(XT))
 endif
 
-SRCS := applet.c capture/decode.c capture/source.c capture/trace.c capture/relay.c \
+SRCS := applet.c base.c text.c capture/decode.c capture/source.c capture/trace.c capture/relay.c \
 	capture/tracefs.c match/procs.c match/inflight.c match/dcpair.c match/track.c \
-	stats/exact.c stats/iostats.c stats/monitor.c stats/top.c output/out.c output/fmt.c output/parse.c
+	stats/exact.c stats/iostats.c stats/monitor.c stats/top.c output/fmt.c output/parse.c
+# every header: a new one triggers rebuilds without naming it here
+HDRS := $(wildcard *.h */*.h)
 OBJS := $(SRCS:%.c=$(B)/obj/%.o)
 # The per-record path: decoding and formatting.  -Os turns every divide by
 # a constant into a div instruction, which made number formatting half of
 # parse's time; these few objects are built for speed instead.
-HOT := $(addprefix $(B)/obj/,capture/decode.o capture/source.o output/out.o \
+HOT := $(addprefix $(B)/obj/,capture/decode.o capture/source.o text.o \
 	output/fmt.o output/parse.o stats/monitor.o match/inflight.o match/dcpair.o)
 $(HOT): CFLAGS += -O2
 
@@ -78,7 +80,7 @@ $(STAMP): FORCE
 		$(CC) -dumpfullversion -dumpmachine 2>&1; } >$@.new
 	@if cmp -s $@ $@.new; then rm -f $@.new; else mv -f $@.new $@; fi
 
-$(B)/obj/%.o: %.c iomon.h config.h capture/capture.h capture/kdefs.h $(STAMP)
+$(B)/obj/%.o: %.c $(HDRS) $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -ffunction-sections -fdata-sections -c -o $@ $<
 
@@ -162,7 +164,7 @@ TINY := -DPROC_MAX=3 -DTRACK_MAX=4 -DPPI_MAX=2 -DCPUS_MAX=2 -DDEVS_MAX=1 \
 	-DSKIPS_MAX=1 -DSTREAMS_MAX=1 -DPIPE_WINDOW=16 -DFMT_SPACE=24 \
 	-DHOLD_MAX=1 -DHOLD_BYTES=8 -DMON_PENDING=2 -DMON_DEVS=1 -DTOP_TAGS=2 -DTOP_ROWS=2 -DTOP_REQS=4 \
 	-DREPLAY_FILES=1 -DNOTICE_BUF=16 -DCAP_DEVS=1 -DCAP_CPUS=1 -DTOP_RUNS=1 -DTOP_HELPER_MS=5000
-$(B)/tiny/iomon: $(SRCS) iomon.h config.h capture/kdefs.h Makefile $(STAMP)
+$(B)/tiny/iomon: $(SRCS) $(HDRS) Makefile $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) -I. $(TINY) -Os $(WARN) $(LDFLAGS) -o $@ $(SRCS)
 

@@ -1,4 +1,5 @@
-/* config.h: every size iomon uses.  Each one can be overridden with -D at
+/* config.h: bottom: every size, pool, hash and buffer, each overridable with -D */
+/* every size iomon uses.  Each one can be overridden with -D at
  * build time (make CFLAGS_EXTRA=-DPROC_MAX=16); the tests build a tiny-pool
  * variant that way to prove that exhausting any pool is counted and
  * reported, never a crash.  Nothing in iomon allocates from a heap: these
@@ -94,18 +95,6 @@
 #define TRACK_MAX 8192
 #endif
 
-/* Hash buckets of the in-flight tables (match/inflight.c); the largest
- * power of two not above the count is used.  Chain order is not output. */
-#ifndef TRACK_HASH
-#define TRACK_HASH (2 * TRACK_MAX)
-#endif
-#ifndef MON_HASH
-#define MON_HASH 128
-#endif
-#ifndef TOP_HASH
-#define TOP_HASH 1024
-#endif
-
 /* -f / -F format strings, all of them together. */
 #ifndef FMT_SPACE
 #define FMT_SPACE 8192
@@ -186,6 +175,51 @@
 /* A helper that has not answered a record within this long is stuck. */
 #ifndef TOP_HELPER_MS
 #define TOP_HELPER_MS 10000
+#endif
+
+/* Hash sizes (buckets or open-addressing slots).  Which bucket a key lands
+ * in is never output; these only trade memory for chain length. */
+#ifndef PROC_HASH
+#define PROC_HASH (2 * PROC_MAX)	/* pid -> name, open addressing */
+#endif
+#ifndef TRACK_HASH
+#define TRACK_HASH (2 * TRACK_MAX)	/* parse -t requests */
+#endif
+#ifndef PPI_HASH
+#define PPI_HASH 512			/* per-process statistics */
+#endif
+#ifndef MON_HASH
+#define MON_HASH 128			/* monitor's pending D/C: blkiomon's sector % 128 chains */
+#endif
+#ifndef TOP_HASH
+#define TOP_HASH 1024			/* top's requests in flight */
+#endif
+#ifndef CAP_TASKS
+#define CAP_TASKS 1024			/* tracefs: pid -> name, last device (direct-mapped) */
+#endif
+/* parse: CPUs below this find their per-CPU statistics without a search. */
+#ifndef CPU_DIRECT
+#define CPU_DIRECT 64
+#endif
+
+/* Fixed buffers. */
+#ifndef DEVLIST_BUF
+#define DEVLIST_BUF 4096		/* trace -I: the device list file */
+#endif
+#ifndef TRACEFS_FORMAT_BUF
+#define TRACEFS_FORMAT_BUF 8192		/* one tracepoint's format file */
+#endif
+#ifndef MON_TEXT_BUF
+#define MON_TEXT_BUF 8192		/* monitor -h output buffer */
+#endif
+#ifndef MON_BIN_BUF
+#define MON_BIN_BUF 4096		/* monitor -b, -d and -D output buffers */
+#endif
+#ifndef MON_JSON_BUF
+#define MON_JSON_BUF 8192		/* monitor --json output buffer */
+#endif
+#ifndef TOP_OUT_BUF
+#define TOP_OUT_BUF 8192		/* top's table output buffer */
 #endif
 
 #endif

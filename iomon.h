@@ -1,6 +1,9 @@
-/* iomon.h: the types and entry points shared across the pipeline.
- * source (capture/) -> decode (capture/decode.c) -> merge (capture/merge.c)
- * -> match (match/) -> stats (stats/) -> output (output/). */
+/* iomon.h: bottom: types, COLD, buffered output, number formatting, messages, files, scanning, options */
+/* The bottom of the pipeline, included by everything:
+ * capture/ (kernel or files -> source.c -> decode.c; the merge is still in
+ * output/parse.c) -> match/ -> stats/ -> output/ -> drivers.  Each folder
+ * has one public header (capture/capture.h, match/match.h, stats/stats.h,
+ * output/output.h), each including the one below it. */
 #ifndef IOMON_H
 #define IOMON_H
 
@@ -18,80 +21,7 @@ typedef int64_t s64;
  * the objects the Makefile builds -O2 for their per-record paths. */
 #define COLD __attribute__((cold))
 
-/* ---- kernel facts (struct blk_io_trace, blktrace_api.h) ---- */
-#define TRACE_MAGIC 0x65617400u
-#define TC_SHIFT 16
-#define TC(bit) (1u << ((bit) + TC_SHIFT))
-enum { TC_READ, TC_WRITE, TC_FLUSH, TC_SYNC, TC_QUEUE, TC_REQUEUE, TC_ISSUE,
-       TC_COMPLETE, TC_FS, TC_PC, TC_NOTIFY, TC_AHEAD, TC_META, TC_DISCARD,
-       TC_DRV_DATA, TC_FUA };
-enum { TA_QUEUE = 1, TA_BACKMERGE, TA_FRONTMERGE, TA_GETRQ, TA_SLEEPRQ,
-       TA_REQUEUE, TA_ISSUE, TA_COMPLETE, TA_PLUG, TA_UNPLUG_IO,
-       TA_UNPLUG_TIMER, TA_INSERT, TA_SPLIT, TA_BOUNCE, TA_REMAP, TA_ABORT,
-       TA_DRV_DATA, TA_ZONE_PLUG, TA_ZONE_UNPLUG };
-#define TA_CGROUP 0x100u
-#define TN_PROCESS (TC(TC_NOTIFY) | 0)
-#define TN_TIMESTAMP (TC(TC_NOTIFY) | 1)
-#define TN_MESSAGE (TC(TC_NOTIFY) | 2)
-/* version 8: zone operations ride above bit 32 of the 64-bit action */
-#define TC2(bit) ((u64)1 << (32 + (bit)))
-enum { TC2_ZONE_APPEND, TC2_ZONE_RESET, TC2_ZONE_RESET_ALL, TC2_ZONE_FINISH,
-       TC2_ZONE_OPEN, TC2_ZONE_CLOSE, TC2_WRITE_ZEROES };
-#define DEV_MAJOR(d) ((u32)(d) >> 20)
-#define DEV_MINOR(d) ((u32)(d) & 0xfffff)
-
-/* One decoded record, in host order whatever the file's order/version. */
-struct rec {
-	u64 time, sector, action;
-	u32 seq, bytes, pid, dev, cpu;
-	u16 error, pdu_len;
-	u8 version, swapped;
-	u16 hdr_len;		/* 48 (v7) or 64 (v8) */
-	const u8 *pdu;		/* pdu_len bytes, inside the reader's buffer */
-};
-/* The action as blkparse classifies it: 32 bits, cgroup flag aside. */
-#define ACT32(r) ((u32)(r)->action & ~TA_CGROUP)
-#define REC_IS_NOTE(r) ((ACT32(r) & TC(TC_NOTIFY)) && ACT32(r) != TN_MESSAGE)
-/* A message carrying a cgroup id: blkparse 1.2.0 takes it for a note and
- * drops it; we print it, but let it not count in blkparse's read batches. */
-#define REC_IS_CG_MSG(r) ((u32)(r)->action == (TN_MESSAGE | TA_CGROUP))
-
-/* capture/decode.c */
-enum { DEC_MORE = 0, DEC_BADMAGIC = -1, DEC_BADVERSION = -2 };
-int rec_decode(const u8 *p, size_t avail, struct rec *r);
-int rec_unfilled(const u8 *p);	/* needs 48 bytes */
-u64 be64_load(const u8 *p);
-u32 be32_load(const u8 *p);
-u32 ne32_load(const u8 *p, int swapped);
-void rec_encode_v7(u8 *out, const struct rec *r);
-int mask_bit(const char *name);	/* -a NAME: its category bit, or -1 */
-
-/* capture/source.c: a byte stream read in large chunks into a fixed buffer */
-struct src {
-	int fd, eof;
-	const char *name;	/* for messages */
-	u8 *buf;
-	u32 cap, pos, len;
-	u32 keep;		/* bytes from here on survive a refill (NO_KEEP: from pos) */
-	int push;		/* fed by parse_push, not read from fd */
-	u64 base;		/* file offset of buf[0] */
-};
-#define NO_KEEP 0xffffffffu
-void src_init(struct src *s, int fd, const char *name, u8 *buf, u32 cap);
-/* Make at least want bytes available at s->pos; returns bytes available. */
-u32 src_need(struct src *s, u32 want);
-/* Decode the record at s->pos.  1: r filled; 0: clean end; -1: damaged input
- * (message printed, naming the file and byte offset). */
-int src_record(struct src *s, struct rec *r);
-size_t src_push(struct src *s, const void *p, size_t n);	/* bytes taken */
-void src_init_push(struct src *s, u8 *buf, u32 cap);
-int src_feed(struct src *s, const void *p, size_t n, void (*drain)(void));
-int src_replay(const char *name, void (*fn)(const struct rec *), volatile int *stop);
-void src_zero_report(void);	/* warns once if unfilled records were skipped */
-extern unsigned long long src_errors, src_zero_records, src_zero_first_off;
-extern const char *src_zero_first;
-
-/* output/out.c: buffered writes to a raw fd, formatting helpers */
+/* text.c: buffered writes to a raw fd, formatting helpers */
 struct obuf {
 	int fd, failed;
 	const char *name;
@@ -128,7 +58,7 @@ int sfmt(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(prin
 void ob_printf(struct obuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int ob_close(struct obuf *o);
 
-/* applet.c: errors go through one place */
+/* base.c: errors go through one place; files, scanning, options */
 extern const char *applet_name;
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void err_sys(const char *what);	/* "applet: what: strerror" */
@@ -138,282 +68,12 @@ extern int quiet_notes;
 int open_out(const char *path, int mode);	/* no symlink following */
 long dir_each(const char *dir, long (*fn)(const char *dir, const char *name, void *arg), void *arg);
 u64 scan_u64(const char *s, char **end, int base);	/* strtoull, bases 10 and 16 */
+double scan_double(const char *arg, const char **end);	/* strtod */
 char *str_find(const char *h, const char *n);	/* strstr, naively */
-/* getopt (opts NULL) and getopt_long (opts: permutes argv) as musl's */
+/* getopt (opts NULL) and getopt_long (opts: permutes the words) as musl's */
 struct option;
 extern char *opt_arg;
 extern int opt_ind;
-int opt_get(int argc, char **argv, const char *optstring, const struct option *opts);
-
-/* applets */
-int parse_main(int argc, char **argv);
-int trace_main(int argc, char **argv);
-int btrace_main(int argc, char **argv);
-int monitor_main(int argc, char **argv);
-int top_main(int argc, char **argv);
-int trace_devices(char **devs, int n, u32 mask, int (*sink)(const void *, size_t), void (*round)(void));
-int parse_begin(int argc, char **argv);	/* -2: done (--help, -V) */
-void parse_begin_push(void);
-int parse_push(const void *p, size_t n);
-void parse_pump(void);
-int parse_end(int rc);
-
-/* match/procs.c: pid -> command name, first name wins (as blkparse) */
-const char *proc_name(u32 pid);
-void proc_add(u32 pid, const u8 *name, u32 len);
-extern unsigned long long proc_dropped;
-
-/* stats/iostats.c: blkparse's struct io_stats as an array.  Read/write
- * pairs sit side by side so that index + w picks the direction. */
-enum {
-	ST_Q, ST_Q_W, ST_Q_KB, ST_Q_KB_W, ST_Q_B, ST_Q_B_W,
-	ST_I, ST_I_W, ST_I_KB, ST_I_KB_W, ST_I_B, ST_I_B_W,
-	ST_C, ST_C_W, ST_C_KB, ST_C_KB_W, ST_C_B, ST_C_B_W,
-	ST_M, ST_M_W, ST_M_KB, ST_M_KB_W, ST_M_B, ST_M_B_W,
-	ST_RQ, ST_RQ_W,
-	ST_QPC, ST_QPC_W, ST_QPC_KB, ST_QPC_KB_W, ST_QPC_B, ST_QPC_B_W,
-	ST_IPC, ST_IPC_W, ST_IPC_KB, ST_IPC_KB_W, ST_IPC_B, ST_IPC_B_W,
-	ST_CPC, ST_CPC_W, ST_RQPC, ST_RQPC_W,
-	ST_UNPLUG_IO, ST_UNPLUG_TIMER,
-	ST_N
-};
-typedef u64 iostats[ST_N];
-void iostats_add(iostats into, const iostats from);
-void iostats_print(struct obuf *o, const iostats s, const char *title, const u32 *depth);
-
-/* output/fmt.c: one event line, default layout or -f/-F */
-struct ev {
-	const struct rec *r;
-	u64 time;		/* relative to the trace's first event */
-	const char *act;	/* "Q", "UT", ... */
-	u32 cpu;		/* the column blkparse prints (file's CPU in file mode) */
-	u64 elapsed;		/* -t timing, or ~0 */
-	const u8 *pdu;		/* only PC issue/insert/complete pass their CDB */
-	u32 pdu_len;
-	u32 dev;		/* device column (A prints the remap target) */
-};
-#define NO_ELAPSED (~(u64)0)
-int fmt_set_all(const char *f);
-int fmt_set_one(const char *spec);
-int fmt_overridden(int act);
-void fmt_event(struct obuf *o, const struct ev *e);
-/* blkparse exits on these mid-run; the applet flushes what it has first */
-void fmt_fatal(const char *why) __attribute__((noreturn));
-void fmt_message(struct obuf *o, const struct rec *r, u64 time, u32 shown_cpu);
-extern s64 abs_start_sec, abs_start_nsec;	/* from the TIMESTAMP note, for %z */
-
-/* match/inflight.c: the one table of requests in flight, keyed by
- * (device, sector, kind).  An entry is the caller's struct whose first
- * member is `struct ift_hdr h`; the table zeroes it on add and keeps the
- * key, chain and age in h.  What a full pool does is the table's policy. */
-enum ift_full { IFT_DROP, IFT_AGE_FIFO, IFT_AGE_NEAR };
-struct ift_hdr {
-	u64 sector, born;	/* born: IFT_AGE_NEAR ages the least */
-	u32 dev, kind, next, stamp;	/* next: chain or free list, slot + 1 */
-	u32 chain;		/* its bucket */
-	u8 used;
-} __attribute__((aligned(8)));	/* payload words follow it whole */
-struct ift {
-	u8 *pool;
-	u32 esize, cap, shift, *bucket, *ring;	/* 2^(64-shift) buckets; ring: (slot, stamp) pairs, IFT_AGE_FIFO */
-	u8 full;		/* enum ift_full */
-	u32 freelist, hwm, hand, stamp, ring_head, ring_tail, ring_n;
-	void (*evict)(void *ctx, void *e);	/* an entry aged out, before it goes */
-	void *ctx;
-	unsigned long long dropped, aged;
-};
-/* static TYPE NAME_pool[CAP] and the table NAME (file scope) */
-#define IFT_POOL(name, type, cap_, nbucket_, full_) \
-	_Static_assert(offsetof(type, h) == 0, #type ": struct ift_hdr h must come first"); \
-	static type name##_pool[cap_]; \
-	static u32 name##_bucket[(nbucket_) < 2 ? 2 : (nbucket_)], name##_ring[(full_) == IFT_AGE_FIFO ? 2 * (cap_) : 1]; \
-	static struct ift name = { .pool = (u8 *)name##_pool, .esize = sizeof(type), .cap = (cap_), \
-		.shift = __builtin_clzll((nbucket_) | 2) + 1, .bucket = name##_bucket, .ring = name##_ring, .full = (full_) }
-/* the hot lookups, inline: slot i's entry, a key's chain (the top bits
- * of a multiplicative hash: the largest power of two <= the bucket count
- * is used), a key's entry or NULL */
-static inline struct ift_hdr *ift_entry(const struct ift *t, u32 i)
-{
-	return (struct ift_hdr *)(t->pool + (size_t)(i - 1) * t->esize);
-}
-static inline u32 ift_hash(const struct ift *t, u32 dev, u64 sector)
-{
-	return (u32)(((sector ^ (u64)dev << 40) * 0x9e3779b97f4a7c15ull) >> t->shift);
-}
-static inline u32 *ift_chain(const struct ift *t, u32 dev, u64 sector)
-{
-	return &t->bucket[ift_hash(t, dev, sector)];
-}
-static inline void *ift_find(const struct ift *t, u32 dev, u64 sector, u32 kind)
-{
-	u32 i;
-
-	for (i = *ift_chain(t, dev, sector); i; i = ift_entry(t, i)->next) {
-		struct ift_hdr *e = ift_entry(t, i);
-
-		if (e->sector == sector && e->dev == dev && e->kind == kind)
-			return e;
-	}
-	return NULL;
-}
-u32 ift_room(struct ift *t);	/* no free slot: bump or age; 0: IFT_DROP */
-/* ring position after i (a divide by cap per record showed in monitor's time) */
-static inline u32 ift_next(const struct ift *t, u32 i)
-{
-	return i + 1 == t->cap ? 0 : i + 1;
-}
-/* a new key (the caller found none); its payload zeroed; NULL: full, IFT_DROP */
-static inline void *ift_add(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born)
-{
-	struct ift_hdr *e;
-	u32 idx = t->freelist, h;
-	u64 *q;
-
-	if (idx)
-		t->freelist = ift_entry(t, idx)->next;
-	else if (!(idx = ift_room(t)))
-		return NULL;
-	e = ift_entry(t, idx);
-	for (q = (u64 *)(e + 1); (u8 *)q < (u8 *)e + t->esize; q++) {
-		*q = 0;		/* a few words: no call to memset (the asm keeps gcc from making one) */
-		__asm__("" : "+r"(q));
-	}
-	h = ift_hash(t, dev, sector);
-	*e = (struct ift_hdr){ .sector = sector, .born = born, .dev = dev, .kind = kind,
-			       .next = t->bucket[h], .chain = h, .used = 1 };
-	t->bucket[h] = idx;
-	if (t->full == IFT_AGE_FIFO) {	/* (slot, stamp) into the ring */
-		e->stamp = ++t->stamp;
-		if (t->ring_n == t->cap) {	/* ring full of stale pairs: drop one */
-			t->ring_tail = ift_next(t, t->ring_tail);
-			t->ring_n--;
-		}
-		t->ring[2 * t->ring_head] = idx;
-		t->ring[2 * t->ring_head + 1] = e->stamp;
-		t->ring_head = ift_next(t, t->ring_head);
-		t->ring_n++;
-	}
-	return e;
-}
-void *ift_put(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born);	/* ift_add, not inline */
-void *ift_get(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born);	/* find, else add */
-static inline void ift_del(struct ift *t, void *p)
-{
-	struct ift_hdr *e = p;
-	u32 *l = &t->bucket[e->chain], i;
-
-	while ((i = *l) && ift_entry(t, i) != e)
-		l = &ift_entry(t, i)->next;
-	*l = e->next;
-	e->used = 0;		/* to the free list: last freed, first reused */
-	e->next = t->freelist;
-	t->freelist = i;
-}
-int ift_move(struct ift *t, void *e, u32 dev, u64 sector);	/* -1: key taken, e freed */
-void *ift_slot(struct ift *t, u32 i);	/* slot 1..hwm in slot order; NULL: free */
-
-/* match/dcpair.c: blkiomon's D/C pairing on an IFT_AGE_FIFO table of
- * struct dc_ent; note() sees "mismatch" and "aged out" records.  dc_pair
- * is inline (monitor's per-record path; as a call it cost ~12 % of the rate),
- * what is not per record is in dcpair.c. */
-struct dc_rec { u64 time, sector; u32 dev, action, bytes; };
-struct dc_ent {
-	struct ift_hdr h;	/* key: device, sector, R/W/FS/PC class */
-	u64 time;
-	u32 action, bytes;
-};
-struct dcpair {
-	struct ift *t;
-	void (*note)(void *ctx, const char *what, const struct dc_rec *r);
-	void *ctx;
-	unsigned long long match, mismatch;	/* aged: t->aged */
-};
-void dc_init(struct dcpair *p);	/* before the first dc_pair */
-void dc_mismatch(struct dcpair *p, const struct dc_rec *old, const struct dc_rec *young);
-#define DC_CLASS(action) ((action) & (TC(TC_WRITE) | TC(TC_READ) | TC(TC_FS) | TC(TC_PC)))
-static inline void dc_rec_of(const struct dc_ent *e, struct dc_rec *r)
-{
-	*r = (struct dc_rec){ .time = e->time, .sector = e->h.sector, .dev = e->h.dev,
-			      .action = e->action, .bytes = e->bytes };
-}
-/* r waits for its partner */
-static inline void dc_store(struct dcpair *p, const struct dc_rec *r)
-{
-	struct dc_ent *e = ift_add(p->t, r->dev, r->sector, DC_CLASS(r->action), r->time);
-
-	if (e) {
-		e->time = r->time;
-		e->action = r->action;
-		e->bytes = r->bytes;
-	}
-}
-/* in meets its partner (same device, sector, class) or waits; 1: a D then
- * a C, set in d and c, counted in match */
-static inline int dc_pair(struct dcpair *p, const struct dc_rec *in, struct dc_rec *d, struct dc_rec *c)
-{
-	struct dc_ent *e = ift_find(p->t, in->dev, in->sector, DC_CLASS(in->action));
-	struct dc_rec got;
-	const struct dc_rec *old, *young;
-
-	if (!e) {
-		dc_store(p, in);
-		return 0;
-	}
-	dc_rec_of(e, &got);
-	ift_del(p->t, e);
-	old = got.time < in->time ? &got : in;
-	young = old == in ? &got : in;
-	if ((old->action & TC(TC_ISSUE)) && (young->action & TC(TC_COMPLETE))) {
-		p->match++;
-		*d = *old;
-		*c = *young;
-		return 1;
-	}
-	dc_mismatch(p, old, young);
-	return 0;
-}
-
-/* match/track.c: blkparse -t's requests on an IFT_DROP table, keyed by
- * device index */
-struct track {
-	struct ift_hdr h;
-	u64 alloc, queue, dispatch;
-	u32 pid;
-};
-struct track *track_find(u32 dev, u64 sector);
-struct track *track_get(u32 dev, u64 sector, u32 pid);	/* NULL: pool full */
-void track_del(struct track *t);
-int track_rekey(struct track *t, u64 sector);	/* -1: alias, entry dropped */
-extern struct ift *const track_table;
-#define track_dropped (track_table->dropped)
-
-/* stats/exact.c: a sum of squares in 160 bits, and the variance from it,
- * exact ("%.Nf" of (num*squares - sum^2) / num^2, ties to even) */
-struct sq160 { u64 lo, hi; u32 top; };
-static inline void sq_add(struct sq160 *q, u64 v)
-{
-	u64 a = v >> 32, b = (u32)v, m = a * b, ml = m << 33;
-	u64 lo = b * b + ml, hi = a * a + (m >> 31) + (lo < ml);
-
-	/* v*v < 2^128, so hi <= 2^64 - 2: hi plus a carry cannot wrap */
-	q->lo += lo;
-	hi += q->lo < lo;
-	q->hi += hi;
-	q->top += q->hi < hi;
-}
-char *fmt_variance(char *p, u64 num, u64 sum, const struct sq160 *q, int decimals);
-
-/* stats/procstats.c: blkparse -s, per process (or per name with -h) */
-struct ppi {
-	iostats st;
-	u64 wait_alloc[2], wait_dispatch[2], wait_complete[2];
-	u32 pid, chain;
-	u8 more_than_one;
-};
-struct ppi *ppi_find(u32 pid);		/* lookup only */
-struct ppi *ppi_get(u32 pid);		/* lookup or create; NULL: pool full */
-void ppi_print_all(struct obuf *o, int sort_key);
-extern int ppi_by_name;
-extern unsigned long long ppi_dropped;
+int opt_get(int nw, char **words, const char *optstring, const struct option *opts);
 
 #endif

@@ -1,39 +1,59 @@
-/* Shared state of the capture applets (trace, btrace). */
+/* capture/capture.h: capture: the public API of capture/: struct rec, decoding, byte sources, live capture */
 #ifndef IOMON_CAPTURE_H
 #define IOMON_CAPTURE_H
-#include "iomon.h"
+#include "capture/kdefs.h"
 
-struct tdev {
-	const char *path;
-	char name[64];		/* the kernel's name: sda, nvme0n1, dm-0 */
-	u32 kdev, disk;		/* kernel dev_t; for a partition, its disk's */
-	int fd, is_part, setup, version;
-	u64 start_lba, end_lba;
-	int relay[CAP_CPUS];	/* debugfs trace<cpu> */
-	int out[CAP_CPUS];	/* NAME.blktrace.CPU, or 1 for the stream */
-	u64 bytes[CAP_CPUS];
-	u32 seq[CAP_CPUS];	/* tracefs: records numbered per CPU */
-	u64 dropped;
+/* One decoded record, in host order whatever the file's order/version. */
+struct rec {
+	u64 time, sector, action;
+	u32 seq, bytes, pid, dev, cpu;
+	u16 error, pdu_len;
+	u8 version, swapped;
+	u16 hdr_len;		/* 48 (v7) or 64 (v8) */
+	const u8 *pdu;		/* pdu_len bytes, inside the reader's buffer */
 };
+/* The action as blkparse classifies it: 32 bits, cgroup flag aside. */
+#define ACT32(r) ((u32)(r)->action & ~TA_CGROUP)
+#define REC_IS_NOTE(r) ((ACT32(r) & TC(TC_NOTIFY)) && ACT32(r) != TN_MESSAGE)
+/* A message carrying a cgroup id: blkparse 1.2.0 takes it for a note and
+ * drops it; we print it, but let it not count in blkparse's read batches. */
+#define REC_IS_CG_MSG(r) ((u32)(r)->action == (TN_MESSAGE | TA_CGROUP))
 
-enum { BK_AUTO, BK_RELAY, BK_TRACEFS };
-enum { RUN_FALLBACK = 2 };	/* relay refused: try tracefs */
+/* capture/decode.c */
+enum { DEC_MORE = 0, DEC_BADMAGIC = -1, DEC_BADVERSION = -2 };
+int rec_decode(const u8 *p, size_t avail, struct rec *r);
+int rec_unfilled(const u8 *p);	/* needs 48 bytes */
+u64 be64_load(const u8 *p);
+u32 be32_load(const u8 *p);
+u32 ne32_load(const u8 *p, int swapped);
+void rec_encode_v7(u8 *out, const struct rec *r);
+int mask_bit(const char *name);	/* -a NAME: its category bit, or -1 */
 
-struct cap {
-	struct tdev dev[CAP_DEVS];
-	u32 ndev, ncpu, mask, buf_size, buf_nr, stopwatch;
-	const char *debugfs, *oname, *dir;
-	int to_stdout, kill, verbose, backend, write_failed;
-	u8 *buf;		/* CAP_BUF bytes */
-	int (*sink)(const void *, size_t);	/* btrace: records to the parser */
-	void (*round)(void);			/* btrace: after each round of reads */
+/* capture/source.c: a byte stream read in large chunks into a fixed buffer */
+struct src {
+	int fd, eof;
+	const char *name;	/* for messages */
+	u8 *buf;
+	u32 cap, pos, len;
+	u32 keep;		/* bytes from here on survive a refill (NO_KEEP: from pos) */
+	int push;		/* fed by parse_push, not read from fd */
+	u64 base;		/* file offset of buf[0] */
 };
-extern struct cap C;
+#define NO_KEEP 0xffffffffu
+void src_init(struct src *s, int fd, const char *name, u8 *buf, u32 cap);
+/* Make at least want bytes available at s->pos; returns bytes available. */
+u32 src_need(struct src *s, u32 want);
+/* Decode the record at s->pos.  1: r filled; 0: clean end; -1: damaged input
+ * (message printed, naming the file and byte offset). */
+int src_record(struct src *s, struct rec *r);
+size_t src_push(struct src *s, const void *p, size_t n);	/* bytes taken */
+void src_init_push(struct src *s, u8 *buf, u32 cap);
+int src_feed(struct src *s, const void *p, size_t n, void (*drain)(void));
+int src_replay(const char *name, void (*fn)(const struct rec *), volatile int *stop);
+void src_zero_report(void);	/* warns once if unfilled records were skipped */
+extern unsigned long long src_errors, src_zero_records, src_zero_first_off;
+extern const char *src_zero_first;
 
-int cap_write(struct tdev *d, u32 cpu, const void *p, size_t n);
-int cap_stopping(void);
-int cap_wait(void);	/* poll timeout in ms; -1: -w is over */
-int relay_run(void);		/* 0, 1 (failed), RUN_FALLBACK */
-int relay_kill(void);
-int tracefs_run(void);
+/* capture/trace.c: live capture for monitor -t and top */
+int trace_devices(char **devs, int n, u32 mask, int (*sink)(const void *, size_t), void (*round)(void));
 #endif

@@ -1,10 +1,11 @@
+/* capture/decode.c: capture: record decoding (v7/v8, either byte order), unfilled test, v7 encoder, -a names */
 /* Record decoding.  Byte order and version are decided from each record's
  * own magic, so a folder may mix a big-endian v7 trace of one device with
  * a little-endian v8 trace of another, on any host.  Loads go byte by byte:
  * the compiler turns them into one (byte-swapping) load where it can, and
  * nothing here cares about alignment or the host's order. */
 #include <strings.h>
-#include "iomon.h"
+#include "capture/capture.h"
 
 static u16 le16(const u8 *p) { return (u16)(p[0] | p[1] << 8); }
 static u32 le32(const u8 *p) { return (u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24; }
@@ -20,7 +21,7 @@ int rec_decode(const u8 *p, size_t avail, struct rec *r)
 	u32 m;
 	int be;
 
-	if (avail < 48)
+	if (avail < REC_V7_LEN)
 		return DEC_MORE;
 	m = le32(p);
 	be = 0;
@@ -33,7 +34,7 @@ int rec_decode(const u8 *p, size_t avail, struct rec *r)
 	r->version = (u8)m;
 	r->swapped = (u8)be;
 	if (r->version == 7) {
-		r->hdr_len = 48;
+		r->hdr_len = REC_V7_LEN;
 		if (be) {
 			r->seq = be32_load(p + 4);
 			r->time = be64_load(p + 8);
@@ -58,9 +59,9 @@ int rec_decode(const u8 *p, size_t avail, struct rec *r)
 			r->pdu_len = le16(p + 46);
 		}
 	} else if (r->version == 8) {
-		r->hdr_len = 64;
+		r->hdr_len = REC_V8_LEN;
 		r->pdu_len = 0;		/* so a caller asks for the whole header */
-		if (avail < 64)
+		if (avail < REC_V8_LEN)
 			return DEC_MORE;
 		if (be) {
 			r->seq = be32_load(p + 4);
@@ -101,7 +102,7 @@ int rec_unfilled(const u8 *p)
 
 	if (p[0] | p[1] | p[2] | p[3])	/* a magic: the common case, at once */
 		return 0;
-	for (i = 4; i < 48; i++)
+	for (i = 4; i < REC_V7_LEN; i++)
 		acc |= p[i];
 	return !acc;
 }
@@ -116,8 +117,8 @@ void rec_encode_v7(u8 *out, const struct rec *r)
 		u16 error, pdu_len;
 	} h = { TRACE_MAGIC | 7, r->seq, r->time, r->sector, r->bytes,
 		(u32)r->action, r->pid, r->dev, r->cpu, r->error, r->pdu_len };
-	_Static_assert(sizeof(h) == 48, "blk_io_trace is 48 bytes");
-	__builtin_memcpy(out, &h, 48);
+	_Static_assert(sizeof(h) == REC_V7_LEN, "blk_io_trace is 48 bytes");
+	__builtin_memcpy(out, &h, REC_V7_LEN);
 }
 
 /* Category names for -a, in bit order; blktrace and blkparse also take the

@@ -1,9 +1,32 @@
+/* capture/kdefs.h: capture: kernel ABI and record facts (ioctls, structs, TC/TA/TN, record lengths) */
 /* Kernel interfaces for capture, carried here so no kernel headers are
  * needed (musl's compiler sees none) and every architecture agrees.
  * Layouts from include/uapi/linux/blktrace_api.h and fs.h. */
 #ifndef IOMON_KDEFS_H
 #define IOMON_KDEFS_H
 #include "iomon.h"
+
+/* ---- kernel facts (struct blk_io_trace, blktrace_api.h) ---- */
+#define TRACE_MAGIC 0x65617400u
+#define TC_SHIFT 16
+#define TC(bit) (1u << ((bit) + TC_SHIFT))
+enum { TC_READ, TC_WRITE, TC_FLUSH, TC_SYNC, TC_QUEUE, TC_REQUEUE, TC_ISSUE,
+       TC_COMPLETE, TC_FS, TC_PC, TC_NOTIFY, TC_AHEAD, TC_META, TC_DISCARD,
+       TC_DRV_DATA, TC_FUA };
+enum { TA_QUEUE = 1, TA_BACKMERGE, TA_FRONTMERGE, TA_GETRQ, TA_SLEEPRQ,
+       TA_REQUEUE, TA_ISSUE, TA_COMPLETE, TA_PLUG, TA_UNPLUG_IO,
+       TA_UNPLUG_TIMER, TA_INSERT, TA_SPLIT, TA_BOUNCE, TA_REMAP, TA_ABORT,
+       TA_DRV_DATA, TA_ZONE_PLUG, TA_ZONE_UNPLUG };
+#define TA_CGROUP 0x100u
+#define TN_PROCESS (TC(TC_NOTIFY) | 0)
+#define TN_TIMESTAMP (TC(TC_NOTIFY) | 1)
+#define TN_MESSAGE (TC(TC_NOTIFY) | 2)
+/* version 8: zone operations ride above bit 32 of the 64-bit action */
+#define TC2(bit) ((u64)1 << (32 + (bit)))
+enum { TC2_ZONE_APPEND, TC2_ZONE_RESET, TC2_ZONE_RESET_ALL, TC2_ZONE_FINISH,
+       TC2_ZONE_OPEN, TC2_ZONE_CLOSE, TC2_WRITE_ZEROES };
+#define DEV_MAJOR(d) ((u32)(d) >> 20)
+#define DEV_MINOR(d) ((u32)(d) & 0xfffff)
 
 /* _IOC below is the generic layout; these ABIs put the direction bits
  * elsewhere and would send the kernel wrong ioctl numbers. */
@@ -76,6 +99,21 @@ _Static_assert(K_BLKTRACESTOP == 0x1275, "BLKTRACESTOP");
 _Static_assert(K_BLKTRACETEARDOWN == 0x1276, "BLKTRACETEARDOWN");
 _Static_assert(K_BLKTRACESETUP2 == 0xc0c0128eul, "BLKTRACESETUP2");
 
+/* Record facts.  A version-7 header is 48 bytes, a version-8 one 64; a
+ * payload is at most 65535 bytes (a u16).  REC_ROOM is the room parse's
+ * batch reader keeps free for one more record (blkparse's guard, which
+ * decides when names become known: it stays 65600, not 64 + 65535).
+ * blkiomon's binary record is 424 bytes with 16 size and 25 latency
+ * buckets. */
+#define REC_V7_LEN 48
+#define REC_V8_LEN 64
+#define REC_PDU_MAX 65535
+#define REC_ROOM 65600
+#define BLKIOMON_STAT_LEN 424
+#define SIZE_BUCKETS 16
+#define D2C_BUCKETS 25
+_Static_assert(REC_ROOM >= REC_V8_LEN + REC_PDU_MAX, "REC_ROOM holds the largest record");
+
 /* On-disk records.  decode.c reads them byte by byte at fixed offsets and
  * monitor.c writes blkiomon's record the same way, so no C struct of
  * theirs depends on the ABI; these are the writers' own structs (the
@@ -89,7 +127,7 @@ struct k_io_trace {		/* version 7, 48 bytes */
 	u16 error, pdu_len;
 };
 #define K_OFF(t, f, o) _Static_assert(__builtin_offsetof(struct t, f) == (o), #t "." #f " at " #o)
-_Static_assert(sizeof(struct k_io_trace) == 48, "blk_io_trace is 48 bytes");
+_Static_assert(sizeof(struct k_io_trace) == REC_V7_LEN, "blk_io_trace is 48 bytes");
 K_OFF(k_io_trace, sequence, 4); K_OFF(k_io_trace, time, 8); K_OFF(k_io_trace, sector, 16);
 K_OFF(k_io_trace, bytes, 24); K_OFF(k_io_trace, action, 28); K_OFF(k_io_trace, pid, 32);
 K_OFF(k_io_trace, device, 36); K_OFF(k_io_trace, cpu, 40); K_OFF(k_io_trace, error, 44);
@@ -104,7 +142,7 @@ struct k_io_trace2 {		/* version 8, 64 bytes */
 	u16 error, pdu_len;
 	u8 pad[12];
 };
-_Static_assert(sizeof(struct k_io_trace2) == 64, "blk_io_trace2 is 64 bytes");
+_Static_assert(sizeof(struct k_io_trace2) == REC_V8_LEN, "blk_io_trace2 is 64 bytes");
 K_OFF(k_io_trace2, sequence, 4); K_OFF(k_io_trace2, time, 8); K_OFF(k_io_trace2, sector, 16);
 K_OFF(k_io_trace2, bytes, 24); K_OFF(k_io_trace2, pid, 28); K_OFF(k_io_trace2, action, 32);
 K_OFF(k_io_trace2, device, 40); K_OFF(k_io_trace2, cpu, 44); K_OFF(k_io_trace2, error, 48);
@@ -118,18 +156,18 @@ _Static_assert(sizeof(struct k_io_trace_remap) == 16, "blk_io_trace_remap is 16 
 K_OFF(k_io_trace_remap, device_to, 4); K_OFF(k_io_trace_remap, sector_from, 8);
 
 /* blkiomon's struct blkiomon_stat, big-endian on disk and in the message
- * queue; bucket counts as stats/monitor.c (SIZE_BUCKETS, D2C_BUCKETS). */
+ * queue; SIZE_BUCKETS and D2C_BUCKETS buckets as stats/monitor.c's. */
 struct k_minmax { u64 min, max, sum, sos, num; };
 struct k_blkiomon_stat {
 	u64 time;
-	u32 size_hist[16];
-	u32 d2c_hist[25];
+	u32 size_hist[SIZE_BUCKETS];
+	u32 d2c_hist[D2C_BUCKETS];
 	u32 device;
 	struct k_minmax size_r, size_w, d2c_r, d2c_w, thrput_r, thrput_w;
 	u64 bidir;
 };
 _Static_assert(sizeof(struct k_minmax) == 40, "blkiomon minmax is 40 bytes");
-_Static_assert(sizeof(struct k_blkiomon_stat) == 424, "blkiomon_stat is 424 bytes");
+_Static_assert(sizeof(struct k_blkiomon_stat) == BLKIOMON_STAT_LEN, "blkiomon_stat is 424 bytes");
 K_OFF(k_blkiomon_stat, size_hist, 8); K_OFF(k_blkiomon_stat, d2c_hist, 72);
 K_OFF(k_blkiomon_stat, device, 172); K_OFF(k_blkiomon_stat, size_r, 176);
 K_OFF(k_blkiomon_stat, thrput_w, 376); K_OFF(k_blkiomon_stat, bidir, 416);

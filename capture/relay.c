@@ -1,3 +1,4 @@
+/* capture/relay.c: capture: the relay backend (BLKTRACESETUP, debugfs per-CPU files) */
 /* The relay backend: blktrace's own interface.  BLKTRACESETUP2 (version-8
  * records, kernel 6.19+) or BLKTRACESETUP, START, read debugfs
  * block/NAME/trace<cpu> while tracing, STOP, drain, TEARDOWN.
@@ -15,8 +16,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "capture/kdefs.h"
-#include "capture/capture.h"
+#include "capture/backend.h"
 
 static int trace_path(char *p, size_t n, const struct tdev *d, const char *file)
 {

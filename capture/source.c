@@ -1,3 +1,4 @@
+/* capture/source.c: capture: byte sources (fd or pushed), damage messages, zero-record report, replay */
 /* Input sources: a trace file or stdin read in large chunks into a fixed
  * buffer owned by the caller.  A record is always decoded from contiguous
  * bytes: when one straddles the end we slide the tail to the front. */
@@ -5,7 +6,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <string.h>
-#include "iomon.h"
+#include "capture/capture.h"
 
 unsigned long long src_errors, src_zero_records;
 const char *src_zero_first;
@@ -65,29 +66,29 @@ u32 src_need(struct src *s, u32 want)
 
 int src_record(struct src *s, struct rec *r)
 {
-	u32 have = src_need(s, 48);	/* a v7 record can be complete at 48 */
+	u32 have = src_need(s, REC_V7_LEN);	/* a v7 record can be complete at 48 */
 	int n;
 
 	/* A relay read while tracing can return space the kernel reserved but
 	 * has not filled yet: 48 zero bytes where no real record can be zero.
 	 * blkparse stops the file there and loses the rest; we step over it. */
-	while (have >= 48 && rec_unfilled(s->buf + s->pos)) {
+	while (have >= REC_V7_LEN && rec_unfilled(s->buf + s->pos)) {
 		if (!src_zero_records++) {
 			src_zero_first = s->name;
 			src_zero_first_off = s->base + s->pos;
 		}
-		s->pos += 48;
-		have = src_need(s, 64);
+		s->pos += REC_V7_LEN;
+		have = src_need(s, REC_V8_LEN);
 	}
 	if (!have)
 		return 0;
-	if (s->push && have < 48)
+	if (s->push && have < REC_V7_LEN)
 		return 0;
 	n = rec_decode(s->buf + s->pos, have, r);
 	/* A version-8 record can take two rounds: its header's 64 bytes
 	 * first, then the payload the header names. */
 	while (n == DEC_MORE) {
-		u32 want = have < 48 ? 48 : (u32)r->hdr_len + r->pdu_len, had = have;
+		u32 want = have < REC_V7_LEN ? REC_V7_LEN : (u32)r->hdr_len + r->pdu_len, had = have;
 
 		have = src_need(s, want);
 		if (have == had)
@@ -104,7 +105,7 @@ int src_record(struct src *s, struct rec *r)
 	if (n == DEC_MORE)
 		warn_msg("%s: truncated record at byte %llu (%u bytes left, record needs %u)",
 			 s->name, (unsigned long long)(s->base + s->pos), have,
-			 have < 48 ? 48 : (unsigned)r->hdr_len + r->pdu_len);
+			 have < REC_V7_LEN ? REC_V7_LEN : (unsigned)r->hdr_len + r->pdu_len);
 	else if (n == DEC_BADMAGIC)
 		warn_msg("%s: bad trace magic %08x at byte %llu", s->name,
 			 be32_load(s->buf + s->pos), (unsigned long long)(s->base + s->pos));

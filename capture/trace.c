@@ -1,3 +1,4 @@
+/* capture/trace.c: capture: blktrace and btrace: options, devices, signals, capture core */
 /* trace: blktrace, capture from the kernel.
  *
  * Two ways in.  relay: the blktrace ioctls and debugfs trace<cpu> files, as
@@ -48,8 +49,8 @@ const char trace_usage[] =
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
-#include "capture/kdefs.h"
-#include "capture/capture.h"
+#include "capture/backend.h"
+#include "output/output.h"
 
 struct cap C;
 static u8 cap_buf[CAP_BUF];
@@ -301,7 +302,7 @@ static int check_overlap(void)
 
 static int read_dev_list(const char *file)
 {
-	static char list[4096];
+	static char list[DEVLIST_BUF];
 	int fd = open(file, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 	char *p, *e;
@@ -355,8 +356,8 @@ static void summary(void)
 		if (write(fd, line, (size_t)n) < 0)
 			return;
 		for (c = 0; c < C.ncpu; c++) {
-			/* blktrace estimates events as bytes / 48 */
-			u64 e = d->bytes[c] / 48, k = (d->bytes[c] + 1023) >> 10;
+			/* blktrace estimates events as bytes / 48 (REC_V7_LEN) */
+			u64 e = d->bytes[c] / REC_V7_LEN, k = (d->bytes[c] + 1023) >> 10;
 
 			if (d->out[c] < 0 && !d->bytes[c])
 				continue;

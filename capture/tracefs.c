@@ -1,3 +1,4 @@
+/* capture/tracefs.c: capture: the tracefs backend: tracepoint events rewritten as records */
 /* The tracefs backend: the block tracepoints in a private tracefs instance,
  * read as raw ring-buffer pages and rewritten as blktrace records.
  *
@@ -24,7 +25,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "capture/capture.h"
+#include "capture/backend.h"
 
 enum { F_DEV, F_SECTOR, F_NR, F_BYTES, F_ERROR, F_RWBS, F_COMM, F_NEW, F_OLDDEV, F_OLDSEC, F_NRRQ, F_CMD, NF };
 static const char *const fname[NF] = { "dev", "sector", "nr_sector", "bytes", "error", "rwbs",
@@ -61,8 +62,7 @@ static int pipes[CAP_CPUS];
 static u32 page_size = 4096, commit_size = 8, data_off = 16;
 
 /* pid -> name and last device queued to, to name tasks and place plugs */
-#define TASKS 1024
-static struct task { u32 pid; u16 dev; u8 named[CAP_DEVS / 8 + 1]; char comm[16]; u64 noted; } tasks[TASKS];
+static struct task { u32 pid; u16 dev; u8 named[CAP_DEVS / 8 + 1]; char comm[16]; u64 noted; } tasks[CAP_TASKS];
 static u16 last_dev[CAP_CPUS];
 
 static int put(const char *dir, const char *file, const char *val)
@@ -121,7 +121,7 @@ static int find_root(void)
 /* "field:unsigned int nr_sector;	offset:24;	size:4;	signed:0;" */
 static int parse_format(struct tev *e)
 {
-	static char buf[8192];
+	static char buf[TRACEFS_FORMAT_BUF];
 	char dir[PATH_LEN], *p;
 	int i;
 
@@ -226,7 +226,7 @@ static u32 rwbs_bits(const char *s)
 
 static struct task *task(u32 pid)
 {
-	struct task *t = &tasks[(pid * 2654435761u) % TASKS];
+	struct task *t = &tasks[(pid * 2654435761u) % CAP_TASKS];
 
 	if (t->pid != pid) {
 		memset(t, 0, sizeof(*t));
@@ -266,14 +266,14 @@ static void comm_of(struct task *t, const char *c)
 static void emit(struct tdev *d, u32 cpu, u64 time, u32 pid, u32 action, u64 sector, u32 bytes,
 		 u16 error, const u8 *pdu, u16 pdu_len)
 {
-	u8 b[48 + 64];
+	u8 b[REC_V7_LEN + 64];
 	struct rec r = { .time = time, .sector = sector, .action = action, .bytes = bytes,
 			 .pid = pid, .dev = d->kdev, .cpu = cpu, .error = error,
 			 .pdu_len = pdu_len };
 
 	r.seq = (action & TC(TC_NOTIFY)) ? 0 : ++d->seq[cpu];
 	rec_encode_v7(b, &r);
-	memcpy(b + 48, pdu, pdu_len);
+	memcpy(b + REC_V7_LEN, pdu, pdu_len);
 	cap_write(d, cpu, b, 48u + pdu_len);
 }
 

@@ -6,7 +6,7 @@
  * is kept (a mismatch).  Records never paired age out of a full table,
  * oldest stored first; both are shown to the caller's note().  dc_pair and
  * dc_store are inline in iomon.h: they run for every record. */
-#include "iomon.h"
+#include "match/match.h"
 
 static COLD void aged(void *ctx, void *e)
 {

@@ -25,7 +25,7 @@
  * as calls they cost monitor 20 % of its rate.  An entry remembers its
  * bucket (ift_hdr.chain), so deleting one does not hash again.
  */
-#include "iomon.h"
+#include "match/match.h"
 
 #define E(t, i) ift_entry(t, i)
 

@@ -1,11 +1,11 @@
+/* match/procs.c: match: pid -> command name, first name wins */
 /* Process names from PROCESS notes.  blkparse keeps the first name it
  * reads for a pid and never replaces it; so do we.  Open addressing over a
  * fixed table; when it is full the name is dropped and counted, and events
  * of that pid print "(null)" as blkparse prints an unknown pid. */
 #include <string.h>
-#include "iomon.h"
+#include "match/match.h"
 
-#define PROC_HASH (2 * PROC_MAX)
 static struct proc {
 	u32 pid;
 	char comm[16];

@@ -3,7 +3,7 @@
  * in-flight table does the same work.  Keyed by device index.  When the pool
  * is full the new request goes untracked (its lines print without timings)
  * and is counted (track_dropped). */
-#include "iomon.h"
+#include "match/match.h"
 
 IFT_POOL(tracks, struct track, TRACK_MAX, TRACK_HASH, IFT_DROP);
 struct ift *const track_table = &tracks;

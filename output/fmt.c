@@ -1,9 +1,10 @@
+/* output/fmt.c: output: blkparse event lines, default layout and -f/-F */
 /* Event lines in blkparse's text layout, byte for byte, and its -f/-F
  * user formats.  Hand-formatted: this is the inner loop of parse. */
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "iomon.h"
+#include "output/output.h"
 
 #define VALID_SPECS "ABCDFGIMPQRSTUWX"
 static char fmt_space[FMT_SPACE];

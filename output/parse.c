@@ -1,3 +1,4 @@
+/* output/parse.c: driver: blkparse: options, merge, per-record accounting, summaries */
 /* parse: blkparse, byte for byte.
  *
  * usage: iomon parse [-i NAME]... [-D DIR] [-o FILE] [-d FILE] [OPTIONS] [NAME]...
@@ -41,7 +42,7 @@ const char parse_usage[] =
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "iomon.h"
+#include "output/output.h"
 
 /* ---- state: blkparse's per_dev_info and per_cpu_info, in fixed tables ---- */
 
@@ -57,7 +58,7 @@ struct devinfo {
 	u64 events, first_time, last_time;
 	u32 cur_depth[2], max_depth[2];
 	u32 cpus;		/* first cpuinfo + 1, sorted by cpu */
-	u16 direct[64];		/* cpuinfo + 1 for cpus below 64 */
+	u16 direct[CPU_DIRECT];	/* cpuinfo + 1 for cpus below CPU_DIRECT */
 };
 
 struct stream {			/* one NAME.blktrace.CPU file */
@@ -188,7 +189,7 @@ static struct cpuinfo *cpu_get(struct devinfo *d, u32 cpu)
 	u32 *link, i;
 	struct cpuinfo *c;
 
-	if (cpu < 64 && d->direct[cpu])
+	if (cpu < CPU_DIRECT && d->direct[cpu])
 		return &P.cpus[d->direct[cpu] - 1];
 	for (link = &d->cpus; *link; link = &P.cpus[*link - 1].next) {
 		c = &P.cpus[*link - 1];
@@ -208,7 +209,7 @@ static struct cpuinfo *cpu_get(struct devinfo *d, u32 cpu)
 	c->cpu = cpu;
 	c->next = *link;
 	*link = i + 1;
-	if (cpu < 64)
+	if (cpu < CPU_DIRECT)
 		d->direct[cpu] = (u16)(i + 1);
 	return c;
 }
@@ -229,9 +230,9 @@ static void dump_rec(const struct rec *r, u64 time, u32 dev)
 			return;
 	h.time = time;
 	h.dev = dev;
-	p = ob_room(&P.dump, 48);
+	p = ob_room(&P.dump, REC_V7_LEN);
 	rec_encode_v7((u8 *)p, &h);
-	ob_done(&P.dump, p + 48);
+	ob_done(&P.dump, p + REC_V7_LEN);
 	ob_write(&P.dump, r->pdu, r->pdu_len);
 }
 
@@ -623,7 +624,7 @@ static u32 prime(struct stream *m, u32 n)
 	for (i = 0; i < n && !stop_now; i++) {
 		u32 at = s->pos;
 
-		if (s->pos - s->keep + 65600 > s->cap)
+		if (s->pos - s->keep + REC_ROOM > s->cap)
 			break;
 		if (src_record(s, &r) <= 0) {
 			n = i;
@@ -662,9 +663,9 @@ static int next_head(struct stream *m)
 		int n = rec_decode(m->s.buf + m->cons, m->pp - m->cons, r);
 
 		if (n <= 0) {
-			if (m->pp - m->cons < 48 || !rec_unfilled(m->s.buf + m->cons))
+			if (m->pp - m->cons < REC_V7_LEN || !rec_unfilled(m->s.buf + m->cons))
 				break;
-			m->cons += 48;	/* counted when primed */
+			m->cons += REC_V7_LEN;	/* counted when primed */
 			continue;
 		}
 		if (r->cpu == m->cpu && !REC_IS_NOTE(r))
@@ -995,7 +996,7 @@ static int pipe_batch(void)
 		struct rec *r = &P.batch[n];
 		int rc;
 
-		if (s->pos - s->keep + 65600 > s->cap)
+		if (s->pos - s->keep + REC_ROOM > s->cap)
 			break;
 		/* Like blkparse, a live pipe ends the batch when nothing more
 		 * is waiting, so text follows the I/O instead of lagging by
@@ -1220,101 +1221,6 @@ COLD static void show_summary(void)
 }
 
 /* ---- options ---- */
-
-/* strtod's grammar, without its 6 KiB of exact scanning: leading space,
- * a sign, then decimal with an exponent, hexadecimal with a binary one,
- * inf, infinity or nan(...).  Up to 15 significant digits and 10^+-22 the
- * value is the correctly rounded one strtod gives (one exact operation on
- * exact operands); beyond that it may be an ulp off. */
-static int digit(int c, int base)
-{
-	int d = c >= '0' && c <= '9' ? c - '0' : (c | 32) >= 'a' && (c | 32) <= 'f' ? (c | 32) - 'a' + 10 : 99;
-
-	return d < base ? d : -1;
-}
-
-static int word(const char *s, const char *w)
-{
-	size_t n = strlen(w);
-
-	return !strncasecmp(s, w, n) ? (int)n : 0;
-}
-
-COLD static double scan_double(const char *arg, const char **end)
-{
-	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-				      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
-	const char *s = arg, *q;
-	int neg = 0, base = 10, n = 0, d, e = 0, point = 0;
-	u64 m = 0;
-	double v;
-
-	while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
-		s++;
-	if (*s == '-' || *s == '+')
-		neg = *s++ == '-';
-	*end = arg;
-	if ((n = word(s, "infinity")) || (n = word(s, "inf"))) {
-		*end = s + n;
-		return neg ? -__builtin_inf() : __builtin_inf();
-	}
-	if (word(s, "nan")) {
-		*end = s += 3;
-		if (*s == '(') {
-			for (q = s + 1; (unsigned)((*q | 32) - 'a') < 26 || digit(*q, 10) >= 0 || *q == '_'; q++)
-				;
-			if (*q == ')')
-				*end = q + 1;
-		}
-		return neg ? -__builtin_nan("") : __builtin_nan("");
-	}
-	if (*s == '0' && (s[1] | 32) == 'x' && (digit(s[2], 16) >= 0 || (s[2] == '.' && digit(s[3], 16) >= 0)))
-		s += 2, base = 16;
-	for (n = 0;; s++) {
-		if (*s == '.' && !point) {
-			point = 1;
-			continue;
-		}
-		if ((d = digit(*s, base)) < 0)
-			break;
-		n++;
-		if (m < (base == 16 ? (u64)1 << 59 : 1000000000000000000u))
-			m = m * (u64)base + (u64)d, e -= point;
-		else
-			e += !point;	/* a digit past what m holds */
-	}
-	if (!n)
-		return 0;
-	*end = s;
-	if (base == 16)
-		e *= 4;		/* hex digits count four bits */
-	if ((*s | 32) == (base == 16 ? 'p' : 'e')) {
-		int x = 0, xneg = s[1] == '-';
-
-		q = s + 1 + (s[1] == '-' || s[1] == '+');
-		if (digit(*q, 10) >= 0) {
-			for (; (d = digit(*q, 10)) >= 0; q++)
-				if (x < 100000)
-					x = x * 10 + d;
-			e += xneg ? -x : x;
-			*end = q;
-		}
-	}
-	v = (double)m;
-	if (base == 16) {	/* 2^e in exact steps */
-		for (; e > 0 && v < __builtin_inf(); e--)
-			v *= 2;
-		for (; e < 0 && v > 0; e++)
-			v *= 0.5;
-	} else {
-		for (; e > 22; e -= 22)
-			v *= 1e22;
-		for (; e < -22; e += 22)
-			v /= 1e22;
-		v = e < 0 ? v / p10[-e] : v * p10[e];
-	}
-	return neg ? -v : v;
-}
 
 /* Seconds to ns as Debian's x86-64 blkparse converts them: past 2^64 ns
  * or inf gives 0, nan and below -2^63 give 2^63, negatives wrap.  C leaves that

@@ -8,7 +8,7 @@
  * (num*squares - sum^2) / num^2, rounded to nearest, ties to even, as
  * printf rounds the value it is given.  Integers are 32-bit limbs, built by
  * hand, so every architecture (armhf has no __int128) computes the same. */
-#include "iomon.h"
+#include "stats/stats.h"
 
 /* 256 bits, least significant limb first: num*squares needs 224, and
  * a factor 10^3 for three decimals 10 more. */

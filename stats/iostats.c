@@ -1,10 +1,11 @@
+/* stats/iostats.c: stats: blkparse counters, per-process statistics */
 /* blkparse's per-CPU, per-device and per-process counters and the block
  * of text that reports them.  The layout, including its odd spacing and
  * the K/M/G steps of 1000, is blkparse's; numbers carry no thousands
  * separators because blkparse asks for the "en_US" locale, which Debian
  * does not ship, and falls back to C. */
 #include <string.h>
-#include "iomon.h"
+#include "stats/stats.h"
 
 void iostats_add(iostats into, const iostats from)
 {
@@ -100,7 +101,6 @@ void iostats_print(struct obuf *o, const iostats s, const char *title, const u32
 
 /* ---- per-process statistics (-s) ---- */
 
-#define PPI_HASH 512
 static struct ppi ppis[PPI_MAX];
 static u32 nppi, ppi_bucket[PPI_HASH];	/* index + 1, newest first */
 int ppi_by_name;

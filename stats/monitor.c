@@ -1,3 +1,4 @@
+/* stats/monitor.c: stats: blkiomon: options, D/C pairing, interval statistics, exports */
 /* monitor: blkiomon, per-device interval statistics of request sizes and
  * device (D to C) latency, in fixed pools.
  *
@@ -45,10 +46,8 @@ const char monitor_usage[] =
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "iomon.h"
+#include "stats/stats.h"
 
-#define SIZE_BUCKETS 16
-#define D2C_BUCKETS 25
 
 struct minmax { u64 min, max, sum, sos, num; struct sq160 sq; };	/* sos wraps as blkiomon's; sq is exact */
 
@@ -74,13 +73,13 @@ static struct mon {
 	long msg_id, msg_q_id;
 	const char *msg_q_name, *in_name;
 	struct obuf human, bin, drv, dbg;
-	char hbuf[8192], bbuf[4096], dbuf[4096], gbuf[4096];
+	char hbuf[MON_TEXT_BUF], bbuf[MON_BIN_BUF], dbuf[MON_BIN_BUF], gbuf[MON_BIN_BUF];
 	int have_h, have_b, have_d, have_g;
 	struct total tot[MON_DEVS];
 	u32 ntot;
 	const char *prom, *json;
 	struct obuf js;
-	char jbuf[8192];
+	char jbuf[MON_JSON_BUF];
 	u64 start;		/* trace clock: first event */
 	s64 wall0;		/* trace clock: wall seconds at start */
 } M;
@@ -368,13 +367,13 @@ static void emit_binary(const struct dstat *s, s64 t, u8 *out)
 static void queue_send(const u8 *stat)
 {
 	static u32 waited;
-	struct { long mtype; u8 stat[424]; } msg;
+	struct { long mtype; u8 stat[BLKIOMON_STAT_LEN]; } msg;
 
 	if (M.msq < 0)
 		return;
 	msg.mtype = M.msg_id;
-	memcpy(msg.stat, stat, 424);
-	while (msgsnd(M.msq, &msg, 424, mon_stop ? IPC_NOWAIT : 0)) {
+	memcpy(msg.stat, stat, BLKIOMON_STAT_LEN);
+	while (msgsnd(M.msq, &msg, BLKIOMON_STAT_LEN, mon_stop ? IPC_NOWAIT : 0)) {
 		struct timespec ts = { 0, 10000000 };
 
 		if (errno == EINTR)
@@ -400,7 +399,7 @@ COLD static void flush_interval(s64 t)
 
 	for (i = M.list; i; i = M.dev[i - 1].next) {
 		const struct dstat *s = &M.dev[i - 1];
-		u8 bin[424];
+		u8 bin[BLKIOMON_STAT_LEN];
 
 		if (M.have_h) {
 			char ct[64];
@@ -481,10 +480,10 @@ static void record(const struct rec *r)
 	if (a & TC(TC_DRV_DATA)) {
 		M.drvdata++;
 		if (M.have_d) {
-			u8 h[48];
+			u8 h[REC_V7_LEN];
 
 			rec_encode_v7(h, r);
-			ob_write(&M.drv, h, 48);
+			ob_write(&M.drv, h, REC_V7_LEN);
 			ob_write(&M.drv, r->pdu, r->pdu_len);
 		}
 		return;
@@ -522,7 +521,7 @@ static int buffered_record(const struct src *s)
 	struct rec r;
 	u32 have = s->len - s->pos;
 
-	return have >= 48 && (rec_decode(s->buf + s->pos, have, &r) > 0 || rec_unfilled(s->buf + s->pos));
+	return have >= REC_V7_LEN && (rec_decode(s->buf + s->pos, have, &r) > 0 || rec_unfilled(s->buf + s->pos));
 }
 
 static int run_stdin(void)

@@ -1,3 +1,4 @@
+/* stats/top.c: stats: biotop: options, tag helper, request owners, the table */
 /* top: biotop's "who is hammering the disk" from block traces, no BPF.
  *
  * A request belongs to the process that queued it (Q), named from PROCESS
@@ -38,7 +39,7 @@ const char top_usage[] =
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "iomon.h"
+#include "stats/stats.h"
 
 struct row {
 	u32 pid, dev;		/* pid, or the tag with a helper */
@@ -64,7 +65,7 @@ static struct top {
 	int clear, maxrows, interval, count, tty, interval_live, done;
 	s64 only_pid;		/* -p: -1 = every pid */
 	u64 start, next;	/* trace time of the next interval's end */
-	char outbuf[8192];
+	char outbuf[TOP_OUT_BUF];
 	struct obuf out;
 } T;
 
@@ -269,15 +270,15 @@ static const char *tag_label(u32 id)
 /* Hand r to the helper; *tag is set when it claims the record. */
 static int helper_record(const struct rec *r, u32 *tag)
 {
-	u8 out[48 + 64];
+	u8 out[REC_V7_LEN + 64];
 	u32 m[2];
 	int small = r->pdu_len <= 64;
 
 	rec_encode_v7(out, r);
 	H.records++;
 	if (small)	/* most payloads are a few bytes: one write */
-		memcpy(out + 48, r->pdu, r->pdu_len);
-	if (helper_send(out, 48 + (small ? r->pdu_len : 0)) ||
+		memcpy(out + REC_V7_LEN, r->pdu, r->pdu_len);
+	if (helper_send(out, REC_V7_LEN + (small ? r->pdu_len : 0)) ||
 	    (!small && helper_send(r->pdu, r->pdu_len)))
 		return -1;
 	for (;;) {
@@ -585,8 +586,8 @@ static struct { u32 at, end; u64 t; } run[TOP_RUNS];
 
 static u32 run_skip(u32 off, u32 end)	/* past unfilled relay records */
 {
-	while (end - off >= 48 && rec_unfilled(LS.buf + off))
-		off += 48;
+	while (end - off >= REC_V7_LEN && rec_unfilled(LS.buf + off))
+		off += REC_V7_LEN;
 	return off;
 }
 

@@ -1,5 +1,5 @@
 # What replaced libc's printf, strtod and getopt.
-# vfmt (output/out.c), iomon's own printf subset, against the C library's
+# vfmt (text.c), iomon's own printf subset, against the C library's
 # snprintf: tests/tools/fmtcheck.c runs every conversion iomon uses over edge and
 # random values drawn from a fixed seed (FMT_SEED=N picks another; make
 # check-long draws a new one each run: tests/long/t-fmt.sh).  glibc on

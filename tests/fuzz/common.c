@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "iomon.h"
+#include "output/output.h"
 #include "fuzz.h"
 
 extern char fuzz_bss_begin[], fuzz_bss_end[], fuzz_data_begin[], fuzz_data_end[];

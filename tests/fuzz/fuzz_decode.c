@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "iomon.h"
+#include "output/output.h"
 #include "fuzz.h"
 
 #define MAXREC 4096

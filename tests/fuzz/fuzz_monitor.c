@@ -9,7 +9,7 @@
  *   bit 4    -d /dev/null (driver data passed through)
  *   bits 5-6 reads cut to 0 (no limit), 1, 48 or 4097 bytes */
 #include <stdio.h>
-#include "iomon.h"
+#include "output/output.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -12,7 +12,7 @@
  *   bit 5    -w 0.000001:100 (stopwatch)
  *   bits 6-7 reads cut to 0 (no limit), 1, 48 or 4097 bytes */
 #include <stdio.h>
-#include "iomon.h"
+#include "output/output.h"
 #include "fuzz.h"
 
 #define ALL "%D %2c %8s %5T.%9t %5p %2a %3d %-10C %g %M %m %n %N %S %e %U %z [%P] %% %10x\\n"

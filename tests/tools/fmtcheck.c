@@ -1,4 +1,4 @@
-/* fmtcheck: output/out.c's vfmt against the host libc's vsnprintf, on
+/* fmtcheck: text.c's vfmt against the host libc's vsnprintf, on
  * every conversion iomon uses, over edge values and random ones (random
  * flags, widths, precisions, truncating capacities).  Built by
  * tests/t-fmt.sh with the host cc against glibc.

@@ -34,13 +34,14 @@ build() {
 	CC=$(fuzz_cc) || { echo "fuzz: no clang with libFuzzer (apt-get install clang-14 libclang-rt-14-dev)" >&2; return 2; }
 	local san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 	local cfl="-g -O1 -fno-pic -fno-omit-frame-pointer -I. -Itests/fuzz $POOLS"
-	local objs=() s o extra new=0
+	local objs=() s o extra new=0 fresh h
 	# iomon: every source, instrumented for coverage; _exit and main renamed
 	for s in $(make -s print-srcs); do
 		o=$B/obj/${s//\//_}.o
 		objs+=("$o")
-		[ "$o" -nt "$s" ] && [ "$o" -nt iomon.h ] && [ "$o" -nt config.h ] && [ "$o" -nt tests/tools/fuzz.sh ] \
-			&& [ "$o" -nt capture/capture.h ] && [ "$o" -nt capture/kdefs.h ] && continue
+		fresh=1
+		for h in "$s" tests/tools/fuzz.sh *.h */*.h; do [ "$o" -nt "$h" ] || fresh=0; done
+		[ $fresh = 1 ] && continue
 		extra=; [ "$s" = applet.c ] && extra=-Dmain=iomon_main
 		$CC $cfl $san -fsanitize=fuzzer-no-link -D_exit=fuzz_exit $extra -c -o "$o" "$s" || return 1
 		new=1

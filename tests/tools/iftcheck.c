@@ -2,7 +2,7 @@
  * full-pool policies, kinds, and moves onto free and taken keys.
  * Prints each failed expectation; exits 1 if any. */
 #include <stdio.h>
-#include "iomon.h"
+#include "match/match.h"
 
 struct ent {
 	struct ift_hdr h;

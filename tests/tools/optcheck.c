@@ -1,4 +1,4 @@
-/* optcheck: applet.c's opt_get against the C library's getopt and
+/* optcheck: base.c's opt_get against the C library's getopt and
  * getopt_long (musl's: build with musl-gcc) on random command lines:
  * the same options, arguments and operands, in the same order.  Messages
  * are not compared (ours go through warn_msg).  usage: optcheck [SEED [N]] */
@@ -7,16 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#define main applet_main
-#include "../../applet.c"
-#undef main
-
-const char parse_usage[] = "", trace_usage[] = "", btrace_usage[] = "", monitor_usage[] = "", top_usage[] = "";
-int parse_main(int argc, char **argv) { return argc && argv; }
-int trace_main(int argc, char **argv) { return argc && argv; }
-int btrace_main(int argc, char **argv) { return argc && argv; }
-int monitor_main(int argc, char **argv) { return argc && argv; }
-int top_main(int argc, char **argv) { return argc && argv; }
+#include "../../base.c"
 
 static unsigned long long rng;
 

@@ -25,7 +25,7 @@ APPLETS = {
               "stats/iostats.o"],
     "monitor": ["stats/monitor.o"],
     "top": ["stats/top.o"],
-    "shared": ["applet.o", "capture/decode.o", "capture/source.o", "output/out.o"],
+    "shared": ["applet.o", "base.o", "text.o", "capture/decode.o", "capture/source.o"],
 }
 
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "iomon.h"
+#include "stats/stats.h"
 
 int sfmt(char *buf, size_t cap, const char *fmt, ...) { (void)buf; (void)cap; (void)fmt; return 0; }
 

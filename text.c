@@ -1,4 +1,5 @@
-/* Output: our own buffer over a raw fd (no stdio streams, no hidden
+/* text.c: bottom: obuf, number formatting, vfmt/sfmt/ob_printf, dates */
+/* our own output buffer over a raw fd (no stdio streams, no hidden
  * allocation), and the few number formats blkparse's printf calls need,
  * done by hand because formatting is most of the time parse spends. */
 #include <errno.h>

@@ -1,0 +1,362 @@
+/* base.c: bottom: messages, output files, directory listing, number scanning, the option parser */
+/* what every applet shares: messages (warn_msg, err_sys), output
+ * files that never follow a planted link, directory listing, number
+ * scanning without libc's scanners, and the option parser. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "iomon.h"
+
+const char *applet_name = "iomon";
+
+static void vwarn(const char *fmt, va_list ap)
+{
+	char buf[768];
+	int n = sfmt(buf, sizeof(buf) - 1, "%s: ", applet_name);
+
+	n += vfmt(buf + n, sizeof(buf) - (size_t)n - 1, fmt, ap);
+	if (n > (int)sizeof(buf) - 2)
+		n = sizeof(buf) - 2;
+	buf[n++] = '\n';
+	if (write(2, buf, (size_t)n) < 0)
+		return;		/* nowhere left to complain */
+}
+
+void warn_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+}
+
+/* Notices (the backend chosen, the lockdown fallback, a stale trace
+ * cleared) are not errors.  Called by the original tools' names they stay
+ * quiet, as the originals are: scripts such as IBM's ziomon abort on any
+ * line their blktrace writes to stderr.  --verbose turns them on. */
+int quiet_notes;
+
+void note_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (quiet_notes)
+		return;
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+}
+
+void err_sys(const char *what)
+{
+	warn_msg("%s: %s", what, strerror(errno));
+}
+
+/* Outputs are never written through a symlink someone else planted: iomon
+ * runs as root in directories other users can write.  A link we own (such
+ * as /dev/stdout, or one our user made) is followed, as the kernel's
+ * protected_symlinks rule would. */
+int open_out(const char *path, int mode)
+{
+	struct stat st;
+	int fd, nofollow = O_NOFOLLOW;
+
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+		if (st.st_uid != geteuid()) {
+			warn_msg("%s: a symbolic link owned by uid %u; not writing through it",
+				 path, (unsigned)st.st_uid);
+			return -1;
+		}
+		nofollow = 0;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | nofollow | O_CLOEXEC, mode);
+	if (fd < 0)
+		err_sys(path);
+	return fd;
+}
+
+/* Directory entries without opendir(), which allocates: getdents64 into
+ * a buffer on the stack.  fn returns non-zero to stop; that is returned. */
+long dir_each(const char *dir, long (*fn)(const char *dir, const char *name, void *arg), void *arg)
+{
+	char buf[2048];
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	long n, r = 0;
+
+	if (fd < 0)
+		return 0;
+	while (!r && (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		long off = 0;
+
+		while (!r && off < n) {
+			unsigned short reclen;
+
+			memcpy(&reclen, buf + off + 16, 2);
+			r = fn(dir, buf + off + 19, arg);
+			off += reclen;
+		}
+	}
+	close(fd);
+	return r;
+}
+
+/* strtoull for bases 10 and 16, without libc's general scanner (2.7 KiB):
+ * leading space, a sign (a minus wraps), 0x before hex digits; too large
+ * saturates.  end, when given, is where the number stopped (s if none). */
+u64 scan_u64(const char *s, char **end, int base)
+{
+	const char *p = s;
+	u64 v = 0;
+	int neg = 0, d, any = 0, over = 0;
+
+	while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+		p++;
+	if (*p == '-' || *p == '+')
+		neg = *p++ == '-';
+	if (base == 16 && *p == '0' && (p[1] | 32) == 'x' && isxdigit((unsigned char)p[2]))
+		p += 2;
+	for (;; p++, any = 1) {
+		d = *p >= '0' && *p <= '9' ? *p - '0' : base == 16 && isxdigit((unsigned char)*p) ? (*p | 32) - 'a' + 10 : -1;
+		if (d < 0)
+			break;
+		over |= v > (~(u64)0 - (u64)d) / (u64)base;
+		v = v * (u64)base + (u64)d;
+	}
+	if (end)
+		*end = (char *)(any ? p : s);
+	return over ? ~(u64)0 : neg ? -v : v;
+}
+
+/* strstr for our short needles in short texts: musl's two-way search
+ * costs 1.2 KiB. */
+char *str_find(const char *h, const char *n)
+{
+	size_t k = strlen(n);
+
+	for (; *h; h++)
+		if (!strncmp(h, n, k))
+			return (char *)h;
+	return *n ? NULL : (char *)h;
+}
+
+/* ---- options: musl's getopt (opts NULL) and getopt_long (words permuted,
+ * operands last; unique prefixes of long names), with its messages but
+ * through warn_msg: libc's print through stdio, 5 KiB with the parsers.
+ * The long table's flag fields must be NULL. ---- */
+char *opt_arg;
+int opt_ind = 1;
+static int opt_pos;	/* inside a cluster of short options */
+
+static int opt_short(int nw, char **words, const char *optstring)
+{
+	char *a = words[opt_ind];
+	int c;
+	const char *o;
+
+	if (!opt_pos)
+		opt_pos = 1;
+	c = (unsigned char)a[opt_pos++];
+	o = c == ':' ? NULL : strchr(optstring, c);
+	if (!a[opt_pos]) {
+		opt_ind++;
+		opt_pos = 0;
+	}
+	if (!o) {
+		warn_msg("unrecognized option: %c", c);
+		return '?';
+	}
+	opt_arg = NULL;
+	if (o[1] == ':' && (o[2] != ':' || opt_pos)) {
+		if (opt_ind >= nw) {
+			warn_msg("option requires an argument: %c", c);
+			return optstring[0] == ':' ? ':' : '?';
+		}
+		opt_arg = words[opt_ind++] + opt_pos;
+		opt_pos = 0;
+	}
+	return c;
+}
+
+static int opt_long(int nw, char **words, const char *optstring, const struct option *opts)
+{
+	const char *start = words[opt_ind] + 2, *arg = NULL, *o, *name;
+	int i, n = 0, match = 0;
+
+	for (i = 0; opts[i].name; i++) {
+		for (o = start, name = opts[i].name; *o && *o != '=' && *o == *name; o++)
+			name++;
+		if (*o && *o != '=')
+			continue;
+		arg = o;
+		match = i;
+		if (!*name) {	/* the whole name: no ambiguity */
+			n = 1;
+			break;
+		}
+		n++;
+	}
+	opt_ind++;
+	if (n != 1) {
+		if (optstring[0] != ':')
+			warn_msg("%s: %s", n ? "option is ambiguous" : "unrecognized option", start);
+		return '?';
+	}
+	opts += match;
+	opt_arg = NULL;
+	if (*arg == '=') {
+		if (!opts->has_arg) {
+			if (optstring[0] != ':')
+				warn_msg("option does not take an argument: %s", opts->name);
+			return '?';
+		}
+		opt_arg = (char *)arg + 1;
+	} else if (opts->has_arg == required_argument) {
+		if (opt_ind >= nw) {
+			if (optstring[0] == ':')
+				return ':';
+			warn_msg("option requires an argument: %s", opts->name);
+			return '?';
+		}
+		opt_arg = words[opt_ind++];
+	}
+	return opts->val;
+}
+
+int opt_get(int nw, char **words, const char *optstring, const struct option *opts)
+{
+	int first = opt_ind, found, c, i;
+	char *a;
+
+	if (opt_ind >= nw || !words[opt_ind])
+		return -1;
+	found = opt_ind;
+	if (opts)	/* getopt_long: step over operands (back to a cluster begun) */
+		for (; words[found][0] != '-' || !words[found][1]; found++)
+			if (found + 1 >= nw || !words[found + 1])
+				return -1;
+	opt_ind = found;
+	a = words[opt_ind];
+	if (!opt_pos && (a[0] != '-' || !a[1]))
+		return -1;
+	if (!opt_pos && a[1] == '-' && !a[2])
+		c = (opt_ind++, -1);
+	else if (!opt_pos && opts && a[1] == '-')
+		c = opt_long(nw, words, optstring, opts);
+	else
+		c = opt_short(nw, words, optstring);
+	/* the words taken move in front of the operands stepped over */
+	for (i = found; i < opt_ind && found > first; i++) {
+		char *w = words[i];
+		int j;
+
+		for (j = i; j > first + (i - found); j--)
+			words[j] = words[j - 1];
+		words[first + (i - found)] = w;
+	}
+	if (found > first)
+		opt_ind = first + (opt_ind - found);
+	return c;
+}
+
+/* strtod's grammar, without its 6 KiB of exact scanning: leading space,
+ * a sign, then decimal with an exponent, hexadecimal with a binary one,
+ * inf, infinity or nan(...).  Up to 15 significant digits and 10^+-22 the
+ * value is the correctly rounded one strtod gives (one exact operation on
+ * exact operands); beyond that it may be an ulp off. */
+static int digit(int c, int base)
+{
+	int d = c >= '0' && c <= '9' ? c - '0' : (c | 32) >= 'a' && (c | 32) <= 'f' ? (c | 32) - 'a' + 10 : 99;
+
+	return d < base ? d : -1;
+}
+
+static int word(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+
+	return !strncasecmp(s, w, n) ? (int)n : 0;
+}
+
+COLD double scan_double(const char *arg, const char **end)
+{
+	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+				      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+	const char *s = arg, *q;
+	int neg = 0, base = 10, n = 0, d, e = 0, point = 0;
+	u64 m = 0;
+	double v;
+
+	while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
+		s++;
+	if (*s == '-' || *s == '+')
+		neg = *s++ == '-';
+	*end = arg;
+	if ((n = word(s, "infinity")) || (n = word(s, "inf"))) {
+		*end = s + n;
+		return neg ? -__builtin_inf() : __builtin_inf();
+	}
+	if (word(s, "nan")) {
+		*end = s += 3;
+		if (*s == '(') {
+			for (q = s + 1; (unsigned)((*q | 32) - 'a') < 26 || digit(*q, 10) >= 0 || *q == '_'; q++)
+				;
+			if (*q == ')')
+				*end = q + 1;
+		}
+		return neg ? -__builtin_nan("") : __builtin_nan("");
+	}
+	if (*s == '0' && (s[1] | 32) == 'x' && (digit(s[2], 16) >= 0 || (s[2] == '.' && digit(s[3], 16) >= 0)))
+		s += 2, base = 16;
+	for (n = 0;; s++) {
+		if (*s == '.' && !point) {
+			point = 1;
+			continue;
+		}
+		if ((d = digit(*s, base)) < 0)
+			break;
+		n++;
+		if (m < (base == 16 ? (u64)1 << 59 : 1000000000000000000u))
+			m = m * (u64)base + (u64)d, e -= point;
+		else
+			e += !point;	/* a digit past what m holds */
+	}
+	if (!n)
+		return 0;
+	*end = s;
+	if (base == 16)
+		e *= 4;		/* hex digits count four bits */
+	if ((*s | 32) == (base == 16 ? 'p' : 'e')) {
+		int x = 0, xneg = s[1] == '-';
+
+		q = s + 1 + (s[1] == '-' || s[1] == '+');
+		if (digit(*q, 10) >= 0) {
+			for (; (d = digit(*q, 10)) >= 0; q++)
+				if (x < 100000)
+					x = x * 10 + d;
+			e += xneg ? -x : x;
+			*end = q;
+		}
+	}
+	v = (double)m;
+	if (base == 16) {	/* 2^e in exact steps */
+		for (; e > 0 && v < __builtin_inf(); e--)
+			v *= 2;
+		for (; e < 0 && v > 0; e++)
+			v *= 0.5;
+	} else {
+		for (; e > 22; e -= 22)
+			v *= 1e22;
+		for (; e < -22; e += 22)
+			v /= 1e22;
+		v = e < 0 ? v / p10[-e] : v * p10[e];
+	}
+	return neg ? -v : v;
+}

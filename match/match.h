@@ -1,0 +1,196 @@
+/* match/match.h: match: the public API of match/: process names, requests in flight */
+#ifndef IOMON_MATCH_H
+#define IOMON_MATCH_H
+#include <stddef.h>
+#include "capture/capture.h"
+
+/* match/procs.c: pid -> command name, first name wins (as blkparse) */
+const char *proc_name(u32 pid);
+void proc_add(u32 pid, const u8 *name, u32 len);
+extern unsigned long long proc_dropped;
+
+/* match/inflight.c: the one table of requests in flight, keyed by
+ * (device, sector, kind).  An entry is the caller's struct whose first
+ * member is `struct ift_hdr h`; the table zeroes it on add and keeps the
+ * key, chain and age in h.  What a full pool does is the table's policy. */
+enum ift_full { IFT_DROP, IFT_AGE_FIFO, IFT_AGE_NEAR };
+struct ift_hdr {
+	u64 sector, born;	/* born: IFT_AGE_NEAR ages the least */
+	u32 dev, kind, next, stamp;	/* next: chain or free list, slot + 1 */
+	u32 chain;		/* its bucket */
+	u8 used;
+} __attribute__((aligned(8)));	/* payload words follow it whole */
+struct ift {
+	u8 *pool;
+	u32 esize, cap, shift, *bucket, *ring;	/* 2^(64-shift) buckets; ring: (slot, stamp) pairs, IFT_AGE_FIFO */
+	u8 full;		/* enum ift_full */
+	u32 freelist, hwm, hand, stamp, ring_head, ring_tail, ring_n;
+	void (*evict)(void *ctx, void *e);	/* an entry aged out, before it goes */
+	void *ctx;
+	unsigned long long dropped, aged;
+};
+/* static TYPE NAME_pool[CAP] and the table NAME (file scope) */
+#define IFT_POOL(name, type, cap_, nbucket_, full_) \
+	_Static_assert(offsetof(type, h) == 0, #type ": struct ift_hdr h must come first"); \
+	static type name##_pool[cap_]; \
+	static u32 name##_bucket[(nbucket_) < 2 ? 2 : (nbucket_)], name##_ring[(full_) == IFT_AGE_FIFO ? 2 * (cap_) : 1]; \
+	static struct ift name = { .pool = (u8 *)name##_pool, .esize = sizeof(type), .cap = (cap_), \
+		.shift = __builtin_clzll((nbucket_) | 2) + 1, .bucket = name##_bucket, .ring = name##_ring, .full = (full_) }
+/* the hot lookups, inline: slot i's entry, a key's chain (the top bits
+ * of a multiplicative hash: the largest power of two <= the bucket count
+ * is used), a key's entry or NULL */
+static inline struct ift_hdr *ift_entry(const struct ift *t, u32 i)
+{
+	return (struct ift_hdr *)(t->pool + (size_t)(i - 1) * t->esize);
+}
+static inline u32 ift_hash(const struct ift *t, u32 dev, u64 sector)
+{
+	return (u32)(((sector ^ (u64)dev << 40) * 0x9e3779b97f4a7c15ull) >> t->shift);
+}
+static inline u32 *ift_chain(const struct ift *t, u32 dev, u64 sector)
+{
+	return &t->bucket[ift_hash(t, dev, sector)];
+}
+static inline void *ift_find(const struct ift *t, u32 dev, u64 sector, u32 kind)
+{
+	u32 i;
+
+	for (i = *ift_chain(t, dev, sector); i; i = ift_entry(t, i)->next) {
+		struct ift_hdr *e = ift_entry(t, i);
+
+		if (e->sector == sector && e->dev == dev && e->kind == kind)
+			return e;
+	}
+	return NULL;
+}
+u32 ift_room(struct ift *t);	/* no free slot: bump or age; 0: IFT_DROP */
+/* ring position after i (a divide by cap per record showed in monitor's time) */
+static inline u32 ift_next(const struct ift *t, u32 i)
+{
+	return i + 1 == t->cap ? 0 : i + 1;
+}
+/* a new key (the caller found none); its payload zeroed; NULL: full, IFT_DROP */
+static inline void *ift_add(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born)
+{
+	struct ift_hdr *e;
+	u32 idx = t->freelist, h;
+	u64 *q;
+
+	if (idx)
+		t->freelist = ift_entry(t, idx)->next;
+	else if (!(idx = ift_room(t)))
+		return NULL;
+	e = ift_entry(t, idx);
+	for (q = (u64 *)(e + 1); (u8 *)q < (u8 *)e + t->esize; q++) {
+		*q = 0;		/* a few words: no call to memset (the asm keeps gcc from making one) */
+		__asm__("" : "+r"(q));
+	}
+	h = ift_hash(t, dev, sector);
+	*e = (struct ift_hdr){ .sector = sector, .born = born, .dev = dev, .kind = kind,
+			       .next = t->bucket[h], .chain = h, .used = 1 };
+	t->bucket[h] = idx;
+	if (t->full == IFT_AGE_FIFO) {	/* (slot, stamp) into the ring */
+		e->stamp = ++t->stamp;
+		if (t->ring_n == t->cap) {	/* ring full of stale pairs: drop one */
+			t->ring_tail = ift_next(t, t->ring_tail);
+			t->ring_n--;
+		}
+		t->ring[2 * t->ring_head] = idx;
+		t->ring[2 * t->ring_head + 1] = e->stamp;
+		t->ring_head = ift_next(t, t->ring_head);
+		t->ring_n++;
+	}
+	return e;
+}
+void *ift_put(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born);	/* ift_add, not inline */
+void *ift_get(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born);	/* find, else add */
+static inline void ift_del(struct ift *t, void *p)
+{
+	struct ift_hdr *e = p;
+	u32 *l = &t->bucket[e->chain], i;
+
+	while ((i = *l) && ift_entry(t, i) != e)
+		l = &ift_entry(t, i)->next;
+	*l = e->next;
+	e->used = 0;		/* to the free list: last freed, first reused */
+	e->next = t->freelist;
+	t->freelist = i;
+}
+int ift_move(struct ift *t, void *e, u32 dev, u64 sector);	/* -1: key taken, e freed */
+void *ift_slot(struct ift *t, u32 i);	/* slot 1..hwm in slot order; NULL: free */
+
+/* match/dcpair.c: blkiomon's D/C pairing on an IFT_AGE_FIFO table of
+ * struct dc_ent; note() sees "mismatch" and "aged out" records.  dc_pair
+ * is inline (monitor's per-record path; as a call it cost ~12 % of the rate),
+ * what is not per record is in dcpair.c. */
+struct dc_rec { u64 time, sector; u32 dev, action, bytes; };
+struct dc_ent {
+	struct ift_hdr h;	/* key: device, sector, R/W/FS/PC class */
+	u64 time;
+	u32 action, bytes;
+};
+struct dcpair {
+	struct ift *t;
+	void (*note)(void *ctx, const char *what, const struct dc_rec *r);
+	void *ctx;
+	unsigned long long match, mismatch;	/* aged: t->aged */
+};
+void dc_init(struct dcpair *p);	/* before the first dc_pair */
+void dc_mismatch(struct dcpair *p, const struct dc_rec *old, const struct dc_rec *young);
+#define DC_CLASS(action) ((action) & (TC(TC_WRITE) | TC(TC_READ) | TC(TC_FS) | TC(TC_PC)))
+static inline void dc_rec_of(const struct dc_ent *e, struct dc_rec *r)
+{
+	*r = (struct dc_rec){ .time = e->time, .sector = e->h.sector, .dev = e->h.dev,
+			      .action = e->action, .bytes = e->bytes };
+}
+/* r waits for its partner */
+static inline void dc_store(struct dcpair *p, const struct dc_rec *r)
+{
+	struct dc_ent *e = ift_add(p->t, r->dev, r->sector, DC_CLASS(r->action), r->time);
+
+	if (e) {
+		e->time = r->time;
+		e->action = r->action;
+		e->bytes = r->bytes;
+	}
+}
+/* in meets its partner (same device, sector, class) or waits; 1: a D then
+ * a C, set in d and c, counted in match */
+static inline int dc_pair(struct dcpair *p, const struct dc_rec *in, struct dc_rec *d, struct dc_rec *c)
+{
+	struct dc_ent *e = ift_find(p->t, in->dev, in->sector, DC_CLASS(in->action));
+	struct dc_rec got;
+	const struct dc_rec *old, *young;
+
+	if (!e) {
+		dc_store(p, in);
+		return 0;
+	}
+	dc_rec_of(e, &got);
+	ift_del(p->t, e);
+	old = got.time < in->time ? &got : in;
+	young = old == in ? &got : in;
+	if ((old->action & TC(TC_ISSUE)) && (young->action & TC(TC_COMPLETE))) {
+		p->match++;
+		*d = *old;
+		*c = *young;
+		return 1;
+	}
+	dc_mismatch(p, old, young);
+	return 0;
+}
+
+/* match/track.c: blkparse -t's requests on an IFT_DROP table, keyed by
+ * device index */
+struct track {
+	struct ift_hdr h;
+	u64 alloc, queue, dispatch;
+	u32 pid;
+};
+struct track *track_find(u32 dev, u64 sector);
+struct track *track_get(u32 dev, u64 sector, u32 pid);	/* NULL: pool full */
+void track_del(struct track *t);
+int track_rekey(struct track *t, u64 sector);	/* -1: alias, entry dropped */
+extern struct ift *const track_table;
+#define track_dropped (track_table->dropped)
+#endif

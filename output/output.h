@@ -1,0 +1,39 @@
+/* output/output.h: output: the public API of output/: event lines; the drivers' entry points */
+#ifndef IOMON_OUTPUT_H
+#define IOMON_OUTPUT_H
+#include "stats/stats.h"
+
+/* output/fmt.c: one event line, default layout or -f/-F */
+struct ev {
+	const struct rec *r;
+	u64 time;		/* relative to the trace's first event */
+	const char *act;	/* "Q", "UT", ... */
+	u32 cpu;		/* the column blkparse prints (file's CPU in file mode) */
+	u64 elapsed;		/* -t timing, or ~0 */
+	const u8 *pdu;		/* only PC issue/insert/complete pass their CDB */
+	u32 pdu_len;
+	u32 dev;		/* device column (A prints the remap target) */
+};
+#define NO_ELAPSED (~(u64)0)
+int fmt_set_all(const char *f);
+int fmt_set_one(const char *spec);
+int fmt_overridden(int act);
+void fmt_event(struct obuf *o, const struct ev *e);
+/* blkparse exits on these mid-run; the applet flushes what it has first */
+void fmt_fatal(const char *why) __attribute__((noreturn));
+void fmt_message(struct obuf *o, const struct rec *r, u64 time, u32 shown_cpu);
+extern s64 abs_start_sec, abs_start_nsec;	/* from the TIMESTAMP note, for %z */
+
+/* the drivers (applet.c dispatches to them) */
+int parse_main(int, char **);
+int trace_main(int, char **);
+int btrace_main(int, char **);
+int monitor_main(int, char **);
+int top_main(int, char **);
+/* output/parse.c: btrace's capture feeds the parser */
+int parse_begin(int, char **);	/* -2: done (--help, -V) */
+void parse_begin_push(void);
+int parse_push(const void *p, size_t n);
+void parse_pump(void);
+int parse_end(int rc);
+#endif

@@ -1,0 +1,52 @@
+/* stats/stats.h: stats: the public API of stats/: blkparse's counters, per-process statistics */
+#ifndef IOMON_STATS_H
+#define IOMON_STATS_H
+#include "match/match.h"
+
+/* stats/iostats.c: blkparse's struct io_stats as an array.  Read/write
+ * pairs sit side by side so that index + w picks the direction. */
+enum {
+	ST_Q, ST_Q_W, ST_Q_KB, ST_Q_KB_W, ST_Q_B, ST_Q_B_W,
+	ST_I, ST_I_W, ST_I_KB, ST_I_KB_W, ST_I_B, ST_I_B_W,
+	ST_C, ST_C_W, ST_C_KB, ST_C_KB_W, ST_C_B, ST_C_B_W,
+	ST_M, ST_M_W, ST_M_KB, ST_M_KB_W, ST_M_B, ST_M_B_W,
+	ST_RQ, ST_RQ_W,
+	ST_QPC, ST_QPC_W, ST_QPC_KB, ST_QPC_KB_W, ST_QPC_B, ST_QPC_B_W,
+	ST_IPC, ST_IPC_W, ST_IPC_KB, ST_IPC_KB_W, ST_IPC_B, ST_IPC_B_W,
+	ST_CPC, ST_CPC_W, ST_RQPC, ST_RQPC_W,
+	ST_UNPLUG_IO, ST_UNPLUG_TIMER,
+	ST_N
+};
+typedef u64 iostats[ST_N];
+void iostats_add(iostats into, const iostats from);
+void iostats_print(struct obuf *o, const iostats s, const char *title, const u32 *depth);
+
+/* stats/iostats.c: blkparse -s, per process (or per name with -h) */
+struct ppi {
+	iostats st;
+	u64 wait_alloc[2], wait_dispatch[2], wait_complete[2];
+	u32 pid, chain;
+	u8 more_than_one;
+};
+struct ppi *ppi_find(u32 pid);		/* lookup only */
+struct ppi *ppi_get(u32 pid);		/* lookup or create; NULL: pool full */
+void ppi_print_all(struct obuf *o, int sort_key);
+extern int ppi_by_name;
+extern unsigned long long ppi_dropped;
+/* stats/exact.c: a sum of squares in 160 bits, and the variance from it,
+ * exact ("%.Nf" of (num*squares - sum^2) / num^2, ties to even) */
+struct sq160 { u64 lo, hi; u32 top; };
+static inline void sq_add(struct sq160 *q, u64 v)
+{
+	u64 a = v >> 32, b = (u32)v, m = a * b, ml = m << 33;
+	u64 lo = b * b + ml, hi = a * a + (m >> 31) + (lo < ml);
+
+	/* v*v < 2^128, so hi <= 2^64 - 2: hi plus a carry cannot wrap */
+	q->lo += lo;
+	hi += q->lo < lo;
+	q->hi += hi;
+	q->top += q->hi < hi;
+}
+char *fmt_variance(char *p, u64 num, u64 sum, const struct sq160 *q, int decimals);
+
+#endif

@@ -1,0 +1,139 @@
+# The layering rule (issue 12, plan 2.4): records flow one way, bottom ->
+# capture -> match -> stats -> output -> driver, and nothing calls, reads
+# or includes against that flow.  layers_scan lists every violation of a
+# tree; tests/layers.allow holds today's (a ratchet): a violation not
+# listed fails, and so does a listed one that no longer occurs, so each
+# step of the redesign deletes the lines it fixes.
+LAYER_APPLETS=$("$IOMON" --list 2>/dev/null | tr '\n' ' ')
+LAYER_WORDS=(bottom capture match stats output driver)
+
+# layer_rank PATH: 0..5, or -1 for a path outside the ranked tree
+layer_rank() {
+	local p=$1 b
+	b=${p##*/}; b=${b%.[ch]}
+	case $p in
+	applet.c) echo 5 ;;
+	*/*/*) echo -1 ;;
+	capture/*.[ch]) echo 1 ;;
+	match/*.[ch]) echo 2 ;;
+	stats/*.[ch]) echo 3 ;;
+	output/*.c) case " $LAYER_APPLETS " in *" $b "*) echo 5 ;; *) echo 4 ;; esac ;;
+	output/*.h) echo 4 ;;
+	*/*) echo -1 ;;
+	*.[ch]) echo 0 ;;
+	*) echo -1 ;;
+	esac
+}
+
+# layers_scan DIR OBJDIR: every violation in DIR, one a line, sorted
+layers_scan() { layers_scan_raw "$@" | LC_ALL=C sort -u; }
+layers_scan_raw() (
+	cd "$1" || exit 1
+	objs=$2
+	files=$(ls *.[ch] capture/*.[ch] match/*.[ch] stats/*.[ch] output/*.[ch] 2>/dev/null)
+	declare -A rank
+	for f in $files; do rank[$f]=$(layer_rank "$f"); done
+	for f in $files; do
+		r=${rank[$f]} b=${f##*/}; b=${b%.[ch]}
+		# 1 names: an applet's name only as output/<applet>.c
+		case " $LAYER_APPLETS " in *" $b "*)
+			[ "$f" = "output/$b.c" ] || echo "name: $f" ;;
+		esac
+		# 2 includes: ranked, written from the top, not up the flow, no .c, no driver
+		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | while read -r p; do
+			pr=${rank[$p]:-}
+			if [ -z "$pr" ]; then echo "include: $f -> $p (not a path from the top)"
+			elif [ "$pr" -gt "$r" ]; then echo "include: $f -> $p (against the flow)"
+			elif [ "$pr" = 5 ] || [ "${p%.c}" != "$p" ]; then echo "include: $f -> $p (a .c or a driver)"; fi
+		done
+		# 4 argv: only drivers and applet.c take a command line
+		[ "$r" != 5 ] && grep -qw argv "$f" && echo "argv: $f"
+		# 5 stage line
+		l1=$(head -1 "$f")
+		if [[ $l1 =~ ^/\*\ ([a-z/]+\.[ch]):\ (bottom|capture|match|stats|output|driver):\  ]]; then
+			[ "${BASH_REMATCH[1]}" = "$f" ] || echo "stage: $f names ${BASH_REMATCH[1]}"
+			[ "${BASH_REMATCH[2]}" = "${LAYER_WORDS[$r]}" ] || echo "stage: $f says ${BASH_REMATCH[2]}, is ${LAYER_WORDS[$r]}"
+		else
+			echo "stage: $f has no first-line stage comment"
+		fi
+		# 6 sizes: files <= 600 lines, functions <= 80 (vfmt exempt)
+		[ "$(wc -l <"$f")" -gt 600 ] && echo "size: $f over 600 lines"
+		awk -v f="$f" '/^\{/ { start = NR - 1; name = prev; sub(/\(.*/, "", name); n = split(name, w, /[ *]+/); name = w[n] }
+			/^\}/ && start { if (NR - start + 1 > 80 && name != "vfmt") print "size: " f " " name "() over 80 lines"; start = 0 }
+			{ prev = $0 }' "$f"
+	done
+	# 3 calls and data, link level; 4 entry points
+	[ -d "$objs" ] || { echo "objects: $objs missing"; exit 0; }
+	declare -A def
+	for o in $(cd "$objs" && ls *.o */*.o 2>/dev/null); do
+		s=${o%.o}.c
+		[ -n "${rank[$s]:-}" ] || continue
+		while read -r _ t sym; do
+			def[$sym]=$s
+			case $t:$sym in
+			T:main) [ "$s" = applet.c ] || echo "entry: $s defines main" ;;
+			T:*_main) [ "${rank[$s]}" = 5 ] && [ "$s" != applet.c ] || echo "entry: $s defines $sym" ;;
+			esac
+		done < <(nm -g --defined-only "$objs/$o" 2>/dev/null)
+	done
+	for o in $(cd "$objs" && ls *.o */*.o 2>/dev/null); do
+		s=${o%.o}.c
+		[ -n "${rank[$s]:-}" ] || continue
+		for sym in $(nm -u "$objs/$o" 2>/dev/null | awk '{ print $NF }'); do
+			d=${def[$sym]:-}
+			[ -n "$d" ] && [ "$d" != "$s" ] || continue
+			if [ "${rank[$d]}" -gt "${rank[$s]}" ]; then echo "link: $s -> $sym ($d, against the flow)"
+			elif [ "${rank[$d]}" = 5 ] && [ "$s" != applet.c ]; then echo "link: $s -> $sym ($d, a driver)"; fi
+		done
+	done
+)
+
+# layers_judge NAME GOT ALLOW: GOT (a scan) against the ratchet ALLOW
+layers_judge() {
+	local new old
+	new=$(LC_ALL=C comm -23 "$2" "$3")
+	old=$(LC_ALL=C comm -13 "$2" "$3")
+	if [ -z "$new$old" ]; then pass "$1"
+	else fail "$1" "${new:+new violations (fix them, not the allow list):
+$new
+}${old:+fixed, so delete from tests/layers.allow:
+$old}"; fi
+}
+
+if [ -z "$LAYER_APPLETS" ]; then
+	fail "layers: applet names from iomon --list" "none"
+elif ! command -v nm >/dev/null; then
+	skip "layers" "needs nm (binutils)"
+else
+	LOBJ=$TOP/build/obj
+	[ -n "$CROSS" ] && LOBJ=$TOP/build/$CROSS/obj
+	layers_scan "$TOP" "$LOBJ" >"$OUT/layers.got"
+	check "layers.allow is sorted, one violation a line" sh -c "LC_ALL=C sort -uc '$TOP/tests/layers.allow'"
+	layers_judge "layers: no violation beyond tests/layers.allow, none listed that is gone" \
+		"$OUT/layers.got" "$TOP/tests/layers.allow"
+	# self-test: each planted violation is found
+	L=$OUT/layers; rm -rf "$L"; mkdir -p "$L"
+	( cd "$TOP" && cp -r *.c *.h capture match stats output "$L/" ) 2>/dev/null
+	mkdir -p "$L/obj"; ( cd "$LOBJ" && cp -r . "$L/obj/" )
+	layer_plant() {	# NAME FILE LINE [COMPILE]: appends LINE to FILE, rescans
+		cp "$L/$2" "$L/$2.orig"
+		printf '%s\n' "$3" >>"$L/$2"
+		if [ -n "${4:-}" ]; then
+			cp "$L/obj/${2%.c}.o" "$L/obj.orig.o"
+			${CC:-cc} -I"$L" -c -o "$L/obj/${2%.c}.o" "$L/$2" 2>"$OUT/layers.cc" ||
+				{ fail "layers self-test: $1" "does not compile: $(head -3 "$OUT/layers.cc")"; }
+		fi
+		layers_scan "$L" "$L/obj" | LC_ALL=C comm -23 - "$TOP/tests/layers.allow" >"$OUT/layers.planted"
+		check "layers self-test: $1 is found" test -s "$OUT/layers.planted"
+		[ -n "${VERBOSE:-}" ] && cat "$OUT/layers.planted"
+		mv "$L/$2.orig" "$L/$2"
+		[ -n "${4:-}" ] && mv "$L/obj.orig.o" "$L/obj/${2%.c}.o"
+	}
+	layer_plant "an include against the flow" capture/source.c '#include "output/output.h"'
+	layer_plant "an include of a .c" match/procs.c '#include "capture/decode.c"'
+	layer_plant "a *_main outside a driver" stats/iostats.c 'int foo_main(int c, char **v) { return c + !v; }' cc
+	layer_plant "a call against the flow" match/procs.c 'void iostats_add(u64 *a, const u64 *b); void layer_planted(u64 *a) { iostats_add(a, a); }' cc
+	layer_plant "a file over 600 lines" match/procs.c "$(printf '/* */\n%.0s' $(seq 600))"
+	layer_plant "argv outside a driver" match/procs.c 'static char **argv;'
+	rm -rf "$L"
+fi
