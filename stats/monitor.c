@@ -438,6 +438,8 @@ COLD static void flush_interval(s64 t)
 		ob_flush(&M.human);
 	if (M.have_b)
 		ob_flush(&M.bin);
+	if (M.have_d)
+		ob_flush(&M.drv);
 }
 
 /* ---- D/C matching in a fixed pool (blkiomon_do_trace): match/dcpair.c ---- */
@@ -548,9 +550,15 @@ static int run_stdin(void)
 				next += M.interval;
 				continue;
 			}
-			/* wake for the interval even when the stream is quiet */
-			if (!buffered_record(&s) && poll(&p, 1, (int)(next - now) * 1000) == 0)
-				continue;
+			/* wake for the interval even when the stream is quiet;
+			 * driver data is passed on before waiting: ziomon_zfcpdd
+			 * books it by the time it arrives */
+			if (!buffered_record(&s)) {
+				if (M.have_d)
+					ob_flush(&M.drv);
+				if (poll(&p, 1, (int)(next - now) * 1000) == 0)
+					continue;
+			}
 		}
 		got = src_record(&s, &r);
 		if (got < 0)
