@@ -12,6 +12,7 @@
 #   file, python3       test helpers
 #   fdisk               sfdisk, for partitions on loop devices
 #   strace, gdb         fault injection; counting heap calls (t-heap.sh)
+#   g++, xz-utils, procps   build and run IBM's ziomon (t-ziomon-real.sh)
 #   prometheus          promtool, to check monitor's --prom output (optional)
 #   clang-14, libclang-rt-14-dev   libFuzzer, ASan, UBSan (make fuzz; optional)
 #   tmux                the live top screen test (optional)
@@ -52,6 +53,10 @@ if has check; then
 	command -v sfdisk >/dev/null || need+=(fdisk)
 	command -v strace >/dev/null || need+=(strace)
 	command -v gdb >/dev/null || need+=(gdb)
+	# IBM's ziomon, built from its sources for t-ziomon-real.sh
+	command -v g++ >/dev/null || need+=(g++)
+	command -v xz >/dev/null || need+=(xz-utils)
+	command -v ps >/dev/null || need+=(procps)
 	command -v promtool >/dev/null || opt+=(prometheus)
 	command -v clang-14 >/dev/null || opt+=(clang-14)
 	ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || opt+=(libclang-rt-14-dev)
