@@ -156,7 +156,7 @@ _Static_assert(sizeof(struct k_io_trace_remap) == 16, "blk_io_trace_remap is 16 
 K_OFF(k_io_trace_remap, device_to, 4); K_OFF(k_io_trace_remap, sector_from, 8);
 
 /* blkiomon's struct blkiomon_stat, big-endian on disk and in the message
- * queue; SIZE_BUCKETS and D2C_BUCKETS buckets as stats/monitor.c's. */
+ * queue; SIZE_BUCKETS and D2C_BUCKETS buckets as stats/monstat.c's. */
 struct k_minmax { u64 min, max, sum, sos, num; };
 struct k_blkiomon_stat {
 	u64 time;

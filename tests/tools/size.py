@@ -23,7 +23,7 @@ APPLETS = {
     "trace, btrace": ["capture/trace.o", "capture/relay.o", "capture/tracefs.o"],
     "parse": ["output/parse.o", "output/fmt.o", "match/procs.o", "match/track.o",
               "stats/iostats.o"],
-    "monitor": ["stats/monitor.o"],
+    "monitor": ["output/monitor.o", "output/export.o", "stats/monstat.o"],
     "top": ["stats/top.o"],
     "shared": ["applet.o", "base.o", "text.o", "capture/decode.o", "capture/source.o"],
 }
