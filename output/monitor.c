@@ -258,41 +258,43 @@ static const struct option longopts[] = {
 	{ "input", 1, 0, 'i' }, { "trace", 1, 0, 't' }, { "clock", 1, 0, 'C' }, { "prom", 1, 0, 'P' }, { "json", 1, 0, 'J' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
 };
 
-COLD int monitor_main(int argc, char **argv)
-{
-	const char *hn = NULL, *bn = NULL, *dn = NULL, *gn = NULL, *jn = NULL;
-	int c, rc, clock = -1;
-	u32 i;
+static struct {
+	const char *h, *b, *d, *g, *j;	/* -h -b -d -D --json */
+	char *devs[CAP_DEVS];
+	int ndevs, clock;	/* clock: -1 as the input suggests */
+} A = { .clock = -1 };
 
-	static char *devs[CAP_DEVS];
-	int ndevs = 0;
+/* -1: go on; else the exit status */
+COLD static int options(int argc, char **argv)
+{
+	int c;
 
 	while ((c = opt_get(argc, argv, "b:d:D:h:I:Q:q:m:Vi:t:", longopts)) != -1) {
 		switch (c) {
-		case 'h': hn = opt_arg; break;
-		case 'b': bn = opt_arg; break;
-		case 'd': dn = opt_arg; break;
-		case 'D': gn = opt_arg; break;
+		case 'h': A.h = opt_arg; break;
+		case 'b': A.b = opt_arg; break;
+		case 'd': A.d = opt_arg; break;
+		case 'D': A.g = opt_arg; break;
 		case 'I': M.interval = atoi(opt_arg); break;
 		case 'Q': M.msg_q_name = opt_arg; break;
 		case 'q': M.msg_q_id = atol(opt_arg); break;
 		case 'm': O.msg_id = atol(opt_arg); break;
 		case 'i': M.in_name = opt_arg; break;
 		case 't':
-			if (ndevs == CAP_DEVS) {
+			if (A.ndevs == CAP_DEVS) {
 				warn_msg("more than %d devices (CAP_DEVS)", CAP_DEVS);
 				return 1;
 			}
-			devs[ndevs++] = opt_arg;
+			A.devs[A.ndevs++] = opt_arg;
 			break;
 		case 'P': O.prom = opt_arg; break;
-		case 'J': jn = opt_arg; break;
+		case 'J': A.j = opt_arg; break;
 		case 'C':
 			if (strcmp(opt_arg, "wall") && strcmp(opt_arg, "trace")) {
 				warn_msg("--clock=wall or --clock=trace, not '%s'", opt_arg);
 				return 1;
 			}
-			clock = !strcmp(opt_arg, "trace");
+			A.clock = !strcmp(opt_arg, "trace");
 			break;
 		case 'V': {
 			char line[96];
@@ -312,58 +314,54 @@ COLD int monitor_main(int argc, char **argv)
 		warn_msg("-I SECS is required and must be above 0");
 		return 1;
 	}
-	dc_init(&DC);
-	M.trace_clock = clock >= 0 ? clock : M.in_name != NULL;
-	if (M.in_name) {
-		char *b = str_find((char *)M.in_name, ".blktrace.");
+	return -1;
+}
 
-		if (b)
-			*b = 0;
-	}
-	if ((hn && open_output(&M.human, hn, M.hbuf, sizeof(M.hbuf))) ||
-	    (bn && open_output(&M.bin, bn, M.bbuf, sizeof(M.bbuf))) ||
-	    (dn && open_output(&M.drv, dn, M.dbuf, sizeof(M.dbuf))) ||
-	    (gn && open_output(&M.dbg, gn, M.gbuf, sizeof(M.gbuf))))
-		return 1;
-	M.have_d = !!dn, M.have_g = !!gn;
-	if (jn && open_output(&M.js, jn, M.jbuf, sizeof(M.jbuf)))
-		return 1;
-	O.human = hn ? &M.human : NULL, O.bin = bn ? &M.bin : NULL, O.json = jn ? &M.js : NULL;
+COLD static int open_outputs(void)
+{
+	if ((A.h && open_output(&M.human, A.h, M.hbuf, sizeof(M.hbuf))) ||
+	    (A.b && open_output(&M.bin, A.b, M.bbuf, sizeof(M.bbuf))) ||
+	    (A.d && open_output(&M.drv, A.d, M.dbuf, sizeof(M.dbuf))) ||
+	    (A.g && open_output(&M.dbg, A.g, M.gbuf, sizeof(M.gbuf))))
+		return -1;
+	M.have_d = !!A.d, M.have_g = !!A.g;
+	if (A.j && open_output(&M.js, A.j, M.jbuf, sizeof(M.jbuf)))
+		return -1;
+	O.human = A.h ? &M.human : NULL, O.bin = A.b ? &M.bin : NULL, O.json = A.j ? &M.js : NULL;
 	O.interval = M.interval;
 	mon.totals = O.prom != NULL;
-	signal(SIGINT, on_sig);
-	signal(SIGTERM, on_sig);
-	signal(SIGQUIT, on_sig);
-	signal(SIGALRM, on_sig);
-	if (export_queue(&O, M.msg_q_name, M.msg_q_id))
-		return 1;
-	if (ndevs) {
-		/* the capture takes over these signals to stop cleanly */
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-	}
-	rc = ndevs ? run_live(devs, ndevs) : M.in_name ? run_files() : run_stdin();
-	if (M.have_g) {
-		u64 left = 0;
-		struct dc_ent *e;
-		struct dc_rec t;
+	return 0;
+}
 
-		for (i = 1; i <= pend.hwm; i++)	/* in slot order */
-			if ((e = ift_slot(&pend, i))) {
-				dc_rec_of(e, &t);
-				debug_rec("leftover", &t);
-				left++;
-			}
-		ob_printf(&M.dbg, "%llu leftover, %llu match, %llu mismatch, %llu driverdata, %llu overall\n",
-			  (unsigned long long)left, DC.match, DC.mismatch,
-			  (unsigned long long)M.drvdata, (unsigned long long)M.overall);
-		ob_printf(&M.dbg, "%llu aged out of the pool (MON_PENDING %d), %llu devices over MON_DEVS %d\n",
-			  pend.aged, MON_PENDING, mon.dev_overflow, MON_DEVS);
-		if (O.msq >= 0)
-			ob_printf(&M.dbg, "%llu records not sent: the message queue stayed full (MON_QUEUE_WAIT_MS %d)\n",
-				  O.unsent, MON_QUEUE_WAIT_MS);
-		rc |= ob_close(&M.dbg);
-	}
+/* -D: what never paired, in slot order, and the counters */
+COLD static int debug_end(void)
+{
+	u64 left = 0;
+	struct dc_ent *e;
+	struct dc_rec t;
+	u32 i;
+
+	for (i = 1; i <= pend.hwm; i++)
+		if ((e = ift_slot(&pend, i))) {
+			dc_rec_of(e, &t);
+			debug_rec("leftover", &t);
+			left++;
+		}
+	ob_printf(&M.dbg, "%llu leftover, %llu match, %llu mismatch, %llu driverdata, %llu overall\n",
+		  (unsigned long long)left, DC.match, DC.mismatch,
+		  (unsigned long long)M.drvdata, (unsigned long long)M.overall);
+	ob_printf(&M.dbg, "%llu aged out of the pool (MON_PENDING %d), %llu devices over MON_DEVS %d\n",
+		  pend.aged, MON_PENDING, mon.dev_overflow, MON_DEVS);
+	if (O.msq >= 0)
+		ob_printf(&M.dbg, "%llu records not sent: the message queue stayed full (MON_QUEUE_WAIT_MS %d)\n",
+			  O.unsent, MON_QUEUE_WAIT_MS);
+	return ob_close(&M.dbg);
+}
+
+COLD static int report_end(int rc)
+{
+	if (M.have_g)
+		rc |= debug_end();
 	if (O.unsent) {
 		warn_msg("%llu records not sent: the message queue stayed full %d ms after the signal",
 			 O.unsent, MON_QUEUE_WAIT_MS);
@@ -385,4 +383,35 @@ COLD int monitor_main(int argc, char **argv)
 	if (M.have_d)
 		rc |= ob_close(&M.drv);
 	return rc || src_errors ? 1 : 0;
+}
+
+COLD int monitor_main(int argc, char **argv)
+{
+	int rc = options(argc, argv);
+
+	if (rc >= 0)
+		return rc;
+	dc_init(&DC);
+	M.trace_clock = A.clock >= 0 ? A.clock : M.in_name != NULL;
+	if (M.in_name) {
+		char *b = str_find((char *)M.in_name, ".blktrace.");
+
+		if (b)
+			*b = 0;
+	}
+	if (open_outputs())
+		return 1;
+	signal(SIGINT, on_sig);
+	signal(SIGTERM, on_sig);
+	signal(SIGQUIT, on_sig);
+	signal(SIGALRM, on_sig);
+	if (export_queue(&O, M.msg_q_name, M.msg_q_id))
+		return 1;
+	if (A.ndevs) {
+		/* the capture takes over these signals to stop cleanly */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+	}
+	rc = A.ndevs ? run_live(A.devs, A.ndevs) : M.in_name ? run_files() : run_stdin();
+	return report_end(rc);
 }
