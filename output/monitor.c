@@ -262,13 +262,14 @@ static struct {
 	const char *h, *b, *d, *g, *j;	/* -h -b -d -D --json */
 	char *devs[CAP_DEVS];
 	int ndevs, clock;	/* clock: -1 as the input suggests */
-} A = { .clock = -1 };
+} A;
 
 /* -1: go on; else the exit status */
 COLD static int options(int argc, char **argv)
 {
 	int c;
 
+	A.clock = -1;
 	while ((c = opt_get(argc, argv, "b:d:D:h:I:Q:q:m:Vi:t:", longopts)) != -1) {
 		switch (c) {
 		case 'h': A.h = opt_arg; break;
