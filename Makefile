@@ -61,15 +61,18 @@ SRCS := \
 	match/dcpair.c \
 	match/inflight.c \
 	match/procs.c \
+	match/taghelper.c \
 	match/track.c \
 	stats/exact.c \
 	stats/iostats.c \
 	stats/monstat.c \
-	stats/top.c \
+	stats/topstat.c \
 	output/export.c \
 	output/fmt.c \
 	output/monitor.c \
-	output/parse.c
+	output/parse.c \
+	output/top.c \
+	output/toptable.c
 # every header: a new one triggers rebuilds without naming it here
 HDRS := $(wildcard *.h */*.h)
 OBJS := $(SRCS:%.c=$(B)/obj/%.o)

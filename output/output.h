@@ -36,6 +36,10 @@ struct mon_out {
 void export_interval(struct mon_out *o, s64 t);
 int export_queue(struct mon_out *o, const char *path, long qid);	/* o->msq; -1 said why */
 
+/* output/toptable.c: biotop's table of stats/topstat.c's rows, which it
+ * spends; clear: the screen first; replay: the trace's name, no /proc, /sys */
+void top_table(struct obuf *o, s64 wall, int clear, int maxrows, const char *replay);
+
 /* the drivers (applet.c dispatches to them) */
 int parse_main(int, char **);
 int trace_main(int, char **);

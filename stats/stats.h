@@ -87,4 +87,23 @@ static inline int hist_idx(u64 v, int n, u64 delta)
 	return i;
 }
 
+/* stats/topstat.c: biotop's rows, per (process or tag, device, direction) */
+struct top_row {
+	u32 pid, dev;		/* pid, or the tag with a helper */
+	char comm[TOP_LABEL];
+	u8 w;
+	u64 io, bytes, ns;
+};
+struct topstat {
+	struct top_row rows[TOP_ROWS];
+	u32 nrows;
+	unsigned long long row_dropped;
+	s64 only_pid;		/* -p: -1 = every pid */
+	int replay;		/* no /proc lookups: the trace is from elsewhere */
+	int tags;		/* rows per tag-helper tag */
+};
+extern struct topstat tops;
+void top_event(const struct rec *r, u32 tag, int tagged);	/* Q M F D C */
+unsigned long long top_aged(void);	/* requests aged out of TOP_REQS */
+
 #endif

@@ -24,7 +24,7 @@ APPLETS = {
     "parse": ["output/parse.o", "output/fmt.o", "match/procs.o", "match/track.o",
               "stats/iostats.o"],
     "monitor": ["output/monitor.o", "output/export.o", "stats/monstat.o"],
-    "top": ["stats/top.o"],
+    "top": ["output/top.o", "output/toptable.o", "stats/topstat.o", "match/taghelper.o"],
     "shared": ["applet.o", "base.o", "text.o", "capture/decode.o", "capture/source.o"],
 }
 
