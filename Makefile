@@ -55,6 +55,7 @@ SRCS := \
 	text.c \
 	capture/decode.c \
 	capture/relay.c \
+	capture/runs.c \
 	capture/source.c \
 	capture/trace.c \
 	capture/tracefs.c \

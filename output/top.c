@@ -145,77 +145,21 @@ static s64 now_s(void)
 	return t.tv_sec;
 }
 
-static void live_round_records(void);
+static void live_one(void *ctx, const struct rec *r)
+{
+	(void)ctx;
+	top_record(r);
+}
+
+/* the round so far, merged by time across CPUs (capture/runs.c) */
+static void live_round_records(void)
+{
+	runs_merge(&LS, live_one, NULL);
+}
 
 static int live_push(const void *p, size_t n)
 {
 	return src_feed(&LS, p, n, live_round_records);
-}
-
-/* A round holds each CPU's records in turn, each CPU's in time order.  A
- * request queued on one CPU can complete on another, so the round is
- * merged by time across those runs before it counts.  A round with more
- * than TOP_RUNS runs (many CPUs, a buffer drained mid-round) is merged
- * TOP_RUNS runs at a time. */
-static struct { u32 at, end; u64 t; } run[TOP_RUNS];
-
-static u32 run_skip(u32 off, u32 end)	/* past unfilled relay records */
-{
-	while (end - off >= REC_V7_LEN && rec_unfilled(LS.buf + off))
-		off += REC_V7_LEN;
-	return off;
-}
-
-static void merge_runs(u32 n)
-{
-	struct rec r;
-
-	for (;;) {
-		u32 i, b = n;
-
-		for (i = 0; i < n; i++)
-			if (run[i].at < run[i].end && (b == n || run[i].t < run[b].t))
-				b = i;
-		if (b == n)
-			return;
-		if (rec_decode(LS.buf + run[b].at, run[b].end - run[b].at, &r) <= 0) {
-			run[b].at = run[b].end;	/* src_record said it was whole */
-			continue;
-		}
-		top_record(&r);
-		run[b].at = run_skip(run[b].at + r.hdr_len + r.pdu_len, run[b].end);
-		if (run[b].at < run[b].end && rec_decode(LS.buf + run[b].at, run[b].end - run[b].at, &r) > 0)
-			run[b].t = r.time;
-	}
-}
-
-static void live_round_records(void)
-{
-	struct rec r;
-	u32 n = 0, cpu = 0;
-	u64 t = 0;
-
-	for (;;) {
-		u32 at = LS.pos;
-		int got = src_record(&LS, &r) > 0;
-		int fresh = !n || !got || r.cpu != cpu || r.time < t;
-
-		if (n && fresh)
-			run[n - 1].end = at;
-		if (!got)
-			break;
-		if (fresh) {
-			if (n == TOP_RUNS) {
-				merge_runs(n);
-				n = 0;
-			}
-			run[n].at = run_skip(at, LS.len);
-			run[n++].t = r.time;
-		}
-		cpu = r.cpu;
-		t = r.time;
-	}
-	merge_runs(n);
 }
 
 static void live_round(void)

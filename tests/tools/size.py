@@ -24,7 +24,8 @@ APPLETS = {
     "parse": ["output/parse.o", "output/fmt.o", "match/procs.o", "match/track.o",
               "stats/iostats.o"],
     "monitor": ["output/monitor.o", "output/export.o", "stats/monstat.o"],
-    "top": ["output/top.o", "output/toptable.o", "stats/topstat.o", "match/taghelper.o"],
+    "top": ["output/top.o", "output/toptable.o", "stats/topstat.o", "match/taghelper.o",
+            "capture/runs.o"],
     "shared": ["applet.o", "base.o", "text.o", "capture/decode.o", "capture/source.o"],
 }
 
