@@ -55,22 +55,25 @@ static void table_head(struct obuf *o, s64 wall, int clear, const char *replay)
 		  tops.tags ? "LABEL" : "COMM", "D", "MAJ", "MIN", "DISK", "I/O", "Kbytes", "AVGms");
 }
 
+static int fewer_bytes(const void *rows, u16 a, u16 b)
+{
+	const struct top_row *r = rows;
+
+	return r[a].bytes < r[b].bytes;
+}
+
 /* biotop's table: loadavg line, then rows by bytes, most first; the rows
  * are then spent */
 void top_table(struct obuf *o, s64 wall, int clear, int maxrows, const char *replay)
 {
 	static u16 order[TOP_ROWS];
 	char line[256];
-	u32 i, j, n = tops.nrows;
+	u32 i, n = tops.nrows;
 
 	table_head(o, wall, clear, replay);
-	for (i = 0; i < n; i++) {
-		u16 v = (u16)i;
-
-		for (j = i; j && tops.rows[order[j - 1]].bytes < tops.rows[v].bytes; j--)
-			order[j] = order[j - 1];
-		order[j] = v;
-	}
+	for (i = 0; i < n; i++)
+		order[i] = (u16)i;
+	isort16(order, n, fewer_bytes, tops.rows);
 	for (i = 0; i < n && (int)i < maxrows; i++) {
 		const struct top_row *r = &tops.rows[order[i]];
 		char disk[32], id[16];
