@@ -1,8 +1,8 @@
 /* output/top.c: driver: biotop: usage, options, replay and live input, the interval clock, the disk list */
 /* top: biotop's "who is hammering the disk" from block traces, no BPF
  * (rows: stats/topstat.c, the table: output/toptable.c, the tag helper:
- * match/taghelper.c).  Live (-d DEV, or every whole disk) through iomon trace's
- * backends, or replayed from trace files (-i) in trace time.
+ * match/taghelper.c).  Live (-d DEV, or every whole disk) through iomon
+ * trace's backends, or replayed from trace files (-i) in trace time.
  *
  * --tag-helper CMD speaks iowatcher's helper protocol: CMD gets every
  * record on its stdin and says which tag each belongs to; rows are then
