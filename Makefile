@@ -49,9 +49,31 @@ STRIP := $(word 1,$(XT))-strip
 QEMU := $(word 3,$(XT))
 endif
 
-SRCS := applet.c base.c text.c capture/decode.c capture/source.c capture/trace.c capture/relay.c \
-	capture/tracefs.c match/procs.c match/inflight.c match/dcpair.c match/track.c \
-	stats/exact.c stats/iostats.c stats/monitor.c stats/top.c output/fmt.c output/parse.c
+SRCS := \
+	applet.c \
+	base.c \
+	text.c \
+	capture/decode.c \
+	capture/relay.c \
+	capture/runs.c \
+	capture/source.c \
+	capture/trace.c \
+	capture/tracefs.c \
+	match/dcpair.c \
+	match/inflight.c \
+	match/procs.c \
+	match/taghelper.c \
+	match/track.c \
+	stats/exact.c \
+	stats/iostats.c \
+	stats/monstat.c \
+	stats/topstat.c \
+	output/export.c \
+	output/fmt.c \
+	output/monitor.c \
+	output/parse.c \
+	output/top.c \
+	output/toptable.c
 # every header: a new one triggers rebuilds without naming it here
 HDRS := $(wildcard *.h */*.h)
 OBJS := $(SRCS:%.c=$(B)/obj/%.o)
@@ -59,7 +81,7 @@ OBJS := $(SRCS:%.c=$(B)/obj/%.o)
 # a constant into a div instruction, which made number formatting half of
 # parse's time; these few objects are built for speed instead.
 HOT := $(addprefix $(B)/obj/,capture/decode.o capture/source.o text.o \
-	output/fmt.o output/parse.o stats/monitor.o match/inflight.o match/dcpair.o)
+	output/fmt.o output/parse.o output/monitor.o stats/monstat.o match/inflight.o match/dcpair.o)
 $(HOT): CFLAGS += -O2
 
 all: $(BIN)

@@ -147,6 +147,23 @@ char *str_find(const char *h, const char *n)
 	return *n ? NULL : (char *)h;
 }
 
+/* A stable insertion sort of n indices, in their order as given: a
+ * moves past b only when after(a, b).  The tables sorted are small (rows
+ * of a report), and the given order is part of the output where keys tie
+ * (glibc's qsort, which the originals used, is a stable merge sort). */
+void isort16(u16 *idx, u32 n, int (*after)(const void *ctx, u16 a, u16 b), const void *ctx)
+{
+	u32 i, j;
+
+	for (i = 1; i < n; i++) {
+		u16 v = idx[i];
+
+		for (j = i; j && after(ctx, idx[j - 1], v); j--)
+			idx[j] = idx[j - 1];
+		idx[j] = v;
+	}
+}
+
 /* ---- options: musl's getopt (opts NULL) and getopt_long (words permuted,
  * operands last; unique prefixes of long names), with its messages but
  * through warn_msg: libc's print through stdio, 5 KiB with the parsers.

@@ -70,6 +70,7 @@ long dir_each(const char *dir, long (*fn)(const char *dir, const char *name, voi
 u64 scan_u64(const char *s, char **end, int base);	/* strtoull, bases 10 and 16 */
 double scan_double(const char *arg, const char **end);	/* strtod */
 char *str_find(const char *h, const char *n);	/* strstr, naively */
+void isort16(u16 *idx, u32 n, int (*after)(const void *ctx, u16 a, u16 b), const void *ctx);
 /* getopt (opts NULL) and getopt_long (opts: permutes the words) as musl's */
 struct option;
 extern char *opt_arg;

@@ -54,6 +54,11 @@ void src_zero_report(void);	/* warns once if unfilled records were skipped */
 extern unsigned long long src_errors, src_zero_records, src_zero_first_off;
 extern const char *src_zero_first;
 
+/* capture/runs.c: live records as a round left them in a pushed source:
+ * all whole records in s, cut into per-CPU runs and merged by time into
+ * fn (ties to the earlier run), TOP_RUNS runs at a time */
+void runs_merge(struct src *s, void (*fn)(void *ctx, const struct rec *r), void *ctx);
+
 /* capture/trace.c: live capture for monitor -t and top */
 int trace_devices(char **devs, int n, u32 mask, int (*sink)(const void *, size_t), void (*round)(void));
 #endif

@@ -115,7 +115,7 @@ _Static_assert(K_BLKTRACESETUP2 == 0xc0c0128eul, "BLKTRACESETUP2");
 _Static_assert(REC_ROOM >= REC_V8_LEN + REC_PDU_MAX, "REC_ROOM holds the largest record");
 
 /* On-disk records.  decode.c reads them byte by byte at fixed offsets and
- * monitor.c writes blkiomon's record the same way, so no C struct of
+ * output/export.c writes blkiomon's record the same way, so no C struct of
  * theirs depends on the ABI; these are the writers' own structs (the
  * kernel's, blkiomon's), and the asserts prove on every architecture that
  * their natural layout is exactly those offsets, i.e. that files written
@@ -156,7 +156,7 @@ _Static_assert(sizeof(struct k_io_trace_remap) == 16, "blk_io_trace_remap is 16 
 K_OFF(k_io_trace_remap, device_to, 4); K_OFF(k_io_trace_remap, sector_from, 8);
 
 /* blkiomon's struct blkiomon_stat, big-endian on disk and in the message
- * queue; SIZE_BUCKETS and D2C_BUCKETS buckets as stats/monitor.c's. */
+ * queue; SIZE_BUCKETS and D2C_BUCKETS buckets as stats/monstat.c's. */
 struct k_minmax { u64 min, max, sum, sos, num; };
 struct k_blkiomon_stat {
 	u64 time;

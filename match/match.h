@@ -193,4 +193,13 @@ void track_del(struct track *t);
 int track_rekey(struct track *t, u64 sector);	/* -1: alias, entry dropped */
 extern struct ift *const track_table;
 #define track_dropped (track_table->dropped)
+/* match/taghelper.c: iowatcher's tag-helper protocol */
+#define TAG_UNTAGGED 0xffffffffu	/* the row of requests no helper claimed */
+int tag_start(const char *cmd);		/* sh -c CMD; -1 said why */
+int tag_record(const struct rec *r, u32 *tag);	/* *tag set when claimed; -1: helper failed */
+const char *tag_label(u32 id);
+int tag_stop(void);			/* EOF to it, its exit status said; 1: it failed */
+void tag_on_fail(void (*fn)(void));	/* called once it fails */
+int tag_active(void);
+
 #endif

@@ -24,6 +24,22 @@ void fmt_fatal(const char *why) __attribute__((noreturn));
 void fmt_message(struct obuf *o, const struct rec *r, u64 time, u32 shown_cpu);
 extern s64 abs_start_sec, abs_start_nsec;	/* from the TIMESTAMP note, for %z */
 
+/* output/export.c: monitor's reports of an interval (stats/monstat.c) */
+struct mon_out {
+	struct obuf *human, *bin, *json;	/* NULL: not asked for */
+	const char *prom;	/* Prometheus file, or NULL */
+	int msq, interval;	/* msq: -1 none */
+	long msg_id;
+	volatile int *stop;	/* set by a signal: the queue is no longer waited on */
+	unsigned long long unsent;
+};
+void export_interval(struct mon_out *o, s64 t);
+int export_queue(struct mon_out *o, const char *path, long qid);	/* o->msq; -1 said why */
+
+/* output/toptable.c: biotop's table of stats/topstat.c's rows, which it
+ * spends; clear: the screen first; replay: the trace's name, no /proc, /sys */
+void top_table(struct obuf *o, s64 wall, int clear, int maxrows, const char *replay);
+
 /* the drivers (applet.c dispatches to them) */
 int parse_main(int, char **);
 int trace_main(int, char **);

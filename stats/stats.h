@@ -49,4 +49,61 @@ static inline void sq_add(struct sq160 *q, u64 v)
 }
 char *fmt_variance(char *p, u64 num, u64 sum, const struct sq160 *q, int decimals);
 
+/* stats/monstat.c: blkiomon's interval statistics, per device and
+ * direction; totals since start when asked (Prometheus) */
+struct minmax { u64 min, max, sum, sos, num; struct sq160 sq; };	/* sos wraps as blkiomon's; sq is exact */
+struct dstat {
+	u32 device, next;	/* next: output list, newest first (as blkiomon) */
+	u32 size_hist[SIZE_BUCKETS], d2c_hist[D2C_BUCKETS];
+	struct minmax size[2], d2c[2], thr[2];
+	u64 bidir;
+};
+struct total {
+	u32 device;
+	u64 num[2], bytes[2], bidir;
+	u64 size_hist[SIZE_BUCKETS], d2c_hist[D2C_BUCKETS];
+	u64 size_sum, d2c_sum_us;
+};
+struct monstat {
+	struct dstat dev[MON_DEVS];
+	u32 ndev, list;		/* list head: index + 1 */
+	struct total tot[MON_DEVS];
+	u32 ntot;
+	int totals;		/* keep tot[] */
+	unsigned long long dev_overflow;
+};
+extern struct monstat mon;
+void mon_account(const struct dc_rec *d, const struct dc_rec *c);
+void mon_restart(void);
+char *mm_var(char *p, const struct minmax *m, int decimals);	/* at most 80 bytes */
+/* histogram bucket i holds values up to hist_bound(i); the last, the rest */
+static inline u64 hist_bound(int i, u64 delta) { return i ? delta << (i - 1) : 0; }
+static inline int hist_idx(u64 v, int n, u64 delta)
+{
+	int i;
+
+	for (i = 0; i < n - 1 && v > hist_bound(i, delta); i++)
+		;
+	return i;
+}
+
+/* stats/topstat.c: biotop's rows, per (process or tag, device, direction) */
+struct top_row {
+	u32 pid, dev;		/* pid, or the tag with a helper */
+	char comm[TOP_LABEL];
+	u8 w;
+	u64 io, bytes, ns;
+};
+struct topstat {
+	struct top_row rows[TOP_ROWS];
+	u32 nrows;
+	unsigned long long row_dropped;
+	s64 only_pid;		/* -p: -1 = every pid */
+	int replay;		/* no /proc lookups: the trace is from elsewhere */
+	int tags;		/* rows per tag-helper tag */
+};
+extern struct topstat tops;
+void top_event(const struct rec *r, u32 tag, int tagged);	/* Q M F D C */
+unsigned long long top_aged(void);	/* requests aged out of TOP_REQS */
+
 #endif

@@ -1,5 +1,5 @@
 # needs: python3
-# What IBM's ziomon relies on in blkiomon (stats/monitor.c); its stderr
+# What IBM's ziomon relies on in blkiomon (output/monitor.c); its stderr
 # rules for blktrace are in t-names.sh.
 # 1. The message queue (-Q -q -m), as ziomon uses it: one
 # 424-byte record per device and interval, to a reader (ziomon_mgr) that

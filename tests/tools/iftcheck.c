@@ -124,7 +124,7 @@ static void test_fifo(void)
 	EXPECT(ift_find(t, 7, 5, 0) && ift_find(t, 7, 6, 0) && ift_find(t, 7, 7, 0));
 
 	/* the ring holds cap pairs: storing into a full ring drops its oldest
-	 * pair even when that entry is still live (stats/monitor.c's ring, kept
+	 * pair even when that entry is still live (monitor's ring, kept
 	 * for identical -D output), so the younger one ages first */
 	t = &fifo2;
 	nevicted = 0, t->evict = on_evict, t->ctx = &nevicted;

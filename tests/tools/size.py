@@ -23,8 +23,9 @@ APPLETS = {
     "trace, btrace": ["capture/trace.o", "capture/relay.o", "capture/tracefs.o"],
     "parse": ["output/parse.o", "output/fmt.o", "match/procs.o", "match/track.o",
               "stats/iostats.o"],
-    "monitor": ["stats/monitor.o"],
-    "top": ["stats/top.o"],
+    "monitor": ["output/monitor.o", "output/export.o", "stats/monstat.o"],
+    "top": ["output/top.o", "output/toptable.o", "stats/topstat.o", "match/taghelper.o",
+            "capture/runs.o"],
     "shared": ["applet.o", "base.o", "text.o", "capture/decode.o", "capture/source.o"],
 }
 

@@ -1,0 +1,294 @@
+/* output/export.c: output: blkiomon's reports: text, binary records, JSON, Prometheus, message queue */
+/* One interval's statistics (stats/monstat.c) out to whichever outputs
+ * the driver opened: blkiomon's text and its 424-byte big-endian struct
+ * blkiomon_stat (to a file and to a System V message queue), JSON lines,
+ * and Prometheus text for node_exporter's textfile collector. */
+#include <errno.h>
+#include <stdio.h>		/* rename */
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/stat.h>
+#include <time.h>
+#include "output/output.h"
+
+/* Bounds and sums are counts of unit 10^e (bytes, microseconds); they
+ * print as %.9g printed them. */
+static void prom_hist(struct obuf *o, const char *name, const struct total *t, const u64 *b, int n,
+		      u64 delta, int e, u64 sum)
+{
+	char g[16];
+	u64 cum = 0;
+	int i;
+
+	for (i = 0; i < n - 1; i++) {
+		cum += b[i];
+		*fmt_g9(g, hist_bound(i, delta), e) = 0;
+		ob_printf(o, "%s_bucket{device=\"%u,%u\",le=\"%s\"} %llu\n", name, DEV_MAJOR(t->device),
+			  DEV_MINOR(t->device), g, (unsigned long long)cum);
+	}
+	cum += b[n - 1];
+	ob_printf(o, "%s_bucket{device=\"%u,%u\",le=\"+Inf\"} %llu\n", name, DEV_MAJOR(t->device),
+		  DEV_MINOR(t->device), (unsigned long long)cum);
+	*fmt_g9(g, sum, e) = 0;
+	ob_printf(o, "%s_sum{device=\"%u,%u\"} %s\n", name, DEV_MAJOR(t->device), DEV_MINOR(t->device), g);
+	ob_printf(o, "%s_count{device=\"%u,%u\"} %llu\n", name, DEV_MAJOR(t->device), DEV_MINOR(t->device),
+		  (unsigned long long)cum);
+}
+
+static void prom_counter(struct obuf *o, const char *name, int off)
+{
+	static const char *const dirs[2] = { "read", "write" };
+	u32 i;
+	int d;
+
+	for (i = 0; i < mon.ntot; i++)
+		for (d = 0; d < 2; d++)
+			ob_printf(o, "%s{device=\"%u,%u\",direction=\"%s\"} %llu\n", name,
+				  DEV_MAJOR(mon.tot[i].device), DEV_MINOR(mon.tot[i].device), dirs[d],
+				  (unsigned long long)(off ? mon.tot[i].bytes[d] : mon.tot[i].num[d]));
+}
+
+/* Written to FILE.tmp and renamed, so the collector never sees half. */
+COLD static void prom_write(const char *path)
+{
+	char tmp[PATH_LEN], buf[4096];
+	struct obuf o;
+	int fd;
+	u32 i;
+
+	sfmt(tmp, sizeof(tmp), "%s.tmp", path);
+	if ((fd = open_out(tmp, 0644)) < 0)
+		return;
+	ob_init(&o, fd, tmp, buf, sizeof(buf));
+	ob_puts(&o, "# HELP iomon_requests_total Requests matched from issue (D) to completion (C).\n"
+		    "# TYPE iomon_requests_total counter\n");
+	prom_counter(&o, "iomon_requests_total", 0);
+	ob_puts(&o, "# HELP iomon_bytes_total Bytes in matched requests.\n# TYPE iomon_bytes_total counter\n");
+	prom_counter(&o, "iomon_bytes_total", 1);
+	ob_puts(&o, "# HELP iomon_bidirectional_requests_total Matched requests neither read nor write.\n"
+		    "# TYPE iomon_bidirectional_requests_total counter\n");
+	for (i = 0; i < mon.ntot; i++)
+		ob_printf(&o, "iomon_bidirectional_requests_total{device=\"%u,%u\"} %llu\n",
+			  DEV_MAJOR(mon.tot[i].device), DEV_MINOR(mon.tot[i].device),
+			  (unsigned long long)mon.tot[i].bidir);
+	ob_puts(&o, "# HELP iomon_request_size_bytes Request sizes.\n# TYPE iomon_request_size_bytes histogram\n");
+	for (i = 0; i < mon.ntot; i++)
+		prom_hist(&o, "iomon_request_size_bytes", &mon.tot[i], mon.tot[i].size_hist, SIZE_BUCKETS, 1024, 0,
+			  mon.tot[i].size_sum);
+	ob_puts(&o, "# HELP iomon_device_latency_seconds Issue (D) to completion (C) time.\n"
+		    "# TYPE iomon_device_latency_seconds histogram\n");
+	for (i = 0; i < mon.ntot; i++)
+		prom_hist(&o, "iomon_device_latency_seconds", &mon.tot[i], mon.tot[i].d2c_hist, D2C_BUCKETS, 8, -6,
+			  mon.tot[i].d2c_sum_us);
+	if (!ob_close(&o) && rename(tmp, path))
+		warn_msg("rename %s: %s", tmp, strerror(errno));
+}
+
+static void json_mm(struct obuf *o, const char *k, const struct minmax *m, int last)
+{
+	double avg = m->num ? (double)m->sum / (double)m->num : 0.0;
+	char var[80];
+
+	*mm_var(var, m, 3) = 0;
+	if (!m->num)
+		ob_printf(o, "\"%s\":{\"num\":0}%s", k, last ? "" : ",");
+	else
+		ob_printf(o, "\"%s\":{\"num\":%llu,\"min\":%llu,\"max\":%llu,\"sum\":%llu,\"avg\":%.3f,\"var\":%s}%s",
+			  k, (unsigned long long)m->num, (unsigned long long)m->min, (unsigned long long)m->max,
+			  (unsigned long long)m->sum, avg, var, last ? "" : ",");
+}
+
+static void json_write(struct obuf *o, const struct dstat *s, s64 t, int interval)
+{
+	int i;
+
+	ob_printf(o, "{\"time\":%lld,\"interval\":%d,\"device\":\"%u,%u\",", (long long)t, interval,
+		  DEV_MAJOR(s->device), DEV_MINOR(s->device));
+	for (i = 0; i < 2; i++) {
+		ob_printf(o, "\"%s\":{", i ? "write" : "read");
+		json_mm(o, "size_bytes", &s->size[i], 0);
+		json_mm(o, "d2c_usec", &s->d2c[i], 0);
+		json_mm(o, "throughput_bytes_per_msec", &s->thr[i], 1);
+		ob_puts(o, "},");
+	}
+	ob_puts(o, "\"size_hist_bytes\":[");
+	for (i = 0; i < SIZE_BUCKETS; i++)
+		ob_printf(o, "%s%u", i ? "," : "", s->size_hist[i]);
+	ob_puts(o, "],\"d2c_hist_usec\":[");
+	for (i = 0; i < D2C_BUCKETS; i++)
+		ob_printf(o, "%s%u", i ? "," : "", s->d2c_hist[i]);
+	ob_printf(o, "],\"bidirectional\":%llu}\n", (unsigned long long)s->bidir);
+}
+
+static void mm_print(struct obuf *o, const char *what, const struct minmax *m)
+{
+	double avg = m->num ? (double)m->sum / (double)m->num : 0.0;
+	char var[80];
+
+	/* exact: blkiomon's sum*sum wraps, and doubles lose the last digit */
+	*mm_var(var, m, 1) = 0;
+	ob_printf(o, "%s: num %llu, min %lld, max %llu, sum %llu, squ %llu, avg %.1f, var %s\n", what,
+		  (unsigned long long)m->num, (long long)m->min, (unsigned long long)m->max,
+		  (unsigned long long)m->sum, (unsigned long long)m->sos, avg, var);
+}
+
+static void hist_print(struct obuf *o, const char *what, const u32 *b, int n, u64 delta)
+{
+	int i;
+
+	ob_printf(o, "%s:\n", what);
+	for (i = 0; i < n - 1; i++) {
+		ob_printf(o, "   %10llu:%6u", (unsigned long long)hist_bound(i, delta), b[i]);
+		if (!((i + 1) % 4))
+			ob_write(o, "\n", 1);
+	}
+	ob_printf(o, "    >%8llu:%6u\n", (unsigned long long)hist_bound(i - 1, delta), b[i]);
+}
+
+static void text_write(struct obuf *o, const struct dstat *s, s64 t)
+{
+	char ct[64];
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (localtime_r(&tt, &tm))
+		*fmt_date(ct, &tm) = 0;
+	else
+		sfmt(ct, sizeof(ct), "%lld", (long long)t);
+	ob_printf(o, "\ntime: %s\ndevice: %u,%u\n", ct, DEV_MAJOR(s->device), DEV_MINOR(s->device));
+	mm_print(o, "sizes read (bytes)", &s->size[0]);
+	mm_print(o, "sizes write (bytes)", &s->size[1]);
+	mm_print(o, "d2c read (usec)", &s->d2c[0]);
+	mm_print(o, "d2c write (usec)", &s->d2c[1]);
+	mm_print(o, "throughput read (bytes/msec)", &s->thr[0]);
+	mm_print(o, "throughput write (bytes/msec)", &s->thr[1]);
+	hist_print(o, "sizes histogram (bytes)", s->size_hist, SIZE_BUCKETS, 1024);
+	hist_print(o, "d2c histogram (usec)", s->d2c_hist, D2C_BUCKETS, 8);
+	ob_printf(o, "bidirectional requests: %llu\n", (unsigned long long)s->bidir);
+}
+
+static void put_be(u8 *p, u64 v, int n)
+{
+	while (n--) {
+		p[n] = (u8)v;
+		v >>= 8;
+	}
+}
+
+static void emit_binary(const struct dstat *s, s64 t, u8 *out)
+{
+	const struct minmax *mm[6] = { &s->size[0], &s->size[1], &s->d2c[0], &s->d2c[1], &s->thr[0], &s->thr[1] };
+	int i;
+
+	put_be(out, (u64)t, 8);
+	for (i = 0; i < SIZE_BUCKETS; i++)
+		put_be(out + 8 + 4 * i, s->size_hist[i], 4);
+	for (i = 0; i < D2C_BUCKETS; i++)
+		put_be(out + 72 + 4 * i, s->d2c_hist[i], 4);
+	put_be(out + 172, s->device, 4);
+	for (i = 0; i < 6; i++) {
+		put_be(out + 176 + 40 * i, mm[i]->min, 8);
+		put_be(out + 184 + 40 * i, mm[i]->max, 8);
+		put_be(out + 192 + 40 * i, mm[i]->sum, 8);
+		put_be(out + 200 + 40 * i, mm[i]->sos, 8);
+		put_be(out + 208 + 40 * i, mm[i]->num, 8);
+	}
+	put_be(out + 416, s->bidir, 8);
+}
+
+/* blkiomon blocks while the queue is full, and so do we: the reader
+ * (ziomon_mgr) may pause, and a record dropped then is gone.  A signal
+ * interrupts the wait (msgsnd is never restarted); after it, room is
+ * awaited MON_QUEUE_WAIT_MS at most in all, and what is still left is
+ * counted (-D) and said. */
+static void queue_send(struct mon_out *o, const u8 *stat)
+{
+	static u32 waited;
+	struct { long mtype; u8 stat[BLKIOMON_STAT_LEN]; } msg;
+
+	if (o->msq < 0)
+		return;
+	msg.mtype = o->msg_id;
+	memcpy(msg.stat, stat, BLKIOMON_STAT_LEN);
+	while (msgsnd(o->msq, &msg, BLKIOMON_STAT_LEN, *o->stop ? IPC_NOWAIT : 0)) {
+		struct timespec ts = { 0, 10000000 };
+
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN) {
+			warn_msg("message queue: %s", strerror(errno));
+			o->unsent++;
+			return;
+		}
+		if (waited >= MON_QUEUE_WAIT_MS) {
+			o->unsent++;
+			return;
+		}
+		nanosleep(&ts, NULL);
+		waited += 10;
+	}
+}
+
+/* One interval: every device seen, newest first, as blkiomon lists them;
+ * then the next interval starts empty. */
+COLD void export_interval(struct mon_out *o, s64 t)
+{
+	u32 i;
+
+	for (i = mon.list; i; i = mon.dev[i - 1].next) {
+		const struct dstat *s = &mon.dev[i - 1];
+		u8 bin[BLKIOMON_STAT_LEN];
+
+		if (o->human)
+			text_write(o->human, s, t);
+		if (o->json)
+			json_write(o->json, s, t, o->interval);
+		emit_binary(s, t, bin);
+		if (o->bin)
+			ob_write(o->bin, bin, sizeof(bin));
+		queue_send(o, bin);
+	}
+	mon_restart();
+	if (o->prom)
+		prom_write(o->prom);
+	if (o->json)
+		ob_flush(o->json);
+	if (o->human)
+		ob_flush(o->human);
+	if (o->bin)
+		ob_flush(o->bin);
+}
+
+/* blkiomon spins on msgget until the queue exists; we wait with a bounded
+ * backoff (10 ms doubling to 1 s) and give up after a minute. */
+COLD int export_queue(struct mon_out *o, const char *path, long qid)
+{
+	key_t key;
+	long waited = 0, step = 10;
+
+	o->msq = -1;
+	if (!path)
+		return 0;
+	if (qid <= 0 || o->msg_id <= 0) {
+		warn_msg("-Q needs -q ID and -m MSGID, both above 0");
+		return -1;
+	}
+	key = ftok(path, (int)qid);
+	if (key == -1) {
+		warn_msg("%s: ftok: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((o->msq = msgget(key, S_IRWXU)) < 0 && !*o->stop) {
+		struct timespec ts = { step / 1000, (step % 1000) * 1000000 };
+
+		if (waited >= 60000) {
+			warn_msg("%s: no message queue (id %ld) appeared in 60 s", path, qid);
+			return -1;
+		}
+		nanosleep(&ts, NULL);
+		waited += step;
+		step = step * 2 > 1000 ? 1000 : step * 2;
+	}
+	return o->msq < 0 ? -1 : 0;
+}

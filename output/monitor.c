@@ -1,0 +1,426 @@
+/* output/monitor.c: driver: blkiomon: usage, options, outputs, stdin/live/file input, the interval clock */
+/* monitor: blkiomon, per-device interval statistics of request sizes and
+ * device (D to C) latency, in fixed pools (statistics: stats/monstat.c,
+ * reports: output/export.c, D/C pairing: match/dcpair.c).
+ *
+ * Repairs over blkiomon 0.3 here: the last partial interval is printed at
+ * end of input; the message queue is awaited with a bounded backoff.
+ * Unmatched requests age out of a fixed pool and are counted (-D),
+ * instead of living forever.
+ */
+const char monitor_usage[] =
+"usage: blkiomon -I SECS [-h FILE] [-b FILE] [-d FILE] [-D FILE] [-Q PATH -q ID -m MSGID]\n"
+"       iomon monitor -I SECS [OPTIONS] [-i NAME]\n"
+"\n"
+"Per-device statistics of request sizes and device latency (D to C) each\n"
+"interval, from a blktrace stream on stdin (blktrace -a issue -a complete\n"
+"-o - sda | blkiomon -I 10 -h -) or from trace files.\n"
+"\n"
+" -I, --interval=SECS         interval length (required)\n"
+" -h, --human-readable=FILE   text statistics ('-' for stdout)\n"
+" -b, --binary=FILE           424-byte big-endian struct blkiomon_stat records\n"
+" -d, --dump-lldd=FILE        pass driver-data records through to FILE\n"
+" -D, --debug=FILE            matching details and counters\n"
+" -Q, --msg-queue=PATH        System V message queue: ftok(PATH, -q ID),\n"
+" -q, --msg-queue-id=ID       messages of type -m MSGID\n"
+" -m, --msg-id=MSGID\n"
+  " -i, --input=NAME            read NAME.blktrace.N files instead of stdin\n"
+" -t, --trace=DEV             trace DEV live (repeatable), as iomon trace does\n"
+"     --prom=FILE             Prometheus text (node_exporter textfile), each interval\n"
+"     --json=FILE             one JSON object per device and interval ('-' stdout)\n"
+"     --clock=wall|trace      interval clock (wall for stdin, trace for -i)\n"
+" -V, --version               print the version\n";
+
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "output/output.h"
+
+static struct mon {
+	u64 drvdata, overall;
+	int interval, trace_clock;
+	long msg_q_id;
+	const char *msg_q_name, *in_name;
+	struct obuf human, bin, drv, dbg, js;
+	char hbuf[MON_TEXT_BUF], bbuf[MON_BIN_BUF], dbuf[MON_BIN_BUF], gbuf[MON_BIN_BUF];
+	char jbuf[MON_JSON_BUF];
+	int have_d, have_g;
+	u64 start;		/* trace clock: first event */
+	s64 wall0;		/* trace clock: wall seconds at start */
+} M;
+
+static volatile int mon_stop;
+static void on_sig(int s) { (void)s; mon_stop = 1; }
+
+static struct mon_out O = { .msq = -1, .stop = &mon_stop };
+
+static void flush_interval(s64 t)
+{
+	export_interval(&O, t);
+	if (M.have_d)
+		ob_flush(&M.drv);
+}
+
+/* ---- D/C matching in a fixed pool (blkiomon_do_trace): match/dcpair.c ---- */
+
+static void debug_rec(const char *what, const struct dc_rec *p)
+{
+	if (M.have_g)
+		ob_printf(&M.dbg, "--- %s ---\ntime     %16llu\nsector   %16llu\nbytes    %16u\naction   %16x\ndevice   %16u\n",
+			  what, (unsigned long long)p->time, (unsigned long long)p->sector, p->bytes,
+			  p->action, p->dev);
+}
+
+static void debug_note(void *ctx, const char *what, const struct dc_rec *r)
+{
+	(void)ctx;
+	debug_rec(what, r);
+}
+
+/* when the pool is full the oldest waiting record ages out (-D says so);
+ * slots above hwm were never used (untouched pages) */
+IFT_POOL(pend, struct dc_ent, MON_PENDING, MON_HASH, IFT_AGE_FIFO);
+static struct dcpair DC = { .t = &pend, .note = debug_note };
+
+/* ---- input ---- */
+
+static s64 wall_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return t.tv_sec;
+}
+
+static void record(const struct rec *r)
+{
+	u32 a = ACT32(r);
+	struct dc_rec t, d, c;
+
+	M.overall++;
+	if (a & TC(TC_DRV_DATA)) {
+		M.drvdata++;
+		if (M.have_d) {
+			u8 h[REC_V7_LEN];
+
+			rec_encode_v7(h, r);
+			ob_write(&M.drv, h, REC_V7_LEN);
+			ob_write(&M.drv, r->pdu, r->pdu_len);
+		}
+		return;
+	}
+	if (a == TN_TIMESTAMP && r->pdu_len == 8 && !M.start) {
+		M.wall0 = ne32_load(r->pdu, r->swapped);	/* intervals in wall time */
+		return;
+	}
+	if (!(a & (TC(TC_ISSUE) | TC(TC_COMPLETE))) || REC_IS_NOTE(r))
+		return;
+	if (M.trace_clock) {
+		u64 iv = (u64)M.interval * 1000000000u, k;
+
+		if (!M.start)
+			M.start = r->time;
+		/* Intervals after the first one passed are empty and print
+		 * nothing: step over them at once (a jump in a damaged trace's
+		 * clock would otherwise mean billions of them). */
+		if (r->time >= M.start + iv) {
+			k = (r->time - M.start) / iv;
+			flush_interval(M.wall0 + M.interval);
+			M.start += k * iv;
+			M.wall0 += (s64)k * M.interval;
+		}
+	}
+	t = (struct dc_rec){ .time = r->time, .sector = r->sector, .dev = r->dev, .action = a, .bytes = r->bytes };
+	if (dc_pair(&DC, &t, &d, &c))
+		mon_account(&d, &c);
+}
+
+static u8 inbuf[STREAM_BUF];
+
+static int buffered_record(const struct src *s)
+{
+	struct rec r;
+	u32 have = s->len - s->pos;
+
+	return have >= REC_V7_LEN && (rec_decode(s->buf + s->pos, have, &r) > 0 || rec_unfilled(s->buf + s->pos));
+}
+
+static int run_stdin(void)
+{
+	struct src s;
+	s64 next = wall_now() + M.interval;
+	int rc = 0;
+	u32 polls = 0;
+
+	src_init(&s, 0, "(stdin)", inbuf, STREAM_BUF);
+	while (!mon_stop) {
+		struct rec r;
+		int got;
+
+		/* the clock is read when the stream would make us wait, and
+		 * every few thousand records of a busy one: a read per record
+		 * was a third of the time */
+		if (!M.trace_clock && ((s.len - s.pos < 4096 && !buffered_record(&s)) || !(++polls & 4095))) {
+			s64 now = wall_now();
+			struct pollfd p = { 0, POLLIN, 0 };
+
+			if (now >= next) {
+				flush_interval(next);
+				next += M.interval;
+				continue;
+			}
+			/* wake for the interval even when the stream is quiet;
+			 * driver data is passed on before waiting: ziomon_zfcpdd
+			 * books it by the time it arrives */
+			if (!buffered_record(&s)) {
+				if (M.have_d)
+					ob_flush(&M.drv);
+				if (poll(&p, 1, (int)(next - now) * 1000) == 0)
+					continue;
+			}
+		}
+		got = src_record(&s, &r);
+		if (got < 0)
+			rc = 1;
+		if (got <= 0)
+			break;
+		record(&r);
+	}
+	/* blkiomon drops the last partial interval; we print it */
+	flush_interval(M.trace_clock ? M.wall0 + M.interval : wall_now());
+	src_zero_report();
+	return rc;
+}
+
+/* Live: iomon trace's backends hand records over as they are read. */
+static struct src LS;
+static s64 live_next;
+
+static void live_drain(void)
+{
+	struct rec r;
+
+	while (src_record(&LS, &r) > 0)
+		record(&r);
+}
+
+static int live_push(const void *p, size_t n)
+{
+	return src_feed(&LS, p, n, live_drain);
+}
+
+static void live_round(void)
+{
+	s64 now;
+
+	live_drain();
+	now = wall_now();
+	while (now >= live_next) {
+		flush_interval(live_next);
+		live_next += M.interval;
+	}
+}
+
+static int run_live(char **devs, int n)
+{
+	int rc;
+
+	src_init_push(&LS, inbuf, STREAM_BUF);
+	live_next = wall_now() + M.interval;
+	rc = trace_devices(devs, n, (1u << TC_ISSUE) | (1u << TC_COMPLETE) | (1u << TC_DRV_DATA),
+			   live_push, live_round);
+	live_round();
+	flush_interval(wall_now());
+	return rc;
+}
+
+static int run_files(void)
+{
+	int rc = src_replay(M.in_name, record, &mon_stop);
+
+	flush_interval(M.wall0 + M.interval);
+	return rc;
+}
+
+/* ---- options, main ---- */
+
+static int open_output(struct obuf *o, const char *name, char *buf, u32 len)
+{
+	int fd = strcmp(name, "-") ? open_out(name, 0644) : 1;
+
+	if (fd < 0)
+		return -1;
+	ob_init(o, fd, name, buf, len);
+	return 0;
+}
+
+static const struct option longopts[] = {
+	{ "human-readable", 1, 0, 'h' }, { "binary", 1, 0, 'b' }, { "dump-lldd", 1, 0, 'd' },
+	{ "debug", 1, 0, 'D' }, { "interval", 1, 0, 'I' }, { "msg-queue", 1, 0, 'Q' },
+	{ "msg-queue-id", 1, 0, 'q' }, { "msg-id", 1, 0, 'm' }, { "version", 0, 0, 'V' },
+	{ "input", 1, 0, 'i' }, { "trace", 1, 0, 't' }, { "clock", 1, 0, 'C' }, { "prom", 1, 0, 'P' }, { "json", 1, 0, 'J' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
+};
+
+static struct {
+	const char *h, *b, *d, *g, *j;	/* -h -b -d -D --json */
+	char *devs[CAP_DEVS];
+	int ndevs, clock;	/* clock: -1 as the input suggests */
+} A;
+
+/* -1: go on; else the exit status */
+COLD static int options(int argc, char **argv)
+{
+	int c;
+
+	A.clock = -1;
+	while ((c = opt_get(argc, argv, "b:d:D:h:I:Q:q:m:Vi:t:", longopts)) != -1) {
+		switch (c) {
+		case 'h': A.h = opt_arg; break;
+		case 'b': A.b = opt_arg; break;
+		case 'd': A.d = opt_arg; break;
+		case 'D': A.g = opt_arg; break;
+		case 'I': M.interval = atoi(opt_arg); break;
+		case 'Q': M.msg_q_name = opt_arg; break;
+		case 'q': M.msg_q_id = atol(opt_arg); break;
+		case 'm': O.msg_id = atol(opt_arg); break;
+		case 'i': M.in_name = opt_arg; break;
+		case 't':
+			if (A.ndevs == CAP_DEVS) {
+				warn_msg("more than %d devices (CAP_DEVS)", CAP_DEVS);
+				return 1;
+			}
+			A.devs[A.ndevs++] = opt_arg;
+			break;
+		case 'P': O.prom = opt_arg; break;
+		case 'J': A.j = opt_arg; break;
+		case 'C':
+			if (strcmp(opt_arg, "wall") && strcmp(opt_arg, "trace")) {
+				warn_msg("--clock=wall or --clock=trace, not '%s'", opt_arg);
+				return 1;
+			}
+			A.clock = !strcmp(opt_arg, "trace");
+			break;
+		case 'V': {
+			char line[96];
+			int n = sfmt(line, sizeof(line), "%s version 0.3\n", argv[0]);
+
+			return write(1, line, (size_t)n) == n ? 0 : 1;
+		}
+		case 'H':
+			return write(1, monitor_usage, sizeof(monitor_usage) - 1) < 0;
+		default:
+			if (write(2, monitor_usage, sizeof(monitor_usage) - 1) < 0)
+				return 1;
+			return 1;
+		}
+	}
+	if (M.interval <= 0) {
+		warn_msg("-I SECS is required and must be above 0");
+		return 1;
+	}
+	return -1;
+}
+
+COLD static int open_outputs(void)
+{
+	if ((A.h && open_output(&M.human, A.h, M.hbuf, sizeof(M.hbuf))) ||
+	    (A.b && open_output(&M.bin, A.b, M.bbuf, sizeof(M.bbuf))) ||
+	    (A.d && open_output(&M.drv, A.d, M.dbuf, sizeof(M.dbuf))) ||
+	    (A.g && open_output(&M.dbg, A.g, M.gbuf, sizeof(M.gbuf))))
+		return -1;
+	M.have_d = !!A.d, M.have_g = !!A.g;
+	if (A.j && open_output(&M.js, A.j, M.jbuf, sizeof(M.jbuf)))
+		return -1;
+	O.human = A.h ? &M.human : NULL, O.bin = A.b ? &M.bin : NULL, O.json = A.j ? &M.js : NULL;
+	O.interval = M.interval;
+	mon.totals = O.prom != NULL;
+	return 0;
+}
+
+/* -D: what never paired, in slot order, and the counters */
+COLD static int debug_end(void)
+{
+	u64 left = 0;
+	struct dc_ent *e;
+	struct dc_rec t;
+	u32 i;
+
+	for (i = 1; i <= pend.hwm; i++)
+		if ((e = ift_slot(&pend, i))) {
+			dc_rec_of(e, &t);
+			debug_rec("leftover", &t);
+			left++;
+		}
+	ob_printf(&M.dbg, "%llu leftover, %llu match, %llu mismatch, %llu driverdata, %llu overall\n",
+		  (unsigned long long)left, DC.match, DC.mismatch,
+		  (unsigned long long)M.drvdata, (unsigned long long)M.overall);
+	ob_printf(&M.dbg, "%llu aged out of the pool (MON_PENDING %d), %llu devices over MON_DEVS %d\n",
+		  pend.aged, MON_PENDING, mon.dev_overflow, MON_DEVS);
+	if (O.msq >= 0)
+		ob_printf(&M.dbg, "%llu records not sent: the message queue stayed full (MON_QUEUE_WAIT_MS %d)\n",
+			  O.unsent, MON_QUEUE_WAIT_MS);
+	return ob_close(&M.dbg);
+}
+
+COLD static int report_end(int rc)
+{
+	if (M.have_g)
+		rc |= debug_end();
+	if (O.unsent) {
+		warn_msg("%llu records not sent: the message queue stayed full %d ms after the signal",
+			 O.unsent, MON_QUEUE_WAIT_MS);
+		rc = 1;
+	}
+	/* pools that ran out, said where it is seen without -D */
+	if (pend.aged)
+		warn_msg("pending pool full: %llu unmatched records aged out (MON_PENDING %d)",
+			 pend.aged, MON_PENDING);
+	if (mon.dev_overflow)
+		warn_msg("device table full: %llu requests unreported (MON_DEVS %d)",
+			 mon.dev_overflow, MON_DEVS);
+	if (O.human)
+		rc |= ob_close(&M.human);
+	if (O.json)
+		rc |= ob_close(&M.js);
+	if (O.bin)
+		rc |= ob_close(&M.bin);
+	if (M.have_d)
+		rc |= ob_close(&M.drv);
+	return rc || src_errors ? 1 : 0;
+}
+
+COLD int monitor_main(int argc, char **argv)
+{
+	int rc = options(argc, argv);
+
+	if (rc >= 0)
+		return rc;
+	dc_init(&DC);
+	M.trace_clock = A.clock >= 0 ? A.clock : M.in_name != NULL;
+	if (M.in_name) {
+		char *b = str_find((char *)M.in_name, ".blktrace.");
+
+		if (b)
+			*b = 0;
+	}
+	if (open_outputs())
+		return 1;
+	signal(SIGINT, on_sig);
+	signal(SIGTERM, on_sig);
+	signal(SIGQUIT, on_sig);
+	signal(SIGALRM, on_sig);
+	if (export_queue(&O, M.msg_q_name, M.msg_q_id))
+		return 1;
+	if (A.ndevs) {
+		/* the capture takes over these signals to stop cleanly */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+	}
+	rc = A.ndevs ? run_live(A.devs, A.ndevs) : M.in_name ? run_files() : run_stdin();
+	return report_end(rc);
+}

@@ -1,0 +1,325 @@
+/* output/top.c: driver: biotop: usage, options, replay and live input, the interval clock, the disk list */
+/* top: biotop's "who is hammering the disk" from block traces, no BPF
+ * (rows: stats/topstat.c, the table: output/toptable.c, the tag helper:
+ * match/taghelper.c).  Live (-d DEV, or every whole disk) through iomon
+ * trace's backends, or replayed from trace files (-i) in trace time.
+ *
+ * --tag-helper CMD speaks iowatcher's helper protocol: CMD gets every
+ * record on its stdin and says which tag each belongs to; rows are then
+ * per tag instead of per process.
+ */
+const char top_usage[] =
+"usage: iomon top [-C] [-r MAXROWS] [-p PID] [-d DEV]... [-i NAME]\n"
+"                 [--tag-helper CMD] [interval [count]]\n"
+"\n"
+"Per-process block I/O, biotop's table, every interval (1 s).\n"
+"\n"
+" -C            don't clear the screen\n"
+" -r MAXROWS    rows to print (20)\n"
+" -p PID        only requests queued by PID\n"
+" -d DEV        trace DEV (repeatable); default: every whole disk\n"
+" -i NAME       replay NAME.blktrace.N files (or - for a stream) in trace time\n"
+" --tag-helper CMD  run CMD (sh -c); it reads each record (48-byte header in\n"
+"               host order, then its payload) on stdin and answers with host\n"
+"               u32s: 0 END, 1 TAG LEN LABEL (new tag), 2 TAG (this record's\n"
+"               request belongs to TAG); rows are then per tag\n";
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "output/output.h"
+
+static const char *replay_name;	/* set when replaying: no /proc or /sys lookups */
+static struct top {
+	int clear, maxrows, interval, count, tty, interval_live, done;
+	u64 start, next;	/* trace time of the next interval's end */
+	char outbuf[TOP_OUT_BUF];
+	struct obuf out;
+} T;
+
+static volatile int top_stop;
+
+static void print_table(s64 wall)
+{
+	top_table(&T.out, wall, T.clear && T.tty, T.maxrows, replay_name);
+}
+
+/* the helper failed: the replay stops, and so does a capture */
+static void helper_failed(void)
+{
+	top_stop = 1;
+	if (T.interval_live)
+		kill(getpid(), SIGTERM);	/* the capture stops cleanly on it */
+}
+
+static s64 wall0;
+
+/* Replays keep trace time: a table each interval after the first
+ * event; 1: the count is done, stop. */
+static int trace_tick(const struct rec *r)
+{
+	if (T.interval_live)
+		;	/* intervals follow the wall clock (live_round) */
+	else if (T.interval && T.start) {
+		while (r->time >= T.next) {
+			print_table(wall0 + (s64)((T.next - T.start) / 1000000000u));
+			T.next += (u64)T.interval * 1000000000u;
+			if (T.count && !--T.count) {
+				T.done = top_stop = 1;
+				return 1;
+			}
+		}
+	} else if (!T.start) {
+		T.start = r->time;
+		T.next = r->time + (u64)T.interval * 1000000000u;
+	}
+	return 0;
+}
+
+/* every record: to the helper first, notes to the name table, the
+ * interval clock, then the request's owner and counts */
+static void top_record(const struct rec *r)
+{
+	u32 a = ACT32(r), tag = 0;
+	int tagged = 0;
+
+	if (T.done)
+		return;
+	if (tops.tags) {
+		tag = TAG_UNTAGGED;
+		if (tag_record(r, &tag))
+			return;
+		tagged = tag != TAG_UNTAGGED;
+	}
+	if (a == TN_PROCESS) {
+		proc_add(r->pid, r->pdu, r->pdu_len);
+		return;
+	}
+	if (a == TN_TIMESTAMP && r->pdu_len == 8) {
+		wall0 = ne32_load(r->pdu, r->swapped);
+		return;
+	}
+	if (REC_IS_NOTE(r) || (a & TC(TC_NOTIFY)))
+		return;
+	if (trace_tick(r))
+		return;
+	top_event(r, tag, tagged);
+}
+
+static u8 topbuf[STREAM_BUF];
+
+static int replay(const char *name)
+{
+	int rc = 0;
+
+	if (!strcmp(name, "-")) {
+		struct src in;
+		struct rec r;
+
+		src_init(&in, 0, "(stdin)", topbuf, STREAM_BUF);
+		while (!top_stop && (rc = src_record(&in, &r)) > 0)
+			top_record(&r);
+		rc = !top_stop && rc < 0;
+		src_zero_report();
+	} else
+		rc = src_replay(name, top_record, &top_stop);
+	/* the last partial interval too */
+	if (T.start && !T.done)
+		print_table(wall0 + (s64)((T.next - T.start) / 1000000000u));
+	return rc;
+}
+
+/* ---- live ---- */
+
+static struct src LS;
+static s64 live_next;
+
+static s64 now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return t.tv_sec;
+}
+
+static void live_one(void *ctx, const struct rec *r)
+{
+	(void)ctx;
+	top_record(r);
+}
+
+/* the round so far, merged by time across CPUs (capture/runs.c) */
+static void live_round_records(void)
+{
+	runs_merge(&LS, live_one, NULL);
+}
+
+static int live_push(const void *p, size_t n)
+{
+	return src_feed(&LS, p, n, live_round_records);
+}
+
+static void live_round(void)
+{
+	live_round_records();
+	/* The first interval starts once the first round is done: a tag
+	 * helper may take seconds to start, and records wait for it. */
+	if (!live_next)
+		live_next = now_s() + T.interval;
+	else if (now_s() >= live_next) {
+		print_table(live_next);
+		live_next += T.interval;
+		if (T.count && !--T.count) {
+			T.done = 1;
+			kill(getpid(), SIGTERM);	/* the capture stops cleanly on it */
+		}
+	}
+}
+
+/* Every whole disk in /sys/block but loop, ram and zram devices, into
+ * devs[], CAP_DEVS at most. */
+struct disks { char **devs; int n; };
+
+static long add_disk(const char *dir, const char *name, void *arg)
+{
+	static char names[CAP_DEVS][48];
+	struct disks *d = arg;
+
+	(void)dir;
+	if (name[0] == '.' || !strncmp(name, "loop", 4) || !strncmp(name, "ram", 3) || !strncmp(name, "zram", 4))
+		return 0;
+	sfmt(names[d->n], sizeof(names[d->n]), "/dev/%s", name);
+	d->devs[d->n] = names[d->n];
+	return ++d->n == CAP_DEVS;
+}
+
+static int all_disks(char **devs)
+{
+	struct disks d = { devs, 0 };
+
+	dir_each("/sys/block", add_disk, &d);
+	return d.n;
+}
+
+static struct {
+	const char *in, *helper;
+	char *devs[CAP_DEVS];
+	int ndevs;
+} A;
+
+/* -1: go on; else the exit status */
+static int options(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "noclear", no_argument, NULL, 'C' },
+		{ "maxrows", required_argument, NULL, 'r' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tag-helper", required_argument, NULL, 'T' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char *e;
+	int c;
+
+	T.maxrows = 20;
+	T.clear = 1;
+	T.interval = 1;
+	tops.only_pid = -1;
+	while ((c = opt_get(argc, argv, "Cr:p:d:i:", lo)) != -1) {
+		switch (c) {
+		case 'C': T.clear = 0; break;
+		case 'r': T.maxrows = atoi(opt_arg); break;
+		case 'i': A.in = opt_arg; break;
+		case 'T': A.helper = opt_arg; break;
+		case 'p':
+			tops.only_pid = (s64)scan_u64(opt_arg, &e, 10);
+			if (e == opt_arg || *e) {
+				warn_msg("bad -p '%s': a process id", opt_arg);
+				return 1;
+			}
+			break;
+		case 'd':
+			if (A.ndevs == CAP_DEVS) {
+				warn_msg("more than %d devices (CAP_DEVS)", CAP_DEVS);
+				return 1;
+			}
+			A.devs[A.ndevs++] = opt_arg;
+			break;
+		default:
+			if (write(2, top_usage, sizeof(top_usage) - 1) < 0)
+				return 1;
+			return 1;
+		}
+	}
+	if (opt_ind < argc)
+		T.interval = atoi(argv[opt_ind++]);
+	if (opt_ind < argc)
+		T.count = atoi(argv[opt_ind++]);
+	if (T.interval <= 0 || T.maxrows <= 0) {
+		warn_msg("interval and -r must be above 0");
+		return 1;
+	}
+	return -1;
+}
+
+static int run_replay(const char *in)
+{
+	static char base[64];
+	const char *b = strrchr(in, '/');
+	char *x;
+
+	sfmt(base, sizeof(base), "%s", b ? b + 1 : in);
+	if ((x = str_find(base, ".blktrace.")))
+		*x = 0;
+	replay_name = strcmp(in, "-") ? base : "-";
+	tops.replay = 1;
+	return replay(in);
+}
+
+/* -1: nothing to trace (said) */
+static int run_live(void)
+{
+	int rc;
+
+	if (!A.ndevs && !(A.ndevs = all_disks(A.devs))) {
+		warn_msg("no disks to trace (give -d DEV)");
+		return -1;
+	}
+	src_init_push(&LS, topbuf, STREAM_BUF);
+	T.start = 0;
+	T.interval_live = 1;
+	ob_printf(&T.out, "Tracing... Output every %d secs. Hit Ctrl-C to end\n", T.interval);
+	ob_flush(&T.out);
+	rc = trace_devices(A.devs, A.ndevs, 0, live_push, live_round);
+	if (!T.done)	/* interrupted: biotop prints what it has */
+		print_table(now_s());
+	ob_puts(&T.out, "Detaching...\n");
+	return rc;
+}
+
+int top_main(int argc, char **argv)
+{
+	int c = options(argc, argv);
+
+	if (c >= 0)
+		return c;
+	T.tty = isatty(1);
+	ob_init(&T.out, 1, "stdout", T.outbuf, sizeof(T.outbuf));
+	if (A.helper) {
+		tag_on_fail(helper_failed);
+		if (tag_start(A.helper))
+			return 1;
+		tops.tags = 1;
+	}
+	if (A.in)
+		c = run_replay(A.in);
+	else if ((c = run_live()) < 0)
+		return 1;
+	c |= tag_stop();
+	if (top_aged() || tops.row_dropped)	/* the tables said it; so does stderr */
+		warn_msg("%llu requests aged out of TOP_REQS %d; %llu completions found no row in TOP_ROWS %d",
+			 top_aged(), TOP_REQS, tops.row_dropped, TOP_ROWS);
+	return ob_close(&T.out) || c ? 1 : 0;
+}

@@ -1,0 +1,96 @@
+/* output/toptable.c: output: biotop's table */
+#include <fcntl.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "output/output.h"
+
+static void disk_name(u32 dev, const char *replay, char *out, size_t len)
+{
+	char p[64], buf[256], *s, *e;
+	int fd;
+	ssize_t n;
+
+	if (replay) {	/* this machine's /sys knows nothing of it */
+		sfmt(out, len, "%s", replay);
+		return;
+	}
+	sfmt(p, sizeof(p), "/sys/dev/block/%u:%u/uevent", DEV_MAJOR(dev), DEV_MINOR(dev));
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n > 0) {
+			buf[n] = 0;
+			if ((s = str_find(buf, "DEVNAME=")) && (e = strchr(s, '\n'))) {
+				*e = 0;
+				sfmt(out, len, "%s", s + 8);
+				return;
+			}
+		}
+	}
+	sfmt(out, len, "%u,%u", DEV_MAJOR(dev), DEV_MINOR(dev));
+}
+
+static void table_head(struct obuf *o, s64 wall, int clear, const char *replay)
+{
+	char hms[16], load[128] = "";
+	time_t t = (time_t)wall;
+	struct tm tm;
+	int fd;
+
+	/* biotop: clear(1) before each table, or a blank line */
+	ob_puts(o, clear ? "\033[H\033[2J" : "\n");
+	localtime_r(&t, &tm);
+	*fmt_hms(hms, &tm) = 0;
+	if (replay)
+		sfmt(load, sizeof(load), "(replay)\n");
+	else if ((fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC)) >= 0) {
+		ssize_t k = read(fd, load, sizeof(load) - 1);
+
+		close(fd);
+		load[k > 0 ? k : 0] = 0;
+	}
+	ob_printf(o, "%-8s loadavg: %s\n", hms, load[0] ? load : "?\n");
+	ob_printf(o, "%-7s %-16s %1s %-3s %-3s %-8s %5s %7s %6s\n", tops.tags ? "TAG" : "PID",
+		  tops.tags ? "LABEL" : "COMM", "D", "MAJ", "MIN", "DISK", "I/O", "Kbytes", "AVGms");
+}
+
+static int fewer_bytes(const void *rows, u16 a, u16 b)
+{
+	const struct top_row *r = rows;
+
+	return r[a].bytes < r[b].bytes;
+}
+
+/* biotop's table: loadavg line, then rows by bytes, most first; the rows
+ * are then spent */
+void top_table(struct obuf *o, s64 wall, int clear, int maxrows, const char *replay)
+{
+	static u16 order[TOP_ROWS];
+	char line[256];
+	u32 i, n = tops.nrows;
+
+	table_head(o, wall, clear, replay);
+	for (i = 0; i < n; i++)
+		order[i] = (u16)i;
+	isort16(order, n, fewer_bytes, tops.rows);
+	for (i = 0; i < n && (int)i < maxrows; i++) {
+		const struct top_row *r = &tops.rows[order[i]];
+		char disk[32], id[16];
+
+		disk_name(r->dev, replay, disk, sizeof(disk));
+		if (r->pid == TAG_UNTAGGED && tops.tags)
+			id[0] = '-', id[1] = 0;
+		else
+			sfmt(id, sizeof(id), "%u", r->pid);
+		sfmt(line, sizeof(line), "%-7s %-16s %1s %-3u %-3u %-8s %5llu %7llu %6.2f\n", id, r->comm,
+			 r->w ? "W" : "R", DEV_MAJOR(r->dev), DEV_MINOR(r->dev), disk, (unsigned long long)r->io,
+			 (unsigned long long)(r->bytes / 1024), (double)r->ns / (double)r->io / 1e6);
+		ob_puts(o, line);
+	}
+	if (top_aged() || tops.row_dropped)
+		ob_printf(o, "(untracked: %llu requests aged out of TOP_REQS %d, %llu completions found no row in TOP_ROWS %d)\n",
+			  top_aged(), TOP_REQS, tops.row_dropped, TOP_ROWS);
+	ob_flush(o);
+	tops.nrows = 0;
+}

@@ -1,0 +1,149 @@
+/* stats/topstat.c: stats: biotop's rows: request owners from Q/M/F/D/C, completion accounting */
+/* A request belongs to the process that queued it (Q), named from PROCESS
+ * notes, then /proc, then "?"; it counts at completion, with the time from
+ * issue (D) to completion (C).  Merged bios count for the request they
+ * joined.  With a tag helper, rows are per tag instead of per process. */
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include "stats/stats.h"
+
+struct topstat tops;	/* bss: the driver sets only_pid */
+
+struct req {			/* in flight, by (device, sector); named at completion */
+	struct ift_hdr h;	/* h.born: queued */
+	u64 issue;
+	u32 pid, tag;
+	u8 w, tagged;
+};
+
+/* The pool is full.  Requests whose completion never comes (lost records,
+ * a trace cut short) would hold it for good and stop all counting: the
+ * oldest of a few slots past a moving hand makes room, and is counted. */
+IFT_POOL(reqs, struct req, TOP_REQS, TOP_HASH, IFT_AGE_NEAR);
+
+static struct req *req_find(u32 dev, u64 sector)
+{
+	return ift_find(&reqs, dev, sector, 0);
+}
+
+unsigned long long top_aged(void)
+{
+	return reqs.aged;
+}
+
+static void name_of(u32 pid, char *out)
+{
+	const char *n = proc_name(pid);
+	char p[48], buf[32];
+	int fd;
+	ssize_t k;
+
+	if (n) {
+		sfmt(out, 16, "%s", n);
+		return;
+	}
+	sfmt(p, sizeof(p), "/proc/%u/comm", pid);
+	if (tops.replay || (fd = open(p, O_RDONLY | O_CLOEXEC)) < 0) {
+		sfmt(out, 16, "?");
+		return;
+	}
+	k = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (k <= 0) {
+		sfmt(out, 16, "?");
+		return;
+	}
+	buf[k - (buf[k - 1] == '\n')] = 0;
+	sfmt(out, 16, "%.15s", buf);
+}
+
+static void account(const struct req *q, u64 done, u32 bytes)
+{
+	u32 i, pid = q->pid;
+	char name[16];
+	const char *comm = name;
+	struct top_row *r = NULL;
+
+	if (tops.tags) {	/* a row per tag, named by its label */
+		pid = q->tagged ? q->tag : TAG_UNTAGGED;
+		comm = tag_label(pid);
+	} else	/* now: the process's note may come after its first I/O */
+		name_of(pid, name);
+	for (i = 0; i < tops.nrows; i++)
+		if (tops.rows[i].pid == pid && tops.rows[i].dev == q->h.dev && tops.rows[i].w == q->w &&
+		    !strcmp(tops.rows[i].comm, comm)) {
+			r = &tops.rows[i];
+			break;
+		}
+	if (!r) {
+		if (tops.nrows == TOP_ROWS) {
+			tops.row_dropped++;
+			return;
+		}
+		r = &tops.rows[tops.nrows++];
+		memset(r, 0, sizeof(*r));
+		r->pid = pid;
+		r->dev = q->h.dev;
+		r->w = q->w;
+		sfmt(r->comm, sizeof(r->comm), "%s", comm);
+	}
+	r->io++;
+	r->bytes += bytes;
+	r->ns += q->issue && done > q->issue ? done - q->issue : 0;
+}
+
+/* F: the request now starts at this bio's sector */
+static void front_merge(const struct rec *r)
+{
+	struct req *old = req_find(r->dev, r->sector + (r->bytes >> 9)), keep, *q;
+
+	if (!old)
+		return;
+	keep = *old;
+	/* on a taken sector the owner moves into the request there
+	 * (its queue time stays) and the moved entry is freed */
+	if (ift_move(&reqs, old, r->dev, r->sector) && (q = req_find(r->dev, r->sector))) {
+		q->pid = keep.pid, q->w = keep.w, q->issue = keep.issue;
+		q->tag = keep.tag, q->tagged = keep.tagged;
+	}
+}
+
+void top_event(const struct rec *r, u32 tag, int tagged)
+{
+	u32 a = ACT32(r);
+	struct req *q;
+
+	switch (a & 0xffff) {
+	case TA_QUEUE:	/* the submitter: owner of whatever request this bio makes */
+		if (tops.only_pid >= 0 && r->pid != (u32)tops.only_pid)
+			break;
+		if ((q = ift_get(&reqs, r->dev, r->sector, 0, r->time))) {
+			q->pid = r->pid;
+			q->w = (a & TC(TC_WRITE)) != 0;
+			q->tagged = (u8)tagged;
+			q->tag = tag;
+		}
+		break;
+	case TA_BACKMERGE:	/* the bio joined a request: its own entry ends here */
+		if ((q = req_find(r->dev, r->sector)))
+			ift_del(&reqs, q);
+		break;
+	case TA_FRONTMERGE:
+		front_merge(r);
+		break;
+	case TA_ISSUE:
+		if ((q = req_find(r->dev, r->sector))) {
+			q->issue = r->time;
+			if (tagged && !q->tagged)	/* the first claim decides */
+				q->tag = tag, q->tagged = 1;
+		}
+		break;
+	case TA_COMPLETE:
+		if ((q = req_find(r->dev, r->sector))) {
+			account(q, r->time, r->bytes);
+			ift_del(&reqs, q);
+		}
+		break;
+	}
+}
