@@ -49,9 +49,27 @@ STRIP := $(word 1,$(XT))-strip
 QEMU := $(word 3,$(XT))
 endif
 
-SRCS := applet.c base.c text.c capture/decode.c capture/source.c capture/trace.c capture/relay.c \
-	capture/tracefs.c match/procs.c match/inflight.c match/dcpair.c match/track.c \
-	stats/exact.c stats/iostats.c stats/monitor.c stats/top.c output/fmt.c output/parse.c
+SRCS := \
+	applet.c \
+	base.c \
+	capture/cap.c \
+	capture/decode.c \
+	capture/relay.c \
+	capture/source.c \
+	capture/tracefs.c \
+	match/dcpair.c \
+	match/inflight.c \
+	match/procs.c \
+	match/track.c \
+	output/btrace.c \
+	output/fmt.c \
+	output/parse.c \
+	output/trace.c \
+	stats/exact.c \
+	stats/iostats.c \
+	stats/monitor.c \
+	stats/top.c \
+	text.c
 # every header: a new one triggers rebuilds without naming it here
 HDRS := $(wildcard *.h */*.h)
 OBJS := $(SRCS:%.c=$(B)/obj/%.o)

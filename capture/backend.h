@@ -1,5 +1,5 @@
 /* capture/backend.h: capture: private to capture/: devices, capture state, the relay and tracefs backends */
-/* Shared state of the capture applets (trace, btrace). */
+/* The capture's state, shared by cap.c and the two backends. */
 #ifndef IOMON_BACKEND_H
 #define IOMON_BACKEND_H
 #include "capture/capture.h"
@@ -17,22 +17,20 @@ struct tdev {
 	u64 dropped;
 };
 
-enum { BK_AUTO, BK_RELAY, BK_TRACEFS };
 enum { RUN_FALLBACK = 2 };	/* relay refused: try tracefs */
 
 struct cap {
+	struct cap_cfg cfg;	/* as the driver set it */
 	struct tdev dev[CAP_DEVS];
-	u32 ndev, ncpu, mask, buf_size, buf_nr, stopwatch;
-	const char *debugfs, *oname, *dir;
-	int to_stdout, kill, verbose, backend, write_failed;
+	u32 ndev, ncpu;
+	int write_failed;
 	u8 *buf;		/* CAP_BUF bytes */
-	int (*sink)(const void *, size_t);	/* btrace: records to the parser */
-	void (*round)(void);			/* btrace: after each round of reads */
 };
 extern struct cap C;
 
 int cap_write(struct tdev *d, u32 cpu, const void *p, size_t n);
 int cap_stopping(void);
+void cap_round(void);	/* the driver's round callback, if any */
 int cap_wait(void);	/* poll timeout in ms; -1: -w is over */
 int relay_run(void);		/* 0, 1 (failed), RUN_FALLBACK */
 int relay_kill(void);

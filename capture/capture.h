@@ -54,6 +54,27 @@ void src_zero_report(void);	/* warns once if unfilled records were skipped */
 extern unsigned long long src_errors, src_zero_records, src_zero_first_off;
 extern const char *src_zero_first;
 
-/* capture/trace.c: live capture for monitor -t and top */
+/* capture/cap.c: live capture.  A driver fills a cap_cfg (cap_defaults,
+ * then cap_opt for the options trace and btrace share), adds devices and
+ * runs it; records go to NAME.blktrace.CPU files, one stream on stdout,
+ * or the sink. */
+enum { BK_AUTO, BK_RELAY, BK_TRACEFS };
+struct cap_cfg {
+	u32 mask, buf_size, buf_nr, stopwatch;
+	const char *debugfs, *oname, *dir;
+	int to_stdout;		/* one stream: stdout, or the sink */
+	int watch_stdout;	/* stop when whoever reads stdout has gone */
+	int kill, verbose, backend;
+	int (*sink)(void *ctx, const void *p, size_t n);	/* non-zero: stop */
+	void (*round)(void *ctx);	/* after each round of reads */
+	void *ctx;
+};
+void cap_defaults(struct cap_cfg *c);	/* and no devices yet */
+int cap_opt(struct cap_cfg *c, int opt, const char *arg);	/* -a -A -b -n -w -r -B; -1: said why */
+int cap_add_device(const char *path);	/* -1: said why */
+int cap_add_devices_from(const char *file);	/* one per line or word */
+u32 cap_ndev(void);
+int cap_run(const struct cap_cfg *c);	/* 0 on success; prints the summary */
+/* monitor -t and top: the devices, records to sink, round after reads */
 int trace_devices(char **devs, int n, u32 mask, int (*sink)(const void *, size_t), void (*round)(void));
 #endif

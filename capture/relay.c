@@ -20,7 +20,7 @@
 
 static int trace_path(char *p, size_t n, const struct tdev *d, const char *file)
 {
-	return (size_t)sfmt(p, n, "%s/block/%s/%s", C.debugfs, d->name, file) >= n ? -1 : 0;
+	return (size_t)sfmt(p, n, "%s/block/%s/%s", C.cfg.debugfs, d->name, file) >= n ? -1 : 0;
 }
 
 static long fd_points_at(const char *dir, const char *name, void *want)
@@ -85,9 +85,9 @@ static int setup_once(struct tdev *d)
 	struct buts b;
 
 	memset(&b2, 0, sizeof(b2));
-	b2.act_mask = C.mask;	/* 0: everything */
-	b2.buf_size = C.buf_size;
-	b2.buf_nr = C.buf_nr;
+	b2.act_mask = C.cfg.mask;	/* 0: everything */
+	b2.buf_size = C.cfg.buf_size;
+	b2.buf_nr = C.cfg.buf_nr;
 	if (!ioctl(d->fd, K_BLKTRACESETUP2, &b2)) {
 		sfmt(d->name, sizeof(d->name), "%.63s", b2.name);
 		d->version = 8;
@@ -96,9 +96,9 @@ static int setup_once(struct tdev *d)
 	if (errno != ENOTTY && errno != EINVAL)
 		return -1;
 	memset(&b, 0, sizeof(b));
-	b.act_mask = C.mask ? (u16)C.mask : 0xffff;
-	b.buf_size = C.buf_size;
-	b.buf_nr = C.buf_nr;
+	b.act_mask = C.cfg.mask ? (u16)C.cfg.mask : 0xffff;
+	b.buf_size = C.cfg.buf_size;
+	b.buf_nr = C.cfg.buf_nr;
 	if (ioctl(d->fd, K_BLKTRACESETUP, &b))
 		return -1;
 	sfmt(d->name, sizeof(d->name), "%.31s", b.name);
@@ -184,12 +184,12 @@ static int have_debugfs(void)
 	char p[PATH_LEN];
 	struct stat st;
 
-	sfmt(p, sizeof(p), "%s/block", C.debugfs);
+	sfmt(p, sizeof(p), "%s/block", C.cfg.debugfs);
 	if (!stat(p, &st))
 		return 1;
-	if (mount("debugfs", C.debugfs, "debugfs", 0, NULL) == 0 && !stat(p, &st)) {
-		if (C.verbose)
-			note_msg("mounted debugfs on %s", C.debugfs);
+	if (mount("debugfs", C.cfg.debugfs, "debugfs", 0, NULL) == 0 && !stat(p, &st)) {
+		if (C.cfg.verbose)
+			note_msg("mounted debugfs on %s", C.cfg.debugfs);
 		return 1;
 	}
 	return 0;
@@ -201,7 +201,7 @@ static int open_relay(struct tdev *d)
 	u32 c;
 
 	for (c = 0; c < C.ncpu; c++) {
-		sfmt(p, sizeof(p), "%s/block/%s/trace%u", C.debugfs, d->name, c);
+		sfmt(p, sizeof(p), "%s/block/%s/trace%u", C.cfg.debugfs, d->name, c);
 		d->relay[c] = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (d->relay[c] >= 0)
 			continue;
@@ -247,12 +247,12 @@ int relay_run(void)
 {
 	static struct pollfd pfd[CAP_DEVS * CAP_CPUS];
 	static u16 who[CAP_DEVS * CAP_CPUS][2];
-	size_t chunk = C.buf_size < CAP_BUF ? C.buf_size : CAP_BUF;
+	size_t chunk = C.cfg.buf_size < CAP_BUF ? C.cfg.buf_size : CAP_BUF;
 	u32 i, c, n = 0;
 	int rc;
 
 	if (!have_debugfs()) {
-		warn_msg("debugfs is not available at %s", C.debugfs);
+		warn_msg("debugfs is not available at %s", C.cfg.debugfs);
 		return RUN_FALLBACK;
 	}
 	for (i = 0; i < C.ndev; i++) {
@@ -270,7 +270,7 @@ int relay_run(void)
 	for (i = 0; i < C.ndev; i++)
 		for (c = 0; c < C.ncpu; c++)
 			if (C.dev[i].relay[c] >= 0) {
-				if (!C.to_stdout && cap_write(&C.dev[i], c, "", 0)) {
+				if (!C.cfg.to_stdout && cap_write(&C.dev[i], c, "", 0)) {
 					teardown_all();
 					return 1;
 				}
@@ -296,8 +296,7 @@ int relay_run(void)
 		for (i = 0; i < n; i++)
 			if (pfd[i].revents & POLLIN)
 				pump(&C.dev[who[i][0]], who[i][1], chunk);
-		if (C.round)
-			C.round();
+		cap_round();
 	}
 	/* STOP flushes the sub-buffers being filled; then drain them all. */
 	for (i = 0; i < C.ndev; i++)
@@ -305,8 +304,7 @@ int relay_run(void)
 	for (i = 0; i < n && !C.write_failed; i++)
 		while (pump(&C.dev[who[i][0]], who[i][1], chunk) > 0)
 			;
-	if (C.round)
-		C.round();
+	cap_round();
 	for (i = 0; i < C.ndev; i++)
 		C.dev[i].dropped = read_dropped(&C.dev[i]);
 	teardown_all();
@@ -334,7 +332,7 @@ int relay_kill(void)
 			warn_msg("%s: trace stopped and removed", d->path);
 		else if (errno == ENOTTY)
 			warn_msg("%s: this kernel has no blktrace (CONFIG_BLK_DEV_IO_TRACE is off)", d->path);
-		else if (C.verbose)
+		else if (C.cfg.verbose)
 			warn_msg("%s: no trace was set up (%s)", d->path, strerror(errno));
 		close(d->fd);
 		d->fd = -1;

@@ -409,7 +409,7 @@ static void event(u32 cpu, u64 time, const u8 *data, u32 len)
 		}
 		}
 	}
-	if (C.mask && !((action >> TC_SHIFT) & C.mask))
+	if (C.cfg.mask && !((action >> TC_SHIFT) & C.cfg.mask))
 		return;
 	process_note(d, cpu, time, t);
 	emit(d, cpu, time, pid, action, sector, bytes, error, pdu, pdu_len);
@@ -507,7 +507,7 @@ static int set_filters(void)
 		if (!ev[k].id || ev[k].off[F_DEV] < 0)
 			continue;
 		sfmt(dir, sizeof(dir), "%s/events/block/%s", inst, ev[k].name);
-		if (put(dir, "filter", f) && C.verbose)
+		if (put(dir, "filter", f) && C.cfg.verbose)
 			note_msg("%s: filter refused; filtering here instead", ev[k].name);
 	}
 	return 0;
@@ -604,7 +604,7 @@ int tracefs_run(void)
 	}
 	if (put(inst, "trace_clock", "mono"))
 		note_msg("trace_clock mono refused; times are the kernel's local clock");
-	sfmt(kb, sizeof(kb), "%u", (C.buf_size >> 10) * C.buf_nr);
+	sfmt(kb, sizeof(kb), "%u", (C.cfg.buf_size >> 10) * C.cfg.buf_nr);
 	put(inst, "buffer_size_kb", kb);
 	for (i = 0; i < NEV; i++) {
 		if (!ev[i].id)
@@ -624,7 +624,7 @@ int tracefs_run(void)
 		sfmt(p, sizeof(p), "%s/per_cpu/cpu%u/trace_pipe_raw", inst, c);
 		pipes[c] = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		pfd[c] = (struct pollfd){ pipes[c], POLLIN, 0 };
-		for (i = 0; i < C.ndev && pipes[c] >= 0 && !C.to_stdout; i++)
+		for (i = 0; i < C.ndev && pipes[c] >= 0 && !C.cfg.to_stdout; i++)
 			if (cap_write(&C.dev[i], c, "", 0))
 				goto out;
 	}
@@ -642,8 +642,7 @@ int tracefs_run(void)
 		for (c = 0; c < C.ncpu; c++)
 			if (pipes[c] >= 0)
 				pump(c);
-		if (C.round)
-			C.round();
+		cap_round();
 	}
 	put(inst, "tracing_on", "0");
 	for (c = 0; c < C.ncpu; c++)
@@ -654,8 +653,7 @@ int tracefs_run(void)
 		}
 	/* what the drain brought is a round too (relay's loop does the same):
 	 * top's last table and btrace's last lines count it */
-	if (C.round)
-		C.round();
+	cap_round();
 	rc = C.write_failed;
 out:
 	/* an open trace_pipe_raw keeps the instance busy: rmdir fails */

@@ -1,56 +1,24 @@
-/* capture/trace.c: capture: blktrace and btrace: options, devices, signals, capture core */
-/* trace: blktrace, capture from the kernel.
+/* capture/cap.c: capture: live capture core: devices, signals, stop/stopwatch, output files or sink, CPUs, backend choice, summary */
+/* Capture from the kernel, for trace and btrace (and live monitor, top).
  *
  * Two ways in.  relay: the blktrace ioctls and debugfs trace<cpu> files, as
  * blktrace does (BLKTRACESETUP2 for version-8 records where the kernel has
  * it).  tracefs: the block tracepoints in a private tracefs instance, turned
  * into the same records; used when the relay files are refused (kernel
  * lockdown) or debugfs is missing.  Either way the files are
- * [DIR/]NAME.blktrace.CPU, which blkparse and iomon parse read alike.
- */
-const char trace_usage[] =
-"usage: blktrace -d DEV [-d DEV]... [OPTIONS]\n"
-"       iomon trace [OPTIONS] DEV...\n"
-"\n"
-"Trace block I/O on the devices until interrupted (or -w) and write\n"
-"NAME.blktrace.CPU files, or one stream to stdout with -o -.\n"
-"\n"
-" -d, --dev=DEV               device to trace (repeatable; bare DEVs too)\n"
-" -I, --input-devs=FILE       devices listed in FILE, one per line\n"
-" -a, --act-mask=NAME         trace only these categories (repeatable): read\n"
-"                             write flush sync queue requeue issue complete\n"
-"                             fs pc notify ahead meta discard drv_data fua\n"
-" -A, --set-mask=HEX          the category mask as one hex number\n"
-" -r, --relay=PATH            debugfs mount point (default /sys/kernel/debug)\n"
-" -o, --output=NAME           file name prefix, '-' for a stream on stdout\n"
-" -D, --output-dir=DIR        folder for the files\n"
-" -w, --stopwatch=SECS        stop after SECS seconds\n"
-" -b, --buffer-size=KIB       kernel sub-buffer size (default 512)\n"
-" -n, --num-sub-buffers=N     kernel sub-buffers per CPU (default 4)\n"
-" -k, --kill                  stop and remove a trace left running, then exit\n"
-"     --backend=NAME          relay, tracefs or auto (default)\n"
-" -v, --verbose               notices too: the backend, fallbacks (named blktrace, -v is\n"
-"                             -V as in blktrace: say --verbose)\n"
-" -V, --version               print the version\n";
-
-#include <dirent.h>
+ * [DIR/]NAME.blktrace.CPU, which blkparse and iomon parse read alike, or
+ * the records go to a sink the driver gives. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/ioctl.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 #include "capture/backend.h"
-#include "output/output.h"
 
 struct cap C;
 static u8 cap_buf[CAP_BUF];
@@ -67,13 +35,19 @@ static void on_stop(int sig)
  * POLLERR on a widowed pipe, and an idle disk would keep us forever. */
 int cap_stopping(void)
 {
-	if (!cap_stop && ((C.to_stdout && !C.sink) || C.sink == parse_push)) {
+	if (!cap_stop && C.cfg.watch_stdout) {
 		struct pollfd p = { 1, 0, 0 };
 
 		if (poll(&p, 1, 0) > 0 && (p.revents & (POLLERR | POLLHUP)))
 			cap_stop = 1;
 	}
 	return cap_stop;
+}
+
+void cap_round(void)
+{
+	if (C.cfg.round)
+		C.cfg.round(C.cfg.ctx);
 }
 
 static u64 now_ms(void)
@@ -91,11 +65,11 @@ int cap_wait(void)
 	static u64 end;
 	u64 t;
 
-	if (!C.stopwatch)
+	if (!C.cfg.stopwatch)
 		return CAP_POLL_MS;
 	t = now_ms();
 	if (!end)
-		end = t + (u64)C.stopwatch * 1000;
+		end = t + (u64)C.cfg.stopwatch * 1000;
 	if (t >= end)
 		return -1;
 	return end - t < CAP_POLL_MS ? (int)(end - t) : CAP_POLL_MS;
@@ -145,12 +119,12 @@ static int out_open(struct tdev *d, u32 cpu)
 {
 	char path[PATH_LEN];
 
-	if (C.to_stdout) {
+	if (C.cfg.to_stdout) {
 		d->out[cpu] = 1;
 		return 0;
 	}
-	if ((size_t)sfmt(path, sizeof(path), "%s%s%s.blktrace.%u", C.dir ? C.dir : "",
-			     C.dir ? "/" : "", C.oname ? C.oname : d->name, cpu) >= sizeof(path)) {
+	if ((size_t)sfmt(path, sizeof(path), "%s%s%s.blktrace.%u", C.cfg.dir ? C.cfg.dir : "",
+			     C.cfg.dir ? "/" : "", C.cfg.oname ? C.cfg.oname : d->name, cpu) >= sizeof(path)) {
 		warn_msg("%s: output path too long", d->name);
 		return -1;
 	}
@@ -166,9 +140,9 @@ int cap_write(struct tdev *d, u32 cpu, const void *p, size_t n)
 
 	if (cpu >= CAP_CPUS)
 		return -1;
-	if (C.sink) {
+	if (C.cfg.sink) {
 		d->bytes[cpu] += n;
-		if (n && C.sink(p, n))
+		if (n && C.cfg.sink(C.cfg.ctx, p, n))
 			goto fail;
 		return 0;
 	}
@@ -182,7 +156,7 @@ int cap_write(struct tdev *d, u32 cpu, const void *p, size_t n)
 			continue;
 		if (k <= 0) {
 			if (errno != EPIPE)
-				warn_msg("write %s.blktrace.%u: %s", C.oname ? C.oname : d->name, cpu,
+				warn_msg("write %s.blktrace.%u: %s", C.cfg.oname ? C.cfg.oname : d->name, cpu,
 					 k ? strerror(errno) : "no progress");
 			goto fail;
 		}
@@ -226,7 +200,7 @@ static void kernel_name(u32 maj, u32 min, const char *path, char *name, size_t l
 	sfmt(name, len, "%s", b ? b + 1 : path);
 }
 
-static int add_device(const char *path)
+int cap_add_device(const char *path)
 {
 	struct tdev *d;
 	struct stat st;
@@ -300,7 +274,7 @@ static int check_overlap(void)
 	return 0;
 }
 
-static int read_dev_list(const char *file)
+int cap_add_devices_from(const char *file)
 {
 	static char list[DEVLIST_BUF];
 	int fd = open(file, O_RDONLY | O_CLOEXEC);
@@ -325,7 +299,7 @@ static int read_dev_list(const char *file)
 			;
 		if (*e)
 			*e++ = 0;
-		if (*p && add_device(p))
+		if (*p && cap_add_device(p))
 			return -1;
 	}
 	return 0;
@@ -336,7 +310,7 @@ static int read_dev_list(const char *file)
 static void summary(void)
 {
 	char line[160];
-	int fd = C.to_stdout ? 2 : 1;
+	int fd = C.cfg.to_stdout ? 2 : 1;
 	u64 all = 0, lost = 0;
 	u32 i, c;
 
@@ -346,7 +320,7 @@ static void summary(void)
 		int n;
 
 		/* blktrace -o - prints no summary (only its drop warning) */
-		if (C.to_stdout && quiet_notes) {
+		if (C.cfg.to_stdout && quiet_notes) {
 			for (c = 0; c < C.ncpu; c++)
 				all += d->bytes[c] / 48;
 			lost += d->dropped;
@@ -387,126 +361,7 @@ static void summary(void)
 	}
 }
 
-/* ---- options and main ---- */
-
-static const struct option longopts[] = {
-	{ "dev", 1, 0, 'd' }, { "input-devs", 1, 0, 'I' }, { "act-mask", 1, 0, 'a' },
-	{ "set-mask", 1, 0, 'A' }, { "relay", 1, 0, 'r' }, { "output", 1, 0, 'o' },
-	{ "output-dir", 1, 0, 'D' }, { "stopwatch", 1, 0, 'w' }, { "buffer-size", 1, 0, 'b' },
-	{ "num-sub-buffers", 1, 0, 'n' }, { "kill", 0, 0, 'k' }, { "verbose", 0, 0, 'v' | 256 },
-	{ "version", 0, 0, 'V' }, { "backend", 1, 0, 'B' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
-};
-
-static int options(int argc, char **argv)
-{
-	int c;
-	char *e;
-	u64 v;
-
-	while ((c = opt_get(argc, argv, "d:I:a:A:r:o:D:w:b:n:kvV", longopts)) != -1) {
-		switch (c) {
-		case 'd':
-			if (add_device(opt_arg))
-				return 1;
-			break;
-		case 'I':
-			if (read_dev_list(opt_arg))
-				return 1;
-			break;
-		case 'a':
-			if (mask_bit(opt_arg) < 0) {
-				warn_msg("Invalid action mask %s (names: read write flush sync queue requeue "
-					 "issue complete fs pc notify ahead meta discard drv_data fua)", opt_arg);
-				return 1;
-			}
-			C.mask |= (u32)mask_bit(opt_arg);
-			break;
-		case 'A':
-			v = scan_u64(opt_arg, &e, 16);
-			if (e == opt_arg || *e || !v || v > 0xffff) {
-				warn_msg("Invalid set action mask %s", opt_arg);
-				return 1;
-			}
-			C.mask = (u32)v;
-			break;
-		case 'r': C.debugfs = opt_arg; break;
-		case 'o': C.oname = opt_arg; break;
-		case 'D': C.dir = opt_arg; break;
-		case 'w':
-			v = scan_u64(opt_arg, &e, 10);
-			if (e == opt_arg || *e || !v) {
-				warn_msg("Invalid stopwatch value (%s secs)", opt_arg);
-				return 1;
-			}
-			C.stopwatch = (u32)v;
-			break;
-		case 'b':
-			v = scan_u64(opt_arg, &e, 10);
-			if (e == opt_arg || *e || !v || v > 16 * 1024) {
-				warn_msg("Invalid buffer size (%s): 1 to 16384 KiB", opt_arg);
-				return 1;
-			}
-			C.buf_size = (u32)v << 10;
-			break;
-		case 'n':
-			v = scan_u64(opt_arg, &e, 10);
-			if (e == opt_arg || *e || !v || v > 4096) {
-				warn_msg("Invalid buffer nr (%s)", opt_arg);
-				return 1;
-			}
-			C.buf_nr = (u32)v;
-			break;
-		case 'k': C.kill = 1; break;
-		case 'v':	/* blktrace's -v is its version; ours says more */
-			if (quiet_notes)
-				goto version;
-			/* fall through */
-		case 'v' | 256:
-			C.verbose++;
-			quiet_notes = 0;
-			break;
-		case 'V':
-		version: {
-			char line[128];
-			int n = sfmt(line, sizeof(line), "%s version 2.0.0\n", argv[0]);
-
-			return write(1, line, (size_t)n) == n ? -2 : 1;
-		}
-		case 'B':
-			if (!strcmp(opt_arg, "relay"))
-				C.backend = BK_RELAY;
-			else if (!strcmp(opt_arg, "tracefs"))
-				C.backend = BK_TRACEFS;
-			else if (!strcmp(opt_arg, "auto"))
-				C.backend = BK_AUTO;
-			else {
-				warn_msg("unknown backend '%s' (relay, tracefs or auto)", opt_arg);
-				return 1;
-			}
-			break;
-		case 'H':
-			return write(1, trace_usage, sizeof(trace_usage) - 1) < 0 ? 1 : -2;
-		default:
-			if (write(2, trace_usage, sizeof(trace_usage) - 1) < 0)
-				return 1;
-			return 1;
-		}
-	}
-	for (; opt_ind < argc; opt_ind++)
-		if (add_device(argv[opt_ind]))
-			return 1;
-	if (!C.ndev) {
-		warn_msg("no device given (try: %s -d /dev/sda)", argv[0]);
-		return 1;
-	}
-	if (C.oname && !strcmp(C.oname, "-"))
-		C.to_stdout = 1;
-	else if (C.oname && C.ndev > 1) {
-		warn_msg("-o not supported with multiple devices");
-		return 1;
-	}
-	return 0;
-}
+/* ---- CPUs ---- */
 
 static int count_cpus(void)
 {
@@ -544,20 +399,137 @@ static int count_cpus(void)
 	return (int)hi + 1;
 }
 
-static void defaults(void)
+/* ---- options trace and btrace share ---- */
+
+void cap_defaults(struct cap_cfg *c)
 {
-	memset(&C, 0, sizeof(C));
-	C.buf_size = 512 << 10;
-	C.buf_nr = 4;
-	C.debugfs = "/sys/kernel/debug";
-	C.buf = cap_buf;
+	memset(c, 0, sizeof(*c));
+	c->buf_size = 512 << 10;
+	c->buf_nr = 4;
+	c->debugfs = "/sys/kernel/debug";
+	C.ndev = 0;
 }
 
-static int run(void)
+u32 cap_ndev(void)
 {
-	int rc;
+	return C.ndev;
+}
+
+static int cap_mask_opt(struct cap_cfg *c, int opt, const char *arg)
+{
+	char *e;
+	u64 v;
+
+	if (opt == 'a') {
+		if (mask_bit(arg) < 0) {
+			warn_msg("Invalid action mask %s (names: read write flush sync queue requeue "
+				 "issue complete fs pc notify ahead meta discard drv_data fua)", arg);
+			return -1;
+		}
+		c->mask |= (u32)mask_bit(arg);
+		return 0;
+	}
+	v = scan_u64(arg, &e, 16);
+	if (e == arg || *e || !v || v > 0xffff) {
+		warn_msg("Invalid set action mask %s", arg);
+		return -1;
+	}
+	c->mask = (u32)v;
+	return 0;
+}
+
+static int cap_backend_opt(struct cap_cfg *c, const char *arg)
+{
+	if (!strcmp(arg, "relay"))
+		c->backend = BK_RELAY;
+	else if (!strcmp(arg, "tracefs"))
+		c->backend = BK_TRACEFS;
+	else if (!strcmp(arg, "auto"))
+		c->backend = BK_AUTO;
+	else {
+		warn_msg("unknown backend '%s' (relay, tracefs or auto)", arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* -a -A -b -n -w -r -B, with blktrace's limits and words; -1: said why */
+int cap_opt(struct cap_cfg *c, int opt, const char *arg)
+{
+	char *e;
+	u64 v;
+
+	if (opt == 'a' || opt == 'A')
+		return cap_mask_opt(c, opt, arg);
+	if (opt == 'B')
+		return cap_backend_opt(c, arg);
+	if (opt == 'r') {
+		c->debugfs = arg;
+		return 0;
+	}
+	v = scan_u64(arg, &e, 10);
+	if (opt == 'w') {
+		if (e == arg || *e || !v) {
+			warn_msg("Invalid stopwatch value (%s secs)", arg);
+			return -1;
+		}
+		c->stopwatch = (u32)v;
+	} else if (opt == 'b') {
+		if (e == arg || *e || !v || v > 16 * 1024) {
+			warn_msg("Invalid buffer size (%s): 1 to 16384 KiB", arg);
+			return -1;
+		}
+		c->buf_size = (u32)v << 10;
+	} else {
+		if (e == arg || *e || !v || v > 4096) {
+			warn_msg("Invalid buffer nr (%s)", arg);
+			return -1;
+		}
+		c->buf_nr = (u32)v;
+	}
+	return 0;
+}
+
+/* ---- the run ---- */
+
+static void catch_signals(void)
+{
 	struct sigaction sa;
 
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* relay first unless told otherwise; tracefs when relay is refused */
+static int backends(void)
+{
+	int rc = -1;
+
+	if (C.cfg.backend != BK_TRACEFS) {
+		rc = relay_run();
+		if (rc == RUN_FALLBACK && C.cfg.backend == BK_AUTO)
+			rc = -1;
+		else if (rc == RUN_FALLBACK)
+			return 1;
+	}
+	if (rc < 0)
+		rc = tracefs_run();
+	return rc == RUN_FALLBACK ? 1 : rc;
+}
+
+/* Capture on the devices added so far, as c says; 0 on success. */
+int cap_run(const struct cap_cfg *c)
+{
+	int rc;
+
+	C.cfg = *c;
+	C.buf = cap_buf;
+	C.write_failed = 0;
 	if (check_overlap())
 		return 1;
 	C.ncpu = (u32)count_cpus();
@@ -569,133 +541,49 @@ static int run(void)
 		warn_msg("tracing needs root (the kernel refuses BLKTRACESETUP and tracefs to others)");
 		return 1;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGALRM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	if (C.kill)
+	catch_signals();
+	if (C.cfg.kill)
 		return relay_kill();
-	if (C.dir && mkdir(C.dir, 0755) && errno != EEXIST) {
-		warn_msg("Destination dir %s can't be made: %s", C.dir, strerror(errno));
+	if (C.cfg.dir && mkdir(C.cfg.dir, 0755) && errno != EEXIST) {
+		warn_msg("Destination dir %s can't be made: %s", C.cfg.dir, strerror(errno));
 		return 1;
 	}
-	rc = -1;
-	if (C.backend != BK_TRACEFS) {
-		rc = relay_run();
-		if (rc == RUN_FALLBACK && C.backend == BK_AUTO)
-			rc = -1;
-		else if (rc == RUN_FALLBACK)
-			return 1;
-	}
-	if (rc < 0)
-		rc = tracefs_run();
-	if (rc == RUN_FALLBACK)
-		rc = 1;
-	if (!C.kill)
-		summary();
+	rc = backends();
+	summary();
 	return rc || C.write_failed;
 }
 
-int trace_main(int argc, char **argv)
-{
-	int rc;
+/* Live capture for another applet (monitor -t, top): records go to sink,
+ * round is called after each round of reads; 0 on success. */
+static int (*plain_sink)(const void *, size_t);
+static void (*plain_round)(void);
 
-	defaults();
-	rc = options(argc, argv);
-	if (rc)
-		return rc == -2 ? 0 : rc;
-	return run();
+static int to_plain_sink(void *ctx, const void *p, size_t n)
+{
+	(void)ctx;
+	return plain_sink(p, n);
 }
 
-/* Live capture for another applet (monitor): records go to sink, round
- * is called after each round of reads; 0 on success. */
+static void to_plain_round(void *ctx)
+{
+	(void)ctx;
+	plain_round();
+}
+
 int trace_devices(char **devs, int n, u32 mask, int (*sink)(const void *, size_t), void (*round)(void))
 {
+	struct cap_cfg c;
 	int i;
 
-	defaults();
+	cap_defaults(&c);
 	for (i = 0; i < n; i++)
-		if (add_device(devs[i]))
+		if (cap_add_device(devs[i]))
 			return 1;
-	C.mask = mask;
-	C.to_stdout = 1;
-	C.sink = sink;
-	C.round = round;
-	return run();
-}
-
-/* btrace: blktrace -o - ... | blkparse -i - in one process.  The capture
- * hands its records to the parser directly; nothing queues in between. */
-const char btrace_usage[] =
-"usage: btrace [-s] [-t] [-w N] [-n N] [-b N] [-a <trace>...] [-r <dbg mnt>] <dev>...\n"
-"\n"
-"Trace the devices and print blkparse's text live, until interrupted.\n"
-" -s  per-process statistics      -t  queue/dispatch/complete times\n"
-" -w N  stop after N seconds      -n N, -b N  kernel buffers (blktrace -n, -b)\n"
-" -a NAME  trace only this category (repeatable)   -r PATH  debugfs mount\n";
-
-int btrace_main(int argc, char **argv)
-{
-	char *pargv[12] = { "btrace", "-b100000", "-i", "-" };
-	int pargc = 4, c, rc, r2;
-	char *e;
-	u64 v;
-
-	defaults();
-	while ((c = opt_get(argc, argv, "a:w:n:b:r:sthv", NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			if (mask_bit(opt_arg) < 0) {
-				warn_msg("Invalid action mask %s", opt_arg);
-				return 2;
-			}
-			C.mask |= (u32)mask_bit(opt_arg);
-			break;
-		case 'w': case 'n': case 'b':
-			v = scan_u64(opt_arg, &e, 10);
-			if (e == opt_arg || *e || !v || (c == 'b' && v > 16384)) {
-				warn_msg("bad -%c value '%s'", c, opt_arg);
-				return 2;
-			}
-			if (c == 'w')
-				C.stopwatch = (u32)v;
-			else if (c == 'n')
-				C.buf_nr = (u32)v;
-			else
-				C.buf_size = (u32)v << 10;
-			break;
-		case 'r': C.debugfs = opt_arg; break;
-		case 's': pargv[pargc++] = "-s"; break;
-		case 't': pargv[pargc++] = "-t"; break;
-		case 'h': pargv[pargc++] = "-h"; break;
-		case 'v': pargv[pargc++] = "-v"; break;
-		default:
-			if (write(2, btrace_usage, sizeof(btrace_usage) - 1) < 0)
-				return 2;
-			return 2;
-		}
-	}
-	for (; opt_ind < argc; opt_ind++)
-		if (add_device(argv[opt_ind]))
-			return 1;
-	if (!C.ndev) {
-		if (write(2, btrace_usage, sizeof(btrace_usage) - 1) < 0)
-			return 2;
-		return 2;
-	}
-	pargv[pargc] = NULL;
-	opt_ind = 1;
-	rc = parse_begin(pargc, pargv);
-	if (rc)
-		return rc == -2 ? 0 : rc;
-	parse_begin_push();
-	C.to_stdout = 1;
-	C.sink = parse_push;
-	C.round = parse_pump;
-	rc = run();
-	r2 = parse_end(0);
-	return rc ? rc : r2;
+	plain_sink = sink;
+	plain_round = round;
+	c.mask = mask;
+	c.to_stdout = 1;
+	c.sink = to_plain_sink;
+	c.round = round ? to_plain_round : NULL;
+	return cap_run(&c);
 }
