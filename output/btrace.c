@@ -9,6 +9,7 @@ const char btrace_usage[] =
 " -w N  stop after N seconds      -n N, -b N  kernel buffers (blktrace -n, -b)\n"
 " -a NAME  trace only this category (repeatable)   -r PATH  debugfs mount\n";
 
+#include <string.h>
 #include <unistd.h>
 #include "output/output.h"
 
@@ -24,56 +25,51 @@ static void parser_round(void *ctx)
 	parse_pump();
 }
 
+/* parse's -s -t -h -v, each once: they are flags there, and a repeat
+ * must not run past pargv */
+static void parse_flag(char **pargv, int *pargc, char *flag)
+{
+	int i;
+
+	for (i = 0; i < *pargc; i++)
+		if (!strcmp(pargv[i], flag))
+			return;
+	pargv[(*pargc)++] = flag;
+}
+
+static int usage(void)
+{
+	if (write(2, btrace_usage, sizeof(btrace_usage) - 1) < 0)
+		return 2;
+	return 2;
+}
+
 int btrace_main(int argc, char **argv)
 {
 	char *pargv[12] = { "btrace", "-b100000", "-i", "-" };
 	int pargc = 4, c, rc, r2;
 	struct cap_cfg cfg;
-	char *e;
-	u64 v;
 
 	cap_defaults(&cfg);
 	while ((c = opt_get(argc, argv, "a:w:n:b:r:sthv", NULL)) != -1) {
 		switch (c) {
-		case 'a':
-			if (mask_bit(opt_arg) < 0) {
-				warn_msg("Invalid action mask %s", opt_arg);
+		case 'a': case 'w': case 'n': case 'b': case 'r':
+			if (cap_opt(&cfg, c, opt_arg))
 				return 2;
-			}
-			cfg.mask |= (u32)mask_bit(opt_arg);
 			break;
-		case 'w': case 'n': case 'b':
-			v = scan_u64(opt_arg, &e, 10);
-			if (e == opt_arg || *e || !v || (c == 'b' && v > 16384)) {
-				warn_msg("bad -%c value '%s'", c, opt_arg);
-				return 2;
-			}
-			if (c == 'w')
-				cfg.stopwatch = (u32)v;
-			else if (c == 'n')
-				cfg.buf_nr = (u32)v;
-			else
-				cfg.buf_size = (u32)v << 10;
-			break;
-		case 'r': cfg.debugfs = opt_arg; break;
-		case 's': pargv[pargc++] = "-s"; break;
-		case 't': pargv[pargc++] = "-t"; break;
-		case 'h': pargv[pargc++] = "-h"; break;
-		case 'v': pargv[pargc++] = "-v"; break;
+		case 's': parse_flag(pargv, &pargc, "-s"); break;
+		case 't': parse_flag(pargv, &pargc, "-t"); break;
+		case 'h': parse_flag(pargv, &pargc, "-h"); break;
+		case 'v': parse_flag(pargv, &pargc, "-v"); break;
 		default:
-			if (write(2, btrace_usage, sizeof(btrace_usage) - 1) < 0)
-				return 2;
-			return 2;
+			return usage();
 		}
 	}
 	for (; opt_ind < argc; opt_ind++)
 		if (cap_add_device(argv[opt_ind]))
 			return 1;
-	if (!cap_ndev()) {
-		if (write(2, btrace_usage, sizeof(btrace_usage) - 1) < 0)
-			return 2;
-		return 2;
-	}
+	if (!cap_ndev())
+		return usage();
 	pargv[pargc] = NULL;
 	opt_ind = 1;
 	rc = parse_begin(pargc, pargv);
