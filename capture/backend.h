@@ -35,4 +35,21 @@ int cap_wait(void);	/* poll timeout in ms; -1: -w is over */
 int relay_run(void);		/* 0, 1 (failed), RUN_FALLBACK */
 int relay_kill(void);
 int tracefs_run(void);
+
+/* capture/tpevent.c: the block tracepoints, their fields as each
+ * tracepoint's format file places them (tracefs.c reads those) */
+enum { F_DEV, F_SECTOR, F_NR, F_BYTES, F_ERROR, F_RWBS, F_COMM, F_NEW, F_OLDDEV, F_OLDSEC, F_NRRQ, F_CMD, NF };
+extern const char *const tp_fname[NF];
+struct tev {
+	const char *name;
+	u32 act;		/* blktrace action with its category */
+	u32 id;			/* 0: not in this kernel */
+	short off[NF], size[NF];	/* -1: no such field */
+	u16 min_len;
+};
+#define TP_NEV 16
+extern struct tev tp_ev[TP_NEV];
+extern u32 tp_commit_size, tp_data_off;	/* from events/header_page */
+u64 tp_page(u32 cpu, const u8 *p, u32 n);	/* one ring-buffer page: events missed */
+void tp_timestamp_note(void);	/* wall clock at trace time, for every device */
 #endif
