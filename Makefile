@@ -56,6 +56,7 @@ SRCS := \
 	capture/decode.c \
 	capture/relay.c \
 	capture/source.c \
+	capture/sys.c \
 	capture/tpevent.c \
 	capture/tracefs.c \
 	match/dcpair.c \

@@ -14,7 +14,6 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
@@ -172,34 +171,6 @@ fail:
 
 /* ---- devices ---- */
 
-/* The kernel's name for a device: /sys/dev/block/MAJ:MIN/uevent DEVNAME. */
-static void kernel_name(u32 maj, u32 min, const char *path, char *name, size_t len)
-{
-	char p[96], buf[512];
-	const char *b;
-	int fd;
-	ssize_t n;
-
-	sfmt(p, sizeof(p), "/sys/dev/block/%u:%u/uevent", maj, min);
-	fd = open(p, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n > 0) {
-			char *s, *e;
-
-			buf[n] = 0;
-			if ((s = str_find(buf, "DEVNAME=")) && (e = strchr(s, '\n'))) {
-				*e = 0;
-				sfmt(name, len, "%s", s + 8);
-				return;
-			}
-		}
-	}
-	b = strrchr(path, '/');
-	sfmt(name, len, "%s", b ? b + 1 : path);
-}
-
 int cap_add_device(const char *path)
 {
 	struct tdev *d;
@@ -225,7 +196,11 @@ int cap_add_device(const char *path)
 	d->fd = -1;
 	for (i = 0; i < CAP_CPUS; i++)
 		d->out[i] = d->relay[i] = -1;
-	kernel_name(major(st.st_rdev), minor(st.st_rdev), path, d->name, sizeof(d->name));
+	if (sys_devname(d->kdev, d->name, sizeof(d->name))) {
+		const char *b = strrchr(path, '/');
+
+		sfmt(d->name, sizeof(d->name), "%s", b ? b + 1 : path);
+	}
 	for (i = 0; i < C.ndev; i++)
 		if (C.dev[i].kdev == d->kdev) {
 			warn_msg("%s: given twice", path);
@@ -242,28 +217,9 @@ static int check_overlap(void)
 	u32 i, j;
 
 	for (i = 0; i < C.ndev; i++) {
-		char p[96], buf[32];
-		int fd;
-		ssize_t n;
-
-		sfmt(p, sizeof(p), "/sys/dev/block/%u:%u/partition", DEV_MAJOR(C.dev[i].kdev),
-			 DEV_MINOR(C.dev[i].kdev));
-		C.dev[i].is_part = (fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0;
-		if (fd >= 0)
-			close(fd);
-		if (!C.dev[i].is_part)
+		C.dev[i].is_part = sys_partition(C.dev[i].kdev, &C.dev[i].disk);
+		if (!C.dev[i].is_part || !C.dev[i].disk)
 			continue;
-		/* ../sda/sda1: the parent directory names the disk */
-		sfmt(p, sizeof(p), "/sys/dev/block/%u:%u/../dev", DEV_MAJOR(C.dev[i].kdev),
-			 DEV_MINOR(C.dev[i].kdev));
-		if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = 0;
-		C.dev[i].disk = (u32)scan_u64(buf, NULL, 10) << 20 | (u32)scan_u64(strchr(buf, ':') ? strchr(buf, ':') + 1 : "0", NULL, 10);
 		for (j = 0; j < C.ndev; j++)
 			if (C.dev[j].kdev == C.dev[i].disk) {
 				warn_msg("%s and %s: a disk and its partition cannot be traced together "
@@ -277,21 +233,18 @@ static int check_overlap(void)
 int cap_add_devices_from(const char *file)
 {
 	static char list[DEVLIST_BUF];
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	int n = sys_read(file, list, sizeof(list));
 	char *p, *e;
 
-	if (fd < 0) {
+	if (n == -1) {
 		warn_msg("Invalid file for devices %s: %s", file, strerror(errno));
 		return -1;
 	}
-	n = read(fd, list, sizeof(list) - 1);
-	close(fd);
-	if (n < 0 || n == sizeof(list) - 1) {
+	/* a full buffer may have more behind it */
+	if (n < 0 || (size_t)n == sizeof(list) - 1) {
 		warn_msg("%s: unreadable or longer than %zu bytes", file, sizeof(list) - 2);
 		return -1;
 	}
-	list[n] = 0;
 	for (p = list; *p; p = e) {
 		while (*p == ' ' || *p == '\t' || *p == '\n')
 			p++;
@@ -359,44 +312,6 @@ static void summary(void)
 		if (write(2, line, (size_t)n) < 0)
 			return;
 	}
-}
-
-/* ---- CPUs ---- */
-
-static int count_cpus(void)
-{
-	char buf[64], *p = buf;
-	int fd = open("/sys/devices/system/cpu/possible", O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-	u64 hi = 0;
-
-	if (fd < 0) {
-		/* what musl's sysconf(_SC_NPROCESSORS_CONF) answers (1 KiB
-		 * of code): the CPUs this process may run on */
-		u8 set[128] = { 1 };
-		int i, cnt = 0;
-
-		syscall(SYS_sched_getaffinity, 0, sizeof(set), set);
-		for (i = 0; i < (int)sizeof(set); i++)
-			for (; set[i]; set[i] &= (u8)(set[i] - 1))
-				cnt++;
-		return cnt;
-	}
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 1;
-	buf[n] = 0;
-	/* "0-3" or "0,2-5": the highest number plus one */
-	while (*p) {
-		u64 v = scan_u64(p, &p, 10);
-
-		if (v > hi)
-			hi = v;
-		if (*p)
-			p++;
-	}
-	return (int)hi + 1;
 }
 
 /* ---- options trace and btrace share ---- */
@@ -532,7 +447,7 @@ int cap_run(const struct cap_cfg *c)
 	C.write_failed = 0;
 	if (check_overlap())
 		return 1;
-	C.ncpu = (u32)count_cpus();
+	C.ncpu = (u32)sys_cpus();
 	if (C.ncpu > CAP_CPUS) {
 		warn_msg("%u CPUs; this build handles %d (CAP_CPUS)", C.ncpu, CAP_CPUS);
 		return 1;

@@ -54,6 +54,18 @@ void src_zero_report(void);	/* warns once if unfilled records were skipped */
 extern unsigned long long src_errors, src_zero_records, src_zero_first_off;
 extern const char *src_zero_first;
 
+/* capture/sys.c: small sysfs, procfs and tracefs files.  Reads return the
+ * bytes read, NUL-terminated (buf[0] = 0 on failure); -1: cannot open
+ * (errno says why), -2: a read failed. */
+int sys_read(const char *path, char *buf, size_t len);
+int sys_readf(char *buf, size_t len, const char *pathfmt, ...) __attribute__((format(printf, 3, 4)));
+int sys_u64f(u64 *v, const char *pathfmt, ...) __attribute__((format(printf, 2, 3)));	/* 0, -1 */
+int sys_write(const char *path, const char *val);	/* 0: all written, -1 */
+int sys_devname(u32 dev, char *out, size_t len);	/* uevent DEVNAME; -1: none */
+int sys_partition(u32 dev, u32 *disk);	/* 1: a partition (of *disk), 0: not */
+int sys_comm(u32 pid, char out[16]);	/* /proc/PID/comm, no newline; -1: gone */
+int sys_cpus(void);			/* CPUs the kernel may number */
+
 /* capture/cap.c: live capture.  A driver fills a cap_cfg (cap_defaults,
  * then cap_opt for the options trace and btrace share), adds devices and
  * runs it; records go to NAME.blktrace.CPU files, one stream on stdout,

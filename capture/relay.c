@@ -59,16 +59,10 @@ static long holder(const struct tdev *d)
 
 static int sysfs_flag(const struct tdev *d, const char *file)
 {
-	char p[128], c = 0;
-	int fd;
+	char buf[8];
 
-	sfmt(p, sizeof(p), "/sys/dev/block/%u:%u/trace/%s", DEV_MAJOR(d->kdev), DEV_MINOR(d->kdev), file);
-	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;
-	if (read(fd, &c, 1) != 1)
-		c = 0;
-	close(fd);
-	return c == '1';
+	return sys_readf(buf, sizeof(buf), "/sys/dev/block/%u:%u/trace/%s", DEV_MAJOR(d->kdev),
+			 DEV_MINOR(d->kdev), file) > 0 && buf[0] == '1';
 }
 
 static int relay_files(const struct tdev *d)
@@ -219,18 +213,10 @@ static int open_relay(struct tdev *d)
 
 static u64 read_dropped(const struct tdev *d)
 {
-	char p[PATH_LEN], buf[32];
-	int fd;
-	ssize_t n;
+	u64 v = 0;
 
-	if (trace_path(p, sizeof(p), d, "dropped") || (fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	return scan_u64(buf, NULL, 10);
+	sys_u64f(&v, "%s/block/%s/dropped", C.cfg.debugfs, d->name);
+	return v;
 }
 
 /* Move what one relay file has to its output; 0 when it had nothing. */

@@ -97,29 +97,16 @@ static struct task *task(u32 pid)
 	return t;
 }
 
+/* The tracepoint's comm, else /proc's, else pid 0's name. */
 static void comm_of(struct task *t, const char *c)
 {
-	char p[64], buf[32];
-	int fd;
-	ssize_t n;
-
 	if (c && *c) {
 		if (strncmp(t->comm, c, 15))
 			sfmt(t->comm, sizeof(t->comm), "%.15s", c);
 		return;
 	}
-	if (t->comm[0])
+	if (t->comm[0] || !sys_comm(t->pid, t->comm))
 		return;
-	sfmt(p, sizeof(p), "/proc/%u/comm", t->pid);
-	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n > 0) {
-			buf[n - (buf[n - 1] == '\n')] = 0;
-			sfmt(t->comm, sizeof(t->comm), "%.15s", buf);
-			return;
-		}
-	}
 	if (!t->pid)
 		sfmt(t->comm, sizeof(t->comm), "swapper");
 }

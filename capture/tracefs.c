@@ -28,31 +28,14 @@ static u32 page_size = 4096;
 static int put(const char *dir, const char *file, const char *val)
 {
 	char p[PATH_LEN];
-	int fd;
-	ssize_t n;
 
 	sfmt(p, sizeof(p), "%s/%s", dir, file);
-	if ((fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC)) < 0)
-		return -1;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n == (ssize_t)strlen(val) ? 0 : -1;
+	return sys_write(p, val);
 }
 
-static ssize_t get(const char *dir, const char *file, char *buf, size_t len)
+static int get(const char *dir, const char *file, char *buf, size_t len)
 {
-	char p[PATH_LEN];
-	int fd;
-	ssize_t n, t = 0;
-
-	sfmt(p, sizeof(p), "%s/%s", dir, file);
-	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	while ((size_t)t < len - 1 && (n = read(fd, buf + t, len - 1 - (size_t)t)) > 0)
-		t += n;
-	close(fd);
-	buf[t] = 0;
-	return t;
+	return sys_readf(buf, len, "%s/%s", dir, file);
 }
 
 static int find_root(void)
@@ -213,7 +196,6 @@ static void clear_stale(void)
 /* The root, the page layout, each tracepoint's format, partition ranges. */
 static int probe(void)
 {
-	char dir[PATH_LEN];
 	u32 i;
 
 	if (find_root())
@@ -224,16 +206,14 @@ static int probe(void)
 			tp_ev[i].id = 0;	/* not in this kernel */
 	for (i = 0; i < C.ndev; i++) {
 		struct tdev *d = &C.dev[i];
+		u64 v;
 
-		if (d->is_part) {
-			char v[64];
-
-			sfmt(dir, sizeof(dir), "/sys/dev/block/%u:%u", DEV_MAJOR(d->kdev), DEV_MINOR(d->kdev));
-			if (get(dir, "start", v, sizeof(v)) > 0)
-				d->start_lba = scan_u64(v, NULL, 10);
-			if (get(dir, "size", v, sizeof(v)) > 0)
-				d->end_lba = d->start_lba + scan_u64(v, NULL, 10) - 1;
-		}
+		if (!d->is_part)
+			continue;
+		if (!sys_u64f(&v, "/sys/dev/block/%u:%u/start", DEV_MAJOR(d->kdev), DEV_MINOR(d->kdev)))
+			d->start_lba = v;
+		if (!sys_u64f(&v, "/sys/dev/block/%u:%u/size", DEV_MAJOR(d->kdev), DEV_MINOR(d->kdev)))
+			d->end_lba = d->start_lba + v - 1;
 	}
 	return 0;
 }
