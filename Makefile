@@ -53,7 +53,7 @@ SRCS := \
 	applet.c \
 	base.c \
 	capture/cap.c \
-	capture/decode.c \
+	capture/record.c \
 	capture/relay.c \
 	capture/source.c \
 	capture/sys.c \
@@ -78,7 +78,7 @@ OBJS := $(SRCS:%.c=$(B)/obj/%.o)
 # The per-record path: decoding and formatting.  -Os turns every divide by
 # a constant into a div instruction, which made number formatting half of
 # parse's time; these few objects are built for speed instead.
-HOT := $(addprefix $(B)/obj/,capture/decode.o capture/source.o text.o \
+HOT := $(addprefix $(B)/obj/,capture/record.o capture/source.o text.o \
 	output/fmt.o output/parse.o stats/monitor.o match/inflight.o match/dcpair.o)
 $(HOT): CFLAGS += -O2
 

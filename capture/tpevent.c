@@ -117,12 +117,10 @@ static void emit(struct tdev *d, u32 cpu, u64 time, u32 pid, u32 action, u64 sec
 	u8 b[REC_V7_LEN + 64];
 	struct rec r = { .time = time, .sector = sector, .action = action, .bytes = bytes,
 			 .pid = pid, .dev = d->kdev, .cpu = cpu, .error = error,
-			 .pdu_len = pdu_len };
+			 .pdu_len = pdu_len, .pdu = pdu };
 
 	r.seq = (action & TC(TC_NOTIFY)) ? 0 : ++d->seq[cpu];
-	rec_encode_v7(b, &r);
-	memcpy(b + REC_V7_LEN, pdu, pdu_len);
-	cap_write(d, cpu, b, 48u + pdu_len);
+	cap_write(d, cpu, b, rec_encode(b, sizeof(b), &r));
 }
 
 static void process_note(struct tdev *d, u32 cpu, u64 time, struct task *t)
@@ -159,13 +157,6 @@ static struct tdev *dev_of(u32 kdev, u64 sector)
 
 static int hexval(int c) { return c <= '9' ? c - '0' : (c | 32) - 'a' + 10; }
 
-/* v as n big-endian bytes, as blktrace's payloads carry numbers */
-static void put_be(u8 *p, u64 v, int n)
-{
-	while (n--)
-		*p++ = (u8)(v >> (8 * n));
-}
-
 /* An event on its way to a record: what event() fills in */
 struct evrec {
 	struct tdev *d;
@@ -183,7 +174,7 @@ static int ev_plug(u32 cpu, const u8 *data, const struct tev *e, const struct ta
 	o->d = &C.dev[t->dev];
 	o->action |= TC(TC_READ);
 	if ((o->action & 0xffff) == TA_UNPLUG_IO) {
-		put_be(o->pdu, field(data, e, F_NRRQ), 8);
+		be_store(o->pdu, field(data, e, F_NRRQ), 8);
 		o->pdu_len = 8;
 	}
 	return 0;
@@ -230,13 +221,13 @@ static int ev_io(u32 cpu, const u8 *data, u32 len, const struct tev *e, struct t
 		pdu_cmd(data, len, e, o);
 		break;
 	case TA_SPLIT:
-		put_be(o->pdu, field(data, e, F_NEW), 8);
+		be_store(o->pdu, field(data, e, F_NEW), 8);
 		o->pdu_len = 8;
 		break;
 	case TA_REMAP:
-		put_be(o->pdu, (u32)field(data, e, F_OLDDEV), 4);
-		put_be(o->pdu + 4, (u32)field(data, e, F_DEV), 4);
-		put_be(o->pdu + 8, field(data, e, F_OLDSEC), 8);
+		be_store(o->pdu, (u32)field(data, e, F_OLDDEV), 4);
+		be_store(o->pdu + 4, (u32)field(data, e, F_DEV), 4);
+		be_store(o->pdu + 8, field(data, e, F_OLDSEC), 8);
 		o->pdu_len = 16;
 		break;
 	}

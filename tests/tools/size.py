@@ -26,7 +26,7 @@ APPLETS = {
               "stats/iostats.o"],
     "monitor": ["stats/monitor.o"],
     "top": ["stats/top.o"],
-    "shared": ["applet.o", "base.o", "text.o", "capture/decode.o", "capture/source.o",
+    "shared": ["applet.o", "base.o", "text.o", "capture/record.o", "capture/source.o",
                "capture/sys.o"],
 }
 
