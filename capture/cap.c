@@ -1,4 +1,4 @@
-/* capture/cap.c: capture: live capture core: devices, signals, stop/stopwatch, output files or sink, CPUs, backend choice, summary */
+/* capture/cap.c: capture: live capture core: devices, shared options, signals, stop/stopwatch, trace files or sink, backend choice, summary */
 /* Capture from the kernel, for trace and btrace (and live monitor, top).
  *
  * Two ways in.  relay: the blktrace ioctls and debugfs trace<cpu> files, as
