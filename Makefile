@@ -53,11 +53,13 @@ SRCS := \
 	applet.c \
 	base.c \
 	text.c \
-	capture/decode.c \
+	capture/cap.c \
+	capture/record.c \
 	capture/relay.c \
 	capture/runs.c \
 	capture/source.c \
-	capture/trace.c \
+	capture/sys.c \
+	capture/tpevent.c \
 	capture/tracefs.c \
 	match/dcpair.c \
 	match/inflight.c \
@@ -68,19 +70,21 @@ SRCS := \
 	stats/iostats.c \
 	stats/monstat.c \
 	stats/topstat.c \
+	output/btrace.c \
 	output/export.c \
 	output/fmt.c \
 	output/monitor.c \
 	output/parse.c \
 	output/top.c \
-	output/toptable.c
+	output/toptable.c \
+	output/trace.c
 # every header: a new one triggers rebuilds without naming it here
 HDRS := $(wildcard *.h */*.h)
 OBJS := $(SRCS:%.c=$(B)/obj/%.o)
 # The per-record path: decoding and formatting.  -Os turns every divide by
 # a constant into a div instruction, which made number formatting half of
 # parse's time; these few objects are built for speed instead.
-HOT := $(addprefix $(B)/obj/,capture/decode.o capture/source.o text.o \
+HOT := $(addprefix $(B)/obj/,capture/record.o capture/source.o text.o \
 	output/fmt.o output/parse.o output/monitor.o stats/monstat.o match/inflight.o match/dcpair.o)
 $(HOT): CFLAGS += -O2
 

@@ -1,6 +1,6 @@
 /* iomon.h: bottom: types, COLD, buffered output, number formatting, messages, files, scanning, options */
 /* The bottom of the pipeline, included by everything:
- * capture/ (kernel or files -> source.c -> decode.c; the merge is still in
+ * capture/ (kernel or files -> source.c -> record.c; the merge is still in
  * output/parse.c) -> match/ -> stats/ -> output/ -> drivers.  Each folder
  * has one public header (capture/capture.h, match/match.h, stats/stats.h,
  * output/output.h), each including the one below it. */

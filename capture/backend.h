@@ -1,5 +1,5 @@
 /* capture/backend.h: capture: private to capture/: devices, capture state, the relay and tracefs backends */
-/* Shared state of the capture applets (trace, btrace). */
+/* The capture's state, shared by cap.c and the two backends. */
 #ifndef IOMON_BACKEND_H
 #define IOMON_BACKEND_H
 #include "capture/capture.h"
@@ -17,24 +17,39 @@ struct tdev {
 	u64 dropped;
 };
 
-enum { BK_AUTO, BK_RELAY, BK_TRACEFS };
 enum { RUN_FALLBACK = 2 };	/* relay refused: try tracefs */
 
 struct cap {
+	struct cap_cfg cfg;	/* as the driver set it */
 	struct tdev dev[CAP_DEVS];
-	u32 ndev, ncpu, mask, buf_size, buf_nr, stopwatch;
-	const char *debugfs, *oname, *dir;
-	int to_stdout, kill, verbose, backend, write_failed;
+	u32 ndev, ncpu;
+	int write_failed;
 	u8 *buf;		/* CAP_BUF bytes */
-	int (*sink)(const void *, size_t);	/* btrace: records to the parser */
-	void (*round)(void);			/* btrace: after each round of reads */
 };
 extern struct cap C;
 
 int cap_write(struct tdev *d, u32 cpu, const void *p, size_t n);
 int cap_stopping(void);
+void cap_round(void);	/* the driver's round callback, if any */
 int cap_wait(void);	/* poll timeout in ms; -1: -w is over */
 int relay_run(void);		/* 0, 1 (failed), RUN_FALLBACK */
 int relay_kill(void);
 int tracefs_run(void);
+
+/* capture/tpevent.c: the block tracepoints, their fields as each
+ * tracepoint's format file places them (tracefs.c reads those) */
+enum { F_DEV, F_SECTOR, F_NR, F_BYTES, F_ERROR, F_RWBS, F_COMM, F_NEW, F_OLDDEV, F_OLDSEC, F_NRRQ, F_CMD, NF };
+extern const char *const tp_fname[NF];
+struct tev {
+	const char *name;
+	u32 act;		/* blktrace action with its category */
+	u32 id;			/* 0: not in this kernel */
+	short off[NF], size[NF];	/* -1: no such field */
+	u16 min_len;
+};
+#define TP_NEV 16
+extern struct tev tp_ev[TP_NEV];
+extern u32 tp_commit_size, tp_data_off;	/* from events/header_page */
+u64 tp_page(u32 cpu, const u8 *p, u32 n);	/* one ring-buffer page: events missed */
+void tp_timestamp_note(void);	/* wall clock at trace time, for every device */
 #endif

@@ -19,14 +19,23 @@ struct rec {
  * drops it; we print it, but let it not count in blkparse's read batches. */
 #define REC_IS_CG_MSG(r) ((u32)(r)->action == (TN_MESSAGE | TA_CGROUP))
 
-/* capture/decode.c */
+/* capture/record.c: records in and out */
 enum { DEC_MORE = 0, DEC_BADMAGIC = -1, DEC_BADVERSION = -2 };
 int rec_decode(const u8 *p, size_t avail, struct rec *r);
 int rec_unfilled(const u8 *p);	/* needs 48 bytes */
 u64 be64_load(const u8 *p);
 u32 be32_load(const u8 *p);
 u32 ne32_load(const u8 *p, int swapped);
+void be_store(u8 *p, u64 v, int n);	/* v as n big-endian bytes */
+/* Encoding: r as a host-order version-7 record, what blkparse -d writes
+ * for btt (r->pdu_len goes in the header whatever r->version was).
+ * rec_encode_v7: the 48-byte header.  rec_encode: the header and, when
+ * both fit in room, the payload r->pdu: REC_V7_LEN + r->pdu_len bytes,
+ * else REC_V7_LEN (the payload is then the caller's to send).
+ * rec_write: both into o. */
 void rec_encode_v7(u8 *out, const struct rec *r);
+u32 rec_encode(u8 *out, u32 room, const struct rec *r);
+void rec_write(struct obuf *o, const struct rec *r);
 int mask_bit(const char *name);	/* -a NAME: its category bit, or -1 */
 
 /* capture/source.c: a byte stream read in large chunks into a fixed buffer */
@@ -59,6 +68,39 @@ extern const char *src_zero_first;
  * fn (ties to the earlier run), TOP_RUNS runs at a time */
 void runs_merge(struct src *s, void (*fn)(void *ctx, const struct rec *r), void *ctx);
 
-/* capture/trace.c: live capture for monitor -t and top */
+/* capture/sys.c: small sysfs, procfs and tracefs files.  Reads return the
+ * bytes read, NUL-terminated (buf[0] = 0 on failure); -1: cannot open
+ * (errno says why), -2: a read failed. */
+int sys_read(const char *path, char *buf, size_t len);
+int sys_readf(char *buf, size_t len, const char *pathfmt, ...) __attribute__((format(printf, 3, 4)));
+int sys_u64f(u64 *v, const char *pathfmt, ...) __attribute__((format(printf, 2, 3)));	/* 0, -1 */
+int sys_write(const char *path, const char *val);	/* 0: all written, -1 */
+int sys_devname(u32 dev, char *out, size_t len);	/* uevent DEVNAME; -1: none */
+int sys_partition(u32 dev, u32 *disk);	/* 1: a partition (of *disk), 0: not */
+int sys_comm(u32 pid, char out[16]);	/* /proc/PID/comm, no newline; -1: gone */
+int sys_cpus(void);			/* CPUs the kernel may number */
+
+/* capture/cap.c: live capture.  A driver fills a cap_cfg (cap_defaults,
+ * then cap_opt for the options trace and btrace share), adds devices and
+ * runs it; records go to NAME.blktrace.CPU files, one stream on stdout,
+ * or the sink. */
+enum { BK_AUTO, BK_RELAY, BK_TRACEFS };
+struct cap_cfg {
+	u32 mask, buf_size, buf_nr, stopwatch;
+	const char *debugfs, *oname, *dir;
+	int to_stdout;		/* one stream: stdout, or the sink */
+	int watch_stdout;	/* stop when whoever reads stdout has gone */
+	int kill, verbose, backend;
+	int (*sink)(void *ctx, const void *p, size_t n);	/* non-zero: stop */
+	void (*round)(void *ctx);	/* after each round of reads */
+	void *ctx;
+};
+void cap_defaults(struct cap_cfg *c);	/* and no devices yet */
+int cap_opt(struct cap_cfg *c, int opt, const char *arg);	/* -a -A -b -n -w -r -B; -1: said why */
+int cap_add_device(const char *path);	/* -1: said why */
+int cap_add_devices_from(const char *file);	/* one per line or word */
+u32 cap_ndev(void);
+int cap_run(const struct cap_cfg *c);	/* 0 on success; prints the summary */
+/* monitor -t and top: the devices, records to sink, round after reads */
 int trace_devices(char **devs, int n, u32 mask, int (*sink)(const void *, size_t), void (*round)(void));
 #endif

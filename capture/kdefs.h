@@ -114,7 +114,7 @@ _Static_assert(K_BLKTRACESETUP2 == 0xc0c0128eul, "BLKTRACESETUP2");
 #define D2C_BUCKETS 25
 _Static_assert(REC_ROOM >= REC_V8_LEN + REC_PDU_MAX, "REC_ROOM holds the largest record");
 
-/* On-disk records.  decode.c reads them byte by byte at fixed offsets and
+/* On-disk records.  record.c reads them byte by byte at fixed offsets and
  * output/export.c writes blkiomon's record the same way, so no C struct of
  * theirs depends on the ABI; these are the writers' own structs (the
  * kernel's, blkiomon's), and the asserts prove on every architecture that

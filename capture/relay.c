@@ -20,7 +20,7 @@
 
 static int trace_path(char *p, size_t n, const struct tdev *d, const char *file)
 {
-	return (size_t)sfmt(p, n, "%s/block/%s/%s", C.debugfs, d->name, file) >= n ? -1 : 0;
+	return (size_t)sfmt(p, n, "%s/block/%s/%s", C.cfg.debugfs, d->name, file) >= n ? -1 : 0;
 }
 
 static long fd_points_at(const char *dir, const char *name, void *want)
@@ -59,16 +59,10 @@ static long holder(const struct tdev *d)
 
 static int sysfs_flag(const struct tdev *d, const char *file)
 {
-	char p[128], c = 0;
-	int fd;
+	char buf[8];
 
-	sfmt(p, sizeof(p), "/sys/dev/block/%u:%u/trace/%s", DEV_MAJOR(d->kdev), DEV_MINOR(d->kdev), file);
-	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;
-	if (read(fd, &c, 1) != 1)
-		c = 0;
-	close(fd);
-	return c == '1';
+	return sys_readf(buf, sizeof(buf), "/sys/dev/block/%u:%u/trace/%s", DEV_MAJOR(d->kdev),
+			 DEV_MINOR(d->kdev), file) > 0 && buf[0] == '1';
 }
 
 static int relay_files(const struct tdev *d)
@@ -85,9 +79,9 @@ static int setup_once(struct tdev *d)
 	struct buts b;
 
 	memset(&b2, 0, sizeof(b2));
-	b2.act_mask = C.mask;	/* 0: everything */
-	b2.buf_size = C.buf_size;
-	b2.buf_nr = C.buf_nr;
+	b2.act_mask = C.cfg.mask;	/* 0: everything */
+	b2.buf_size = C.cfg.buf_size;
+	b2.buf_nr = C.cfg.buf_nr;
 	if (!ioctl(d->fd, K_BLKTRACESETUP2, &b2)) {
 		sfmt(d->name, sizeof(d->name), "%.63s", b2.name);
 		d->version = 8;
@@ -96,9 +90,9 @@ static int setup_once(struct tdev *d)
 	if (errno != ENOTTY && errno != EINVAL)
 		return -1;
 	memset(&b, 0, sizeof(b));
-	b.act_mask = C.mask ? (u16)C.mask : 0xffff;
-	b.buf_size = C.buf_size;
-	b.buf_nr = C.buf_nr;
+	b.act_mask = C.cfg.mask ? (u16)C.cfg.mask : 0xffff;
+	b.buf_size = C.cfg.buf_size;
+	b.buf_nr = C.cfg.buf_nr;
 	if (ioctl(d->fd, K_BLKTRACESETUP, &b))
 		return -1;
 	sfmt(d->name, sizeof(d->name), "%.31s", b.name);
@@ -184,12 +178,12 @@ static int have_debugfs(void)
 	char p[PATH_LEN];
 	struct stat st;
 
-	sfmt(p, sizeof(p), "%s/block", C.debugfs);
+	sfmt(p, sizeof(p), "%s/block", C.cfg.debugfs);
 	if (!stat(p, &st))
 		return 1;
-	if (mount("debugfs", C.debugfs, "debugfs", 0, NULL) == 0 && !stat(p, &st)) {
-		if (C.verbose)
-			note_msg("mounted debugfs on %s", C.debugfs);
+	if (mount("debugfs", C.cfg.debugfs, "debugfs", 0, NULL) == 0 && !stat(p, &st)) {
+		if (C.cfg.verbose)
+			note_msg("mounted debugfs on %s", C.cfg.debugfs);
 		return 1;
 	}
 	return 0;
@@ -201,7 +195,7 @@ static int open_relay(struct tdev *d)
 	u32 c;
 
 	for (c = 0; c < C.ncpu; c++) {
-		sfmt(p, sizeof(p), "%s/block/%s/trace%u", C.debugfs, d->name, c);
+		sfmt(p, sizeof(p), "%s/block/%s/trace%u", C.cfg.debugfs, d->name, c);
 		d->relay[c] = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (d->relay[c] >= 0)
 			continue;
@@ -219,18 +213,10 @@ static int open_relay(struct tdev *d)
 
 static u64 read_dropped(const struct tdev *d)
 {
-	char p[PATH_LEN], buf[32];
-	int fd;
-	ssize_t n;
+	u64 v = 0;
 
-	if (trace_path(p, sizeof(p), d, "dropped") || (fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	return scan_u64(buf, NULL, 10);
+	sys_u64f(&v, "%s/block/%s/dropped", C.cfg.debugfs, d->name);
+	return v;
 }
 
 /* Move what one relay file has to its output; 0 when it had nothing. */
@@ -247,12 +233,12 @@ int relay_run(void)
 {
 	static struct pollfd pfd[CAP_DEVS * CAP_CPUS];
 	static u16 who[CAP_DEVS * CAP_CPUS][2];
-	size_t chunk = C.buf_size < CAP_BUF ? C.buf_size : CAP_BUF;
+	size_t chunk = C.cfg.buf_size < CAP_BUF ? C.cfg.buf_size : CAP_BUF;
 	u32 i, c, n = 0;
 	int rc;
 
 	if (!have_debugfs()) {
-		warn_msg("debugfs is not available at %s", C.debugfs);
+		warn_msg("debugfs is not available at %s", C.cfg.debugfs);
 		return RUN_FALLBACK;
 	}
 	for (i = 0; i < C.ndev; i++) {
@@ -270,7 +256,7 @@ int relay_run(void)
 	for (i = 0; i < C.ndev; i++)
 		for (c = 0; c < C.ncpu; c++)
 			if (C.dev[i].relay[c] >= 0) {
-				if (!C.to_stdout && cap_write(&C.dev[i], c, "", 0)) {
+				if (!C.cfg.to_stdout && cap_write(&C.dev[i], c, "", 0)) {
 					teardown_all();
 					return 1;
 				}
@@ -296,8 +282,7 @@ int relay_run(void)
 		for (i = 0; i < n; i++)
 			if (pfd[i].revents & POLLIN)
 				pump(&C.dev[who[i][0]], who[i][1], chunk);
-		if (C.round)
-			C.round();
+		cap_round();
 	}
 	/* STOP flushes the sub-buffers being filled; then drain them all. */
 	for (i = 0; i < C.ndev; i++)
@@ -305,8 +290,7 @@ int relay_run(void)
 	for (i = 0; i < n && !C.write_failed; i++)
 		while (pump(&C.dev[who[i][0]], who[i][1], chunk) > 0)
 			;
-	if (C.round)
-		C.round();
+	cap_round();
 	for (i = 0; i < C.ndev; i++)
 		C.dev[i].dropped = read_dropped(&C.dev[i]);
 	teardown_all();
@@ -334,7 +318,7 @@ int relay_kill(void)
 			warn_msg("%s: trace stopped and removed", d->path);
 		else if (errno == ENOTTY)
 			warn_msg("%s: this kernel has no blktrace (CONFIG_BLK_DEV_IO_TRACE is off)", d->path);
-		else if (C.verbose)
+		else if (C.cfg.verbose)
 			warn_msg("%s: no trace was set up (%s)", d->path, strerror(errno));
 		close(d->fd);
 		d->fd = -1;

@@ -70,3 +70,5 @@ fi
 check "unknown option: usage on stderr" grep -q '^usage:' "$OUT/e.err"
 "$IOMON" parse -i x -a bogus >/dev/null 2>"$OUT/e.err"
 check "unknown mask name: says which" grep -q 'Invalid action mask bogus' "$OUT/e.err"
+"$IOMON" btrace -n 5000 /dev/null >/dev/null 2>"$OUT/e.err"
+check "btrace -n past 4096: refused as trace refuses it, exit 2" sh -c "test $? = 2 && grep -q 'Invalid buffer nr (5000)' '$OUT/e.err'"

@@ -130,7 +130,7 @@ else
 		[ -n "${4:-}" ] && mv "$L/obj.orig.o" "$L/obj/${2%.c}.o"
 	}
 	layer_plant "an include against the flow" capture/source.c '#include "output/output.h"'
-	layer_plant "an include of a .c" match/procs.c '#include "capture/decode.c"'
+	layer_plant "an include of a .c" match/procs.c '#include "capture/record.c"'
 	layer_plant "a *_main outside a driver" stats/iostats.c 'int foo_main(int c, char **v) { return c + !v; }' cc
 	layer_plant "a call against the flow" match/procs.c 'void iostats_add(u64 *a, const u64 *b); void layer_planted(u64 *a) { iostats_add(a, a); }' cc
 	layer_plant "a file over 600 lines" match/procs.c "$(printf '/* */\n%.0s' $(seq 600))"

@@ -20,13 +20,15 @@ import sys
 ARCHES = ["s390x", "aarch64", "armhf"]
 # The objects that are one applet's own; the rest is shared by all.
 APPLETS = {
-    "trace, btrace": ["capture/trace.o", "capture/relay.o", "capture/tracefs.o"],
+    "trace, btrace": ["capture/cap.o", "capture/relay.o", "capture/tracefs.o", "capture/tpevent.o",
+                      "output/trace.o", "output/btrace.o"],
     "parse": ["output/parse.o", "output/fmt.o", "match/procs.o", "match/track.o",
               "stats/iostats.o"],
     "monitor": ["output/monitor.o", "output/export.o", "stats/monstat.o"],
     "top": ["output/top.o", "output/toptable.o", "stats/topstat.o", "match/taghelper.o",
             "capture/runs.o"],
-    "shared": ["applet.o", "base.o", "text.o", "capture/decode.o", "capture/source.o"],
+    "shared": ["applet.o", "base.o", "text.o", "capture/record.o", "capture/source.o",
+               "capture/sys.o"],
 }
 
 

@@ -1,5 +1,5 @@
-/* capture/decode.c: capture: record decoding (v7/v8, either byte order), unfilled test, v7 encoder, -a names */
-/* Record decoding.  Byte order and version are decided from each record's
+/* capture/record.c: capture: records in and out: decoding (v7/v8, either byte order), unfilled test, the v7 encoder, big-endian stores, -a names */
+/* Records in and out.  Byte order and version are decided from each record's
  * own magic, so a folder may mix a big-endian v7 trace of one device with
  * a little-endian v8 trace of another, on any host.  Loads go byte by byte:
  * the compiler turns them into one (byte-swapping) load where it can, and
@@ -119,6 +119,33 @@ void rec_encode_v7(u8 *out, const struct rec *r)
 		(u32)r->action, r->pid, r->dev, r->cpu, r->error, r->pdu_len };
 	_Static_assert(sizeof(h) == REC_V7_LEN, "blk_io_trace is 48 bytes");
 	__builtin_memcpy(out, &h, REC_V7_LEN);
+}
+
+u32 rec_encode(u8 *out, u32 room, const struct rec *r)
+{
+	rec_encode_v7(out, r);
+	if (REC_V7_LEN + (u32)r->pdu_len > room)
+		return REC_V7_LEN;
+	if (r->pdu_len)
+		__builtin_memcpy(out + REC_V7_LEN, r->pdu, r->pdu_len);
+	return REC_V7_LEN + r->pdu_len;
+}
+
+void rec_write(struct obuf *o, const struct rec *r)
+{
+	char *p = ob_room(o, REC_V7_LEN);
+
+	rec_encode_v7((u8 *)p, r);
+	ob_done(o, p + REC_V7_LEN);
+	ob_write(o, r->pdu, r->pdu_len);
+}
+
+void be_store(u8 *p, u64 v, int n)
+{
+	while (n--) {
+		p[n] = (u8)v;
+		v >>= 8;
+	}
 }
 
 /* Category names for -a, in bit order; blktrace and blkparse also take the

@@ -1,0 +1,504 @@
+/* capture/cap.c: capture: live capture core: devices, shared options, signals, stop/stopwatch, trace files or sink, backend choice, summary */
+/* Capture from the kernel, for trace and btrace (and live monitor, top).
+ *
+ * Two ways in.  relay: the blktrace ioctls and debugfs trace<cpu> files, as
+ * blktrace does (BLKTRACESETUP2 for version-8 records where the kernel has
+ * it).  tracefs: the block tracepoints in a private tracefs instance, turned
+ * into the same records; used when the relay files are refused (kernel
+ * lockdown) or debugfs is missing.  Either way the files are
+ * [DIR/]NAME.blktrace.CPU, which blkparse and iomon parse read alike, or
+ * the records go to a sink the driver gives. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+#include "capture/backend.h"
+
+struct cap C;
+static u8 cap_buf[CAP_BUF];
+static volatile sig_atomic_t cap_stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	cap_stop = 1;
+}
+
+/* Stop on a signal, or when the reader of our stream (or of btrace's
+ * text) has gone away even if nothing is being written: poll reports
+ * POLLERR on a widowed pipe, and an idle disk would keep us forever. */
+int cap_stopping(void)
+{
+	if (!cap_stop && C.cfg.watch_stdout) {
+		struct pollfd p = { 1, 0, 0 };
+
+		if (poll(&p, 1, 0) > 0 && (p.revents & (POLLERR | POLLHUP)))
+			cap_stop = 1;
+	}
+	return cap_stop;
+}
+
+void cap_round(void)
+{
+	if (C.cfg.round)
+		C.cfg.round(C.cfg.ctx);
+}
+
+static u64 now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (u64)t.tv_sec * 1000 + (u64)t.tv_nsec / 1000000;
+}
+
+/* How long the capture loop may sleep in poll(); -1 when -w has run out.
+ * The clock starts at the first call, when tracing starts. */
+int cap_wait(void)
+{
+	static u64 end;
+	u64 t;
+
+	if (!C.cfg.stopwatch)
+		return CAP_POLL_MS;
+	t = now_ms();
+	if (!end)
+		end = t + (u64)C.cfg.stopwatch * 1000;
+	if (t >= end)
+		return -1;
+	return end - t < CAP_POLL_MS ? (int)(end - t) : CAP_POLL_MS;
+}
+
+/* ---- output: per-CPU files or the stream ---- */
+
+/* A trace shows who did what to which blocks, and we run as root in
+ * directories others can write: a fresh file, mode 0600 whatever the
+ * umask, never through a symlink (not even our own) and never into a
+ * FIFO or device someone left at the path.  An old regular file, a
+ * previous run's, is replaced. */
+static int create_trace(const char *path)
+{
+	struct stat st;
+	int fd, tries;
+
+	for (tries = 0; tries < 2; tries++) {
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			if (fchmod(fd, 0600) < 0) {
+				err_sys(path);
+				close(fd);
+				return -1;
+			}
+			return fd;
+		}
+		if (errno != EEXIST || lstat(path, &st) < 0)
+			break;
+		if (S_ISLNK(st.st_mode)) {
+			warn_msg("%s: a symbolic link (owned by uid %u); trace files are never written through one",
+				 path, (unsigned)st.st_uid);
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			warn_msg("%s: exists and is not a regular file; not writing a trace there", path);
+			return -1;
+		}
+		if (unlink(path) < 0)
+			break;
+	}
+	err_sys(path);
+	return -1;
+}
+
+static int out_open(struct tdev *d, u32 cpu)
+{
+	char path[PATH_LEN];
+
+	if (C.cfg.to_stdout) {
+		d->out[cpu] = 1;
+		return 0;
+	}
+	if ((size_t)sfmt(path, sizeof(path), "%s%s%s.blktrace.%u", C.cfg.dir ? C.cfg.dir : "",
+			     C.cfg.dir ? "/" : "", C.cfg.oname ? C.cfg.oname : d->name, cpu) >= sizeof(path)) {
+		warn_msg("%s: output path too long", d->name);
+		return -1;
+	}
+	d->out[cpu] = create_trace(path);
+	return d->out[cpu] < 0 ? -1 : 0;
+}
+
+/* Every byte reaches the file or the capture stops: a full disk or a
+ * reader that went away ends the run cleanly, kernel state torn down. */
+int cap_write(struct tdev *d, u32 cpu, const void *p, size_t n)
+{
+	const u8 *b = p;
+
+	if (cpu >= CAP_CPUS)
+		return -1;
+	if (C.cfg.sink) {
+		d->bytes[cpu] += n;
+		if (n && C.cfg.sink(C.cfg.ctx, p, n))
+			goto fail;
+		return 0;
+	}
+	if (d->out[cpu] < 0 && out_open(d, cpu))
+		goto fail;
+	d->bytes[cpu] += n;
+	while (n) {
+		ssize_t k = write(d->out[cpu], b, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			if (errno != EPIPE)
+				warn_msg("write %s.blktrace.%u: %s", C.cfg.oname ? C.cfg.oname : d->name, cpu,
+					 k ? strerror(errno) : "no progress");
+			goto fail;
+		}
+		b += k;
+		n -= (size_t)k;
+	}
+	return 0;
+fail:
+	C.write_failed = 1;
+	cap_stop = 1;
+	return -1;
+}
+
+/* ---- devices ---- */
+
+int cap_add_device(const char *path)
+{
+	struct tdev *d;
+	struct stat st;
+	u32 i;
+
+	if (C.ndev == CAP_DEVS) {
+		warn_msg("%s: more than %d devices (CAP_DEVS)", path, CAP_DEVS);
+		return -1;
+	}
+	if (stat(path, &st)) {
+		warn_msg("%s: no such device (%s)", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISBLK(st.st_mode)) {
+		warn_msg("%s: not a block device", path);
+		return -1;
+	}
+	d = &C.dev[C.ndev];
+	memset(d, 0, sizeof(*d));
+	d->path = path;
+	d->kdev = major(st.st_rdev) << 20 | minor(st.st_rdev);
+	d->fd = -1;
+	for (i = 0; i < CAP_CPUS; i++)
+		d->out[i] = d->relay[i] = -1;
+	if (sys_devname(d->kdev, d->name, sizeof(d->name))) {
+		const char *b = strrchr(path, '/');
+
+		sfmt(d->name, sizeof(d->name), "%s", b ? b + 1 : path);
+	}
+	for (i = 0; i < C.ndev; i++)
+		if (C.dev[i].kdev == d->kdev) {
+			warn_msg("%s: given twice", path);
+			return -1;
+		}
+	C.ndev++;
+	return 0;
+}
+
+/* Partitions share their disk's queue: one trace per queue, so a disk and
+ * its partition cannot be traced together. */
+static int check_overlap(void)
+{
+	u32 i, j;
+
+	for (i = 0; i < C.ndev; i++) {
+		C.dev[i].is_part = sys_partition(C.dev[i].kdev, &C.dev[i].disk);
+		if (!C.dev[i].is_part || !C.dev[i].disk)
+			continue;
+		for (j = 0; j < C.ndev; j++)
+			if (C.dev[j].kdev == C.dev[i].disk) {
+				warn_msg("%s and %s: a disk and its partition cannot be traced together "
+					 "(they share one request queue)", C.dev[j].path, C.dev[i].path);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+int cap_add_devices_from(const char *file)
+{
+	static char list[DEVLIST_BUF];
+	int n = sys_read(file, list, sizeof(list));
+	char *p, *e;
+
+	if (n == -1) {
+		warn_msg("Invalid file for devices %s: %s", file, strerror(errno));
+		return -1;
+	}
+	/* a full buffer may have more behind it */
+	if (n < 0 || (size_t)n == sizeof(list) - 1) {
+		warn_msg("%s: unreadable or longer than %zu bytes", file, sizeof(list) - 2);
+		return -1;
+	}
+	for (p = list; *p; p = e) {
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		for (e = p; *e && *e != '\n' && *e != ' ' && *e != '\t'; e++)
+			;
+		if (*e)
+			*e++ = 0;
+		if (*p && cap_add_device(p))
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- the end-of-run summary, in blktrace's layout ---- */
+
+static void summary(void)
+{
+	char line[160];
+	int fd = C.cfg.to_stdout ? 2 : 1;
+	u64 all = 0, lost = 0;
+	u32 i, c;
+
+	for (i = 0; i < C.ndev; i++) {
+		struct tdev *d = &C.dev[i];
+		u64 ev = 0, sum = 0;
+		int n;
+
+		/* blktrace -o - prints no summary (only its drop warning) */
+		if (C.cfg.to_stdout && quiet_notes) {
+			for (c = 0; c < C.ncpu; c++)
+				all += d->bytes[c] / 48;
+			lost += d->dropped;
+			continue;
+		}
+		n = sfmt(line, sizeof(line), "=== %s ===\n", d->name);
+		if (write(fd, line, (size_t)n) < 0)
+			return;
+		for (c = 0; c < C.ncpu; c++) {
+			/* blktrace estimates events as bytes / 48 (REC_V7_LEN) */
+			u64 e = d->bytes[c] / REC_V7_LEN, k = (d->bytes[c] + 1023) >> 10;
+
+			if (d->out[c] < 0 && !d->bytes[c])
+				continue;
+			n = sfmt(line, sizeof(line), "  CPU%3u: %20llu events, %8llu KiB data\n", c,
+				     (unsigned long long)e, (unsigned long long)k);
+			if (write(fd, line, (size_t)n) < 0)
+				return;
+			ev += e;
+			sum += d->bytes[c];
+		}
+		/* and rounds the total with 1024, not 1023, as blktrace does */
+		n = sfmt(line, sizeof(line), "  Total:  %20llu events (dropped %llu), %8llu KiB data\n",
+			     (unsigned long long)ev, (unsigned long long)d->dropped,
+			     (unsigned long long)((sum + 1024) >> 10));
+		if (write(fd, line, (size_t)n) < 0)
+			return;
+		all += ev;
+		lost += d->dropped;
+	}
+	if (lost) {
+		int n = sfmt(line, sizeof(line), "\nYou have %llu (%5.1f%%) dropped events\n"
+				 "Consider using a larger buffer size (-b) and/or more buffers (-n)\n",
+				 (unsigned long long)lost, 100.0 * (double)lost / (double)(all + lost));
+
+		if (write(2, line, (size_t)n) < 0)
+			return;
+	}
+}
+
+/* ---- options trace and btrace share ---- */
+
+void cap_defaults(struct cap_cfg *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->buf_size = 512 << 10;
+	c->buf_nr = 4;
+	c->debugfs = "/sys/kernel/debug";
+	C.ndev = 0;
+}
+
+u32 cap_ndev(void)
+{
+	return C.ndev;
+}
+
+static int cap_mask_opt(struct cap_cfg *c, int opt, const char *arg)
+{
+	char *e;
+	u64 v;
+
+	if (opt == 'a') {
+		if (mask_bit(arg) < 0) {
+			warn_msg("Invalid action mask %s (names: read write flush sync queue requeue "
+				 "issue complete fs pc notify ahead meta discard drv_data fua)", arg);
+			return -1;
+		}
+		c->mask |= (u32)mask_bit(arg);
+		return 0;
+	}
+	v = scan_u64(arg, &e, 16);
+	if (e == arg || *e || !v || v > 0xffff) {
+		warn_msg("Invalid set action mask %s", arg);
+		return -1;
+	}
+	c->mask = (u32)v;
+	return 0;
+}
+
+static int cap_backend_opt(struct cap_cfg *c, const char *arg)
+{
+	if (!strcmp(arg, "relay"))
+		c->backend = BK_RELAY;
+	else if (!strcmp(arg, "tracefs"))
+		c->backend = BK_TRACEFS;
+	else if (!strcmp(arg, "auto"))
+		c->backend = BK_AUTO;
+	else {
+		warn_msg("unknown backend '%s' (relay, tracefs or auto)", arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* -a -A -b -n -w -r -B, with blktrace's limits and words; -1: said why */
+int cap_opt(struct cap_cfg *c, int opt, const char *arg)
+{
+	char *e;
+	u64 v;
+
+	if (opt == 'a' || opt == 'A')
+		return cap_mask_opt(c, opt, arg);
+	if (opt == 'B')
+		return cap_backend_opt(c, arg);
+	if (opt == 'r') {
+		c->debugfs = arg;
+		return 0;
+	}
+	v = scan_u64(arg, &e, 10);
+	if (opt == 'w') {
+		if (e == arg || *e || !v) {
+			warn_msg("Invalid stopwatch value (%s secs)", arg);
+			return -1;
+		}
+		c->stopwatch = (u32)v;
+	} else if (opt == 'b') {
+		if (e == arg || *e || !v || v > 16 * 1024) {
+			warn_msg("Invalid buffer size (%s): 1 to 16384 KiB", arg);
+			return -1;
+		}
+		c->buf_size = (u32)v << 10;
+	} else {
+		if (e == arg || *e || !v || v > 4096) {
+			warn_msg("Invalid buffer nr (%s)", arg);
+			return -1;
+		}
+		c->buf_nr = (u32)v;
+	}
+	return 0;
+}
+
+/* ---- the run ---- */
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* relay first unless told otherwise; tracefs when relay is refused */
+static int backends(void)
+{
+	int rc = -1;
+
+	if (C.cfg.backend != BK_TRACEFS) {
+		rc = relay_run();
+		if (rc == RUN_FALLBACK && C.cfg.backend == BK_AUTO)
+			rc = -1;
+		else if (rc == RUN_FALLBACK)
+			return 1;
+	}
+	if (rc < 0)
+		rc = tracefs_run();
+	return rc == RUN_FALLBACK ? 1 : rc;
+}
+
+/* Capture on the devices added so far, as c says; 0 on success. */
+int cap_run(const struct cap_cfg *c)
+{
+	int rc;
+
+	C.cfg = *c;
+	C.buf = cap_buf;
+	C.write_failed = 0;
+	if (check_overlap())
+		return 1;
+	C.ncpu = (u32)sys_cpus();
+	if (C.ncpu > CAP_CPUS) {
+		warn_msg("%u CPUs; this build handles %d (CAP_CPUS)", C.ncpu, CAP_CPUS);
+		return 1;
+	}
+	if (geteuid() != 0) {
+		warn_msg("tracing needs root (the kernel refuses BLKTRACESETUP and tracefs to others)");
+		return 1;
+	}
+	catch_signals();
+	if (C.cfg.kill)
+		return relay_kill();
+	if (C.cfg.dir && mkdir(C.cfg.dir, 0755) && errno != EEXIST) {
+		warn_msg("Destination dir %s can't be made: %s", C.cfg.dir, strerror(errno));
+		return 1;
+	}
+	rc = backends();
+	summary();
+	return rc || C.write_failed;
+}
+
+/* Live capture for another applet (monitor -t, top): records go to sink,
+ * round is called after each round of reads; 0 on success. */
+static int (*plain_sink)(const void *, size_t);
+static void (*plain_round)(void);
+
+static int to_plain_sink(void *ctx, const void *p, size_t n)
+{
+	(void)ctx;
+	return plain_sink(p, n);
+}
+
+static void to_plain_round(void *ctx)
+{
+	(void)ctx;
+	plain_round();
+}
+
+int trace_devices(char **devs, int n, u32 mask, int (*sink)(const void *, size_t), void (*round)(void))
+{
+	struct cap_cfg c;
+	int i;
+
+	cap_defaults(&c);
+	for (i = 0; i < n; i++)
+		if (cap_add_device(devs[i]))
+			return 1;
+	plain_sink = sink;
+	plain_round = round;
+	c.mask = mask;
+	c.to_stdout = 1;
+	c.sink = to_plain_sink;
+	c.round = round ? to_plain_round : NULL;
+	return cap_run(&c);
+}
