@@ -174,16 +174,11 @@ const char *tag_label(u32 id)
 /* Hand r to the helper; *tag is set when it claims the record. */
 int tag_record(const struct rec *r, u32 *tag)
 {
-	u8 out[REC_V7_LEN + 64];
-	u32 m[2];
-	int small = r->pdu_len <= 64;
+	u8 out[REC_V7_LEN + 64];	/* most payloads are a few bytes: one write */
+	u32 m[2], n = rec_encode(out, sizeof(out), r);
 
-	rec_encode_v7(out, r);
 	H.records++;
-	if (small)	/* most payloads are a few bytes: one write */
-		memcpy(out + REC_V7_LEN, r->pdu, r->pdu_len);
-	if (helper_send(out, REC_V7_LEN + (small ? r->pdu_len : 0)) ||
-	    (!small && helper_send(r->pdu, r->pdu_len)))
+	if (helper_send(out, n) || (n == REC_V7_LEN && r->pdu_len && helper_send(r->pdu, r->pdu_len)))
 		return -1;
 	for (;;) {
 		if (helper_read(m, 4))

@@ -105,13 +105,8 @@ static void record(const struct rec *r)
 	M.overall++;
 	if (a & TC(TC_DRV_DATA)) {
 		M.drvdata++;
-		if (M.have_d) {
-			u8 h[REC_V7_LEN];
-
-			rec_encode_v7(h, r);
-			ob_write(&M.drv, h, REC_V7_LEN);
-			ob_write(&M.drv, r->pdu, r->pdu_len);
-		}
+		if (M.have_d)
+			rec_write(&M.drv, r);
 		return;
 	}
 	if (a == TN_TIMESTAMP && r->pdu_len == 8 && !M.start) {
