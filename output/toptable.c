@@ -1,34 +1,14 @@
 /* output/toptable.c: output: biotop's table */
-#include <fcntl.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 #include "output/output.h"
 
 static void disk_name(u32 dev, const char *replay, char *out, size_t len)
 {
-	char p[64], buf[256], *s, *e;
-	int fd;
-	ssize_t n;
-
-	if (replay) {	/* this machine's /sys knows nothing of it */
+	if (replay)	/* this machine's /sys knows nothing of it */
 		sfmt(out, len, "%s", replay);
-		return;
-	}
-	sfmt(p, sizeof(p), "/sys/dev/block/%u:%u/uevent", DEV_MAJOR(dev), DEV_MINOR(dev));
-	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n > 0) {
-			buf[n] = 0;
-			if ((s = str_find(buf, "DEVNAME=")) && (e = strchr(s, '\n'))) {
-				*e = 0;
-				sfmt(out, len, "%s", s + 8);
-				return;
-			}
-		}
-	}
-	sfmt(out, len, "%u,%u", DEV_MAJOR(dev), DEV_MINOR(dev));
+	else if (sys_devname(dev, out, len))
+		sfmt(out, len, "%u,%u", DEV_MAJOR(dev), DEV_MINOR(dev));
 }
 
 static void table_head(struct obuf *o, s64 wall, int clear, const char *replay)
@@ -36,7 +16,6 @@ static void table_head(struct obuf *o, s64 wall, int clear, const char *replay)
 	char hms[16], load[128] = "";
 	time_t t = (time_t)wall;
 	struct tm tm;
-	int fd;
 
 	/* biotop: clear(1) before each table, or a blank line */
 	ob_puts(o, clear ? "\033[H\033[2J" : "\n");
@@ -44,12 +23,8 @@ static void table_head(struct obuf *o, s64 wall, int clear, const char *replay)
 	*fmt_hms(hms, &tm) = 0;
 	if (replay)
 		sfmt(load, sizeof(load), "(replay)\n");
-	else if ((fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC)) >= 0) {
-		ssize_t k = read(fd, load, sizeof(load) - 1);
-
-		close(fd);
-		load[k > 0 ? k : 0] = 0;
-	}
+	else
+		sys_read("/proc/loadavg", load, sizeof(load));
 	ob_printf(o, "%-8s loadavg: %s\n", hms, load[0] ? load : "?\n");
 	ob_printf(o, "%-7s %-16s %1s %-3s %-3s %-8s %5s %7s %6s\n", tops.tags ? "TAG" : "PID",
 		  tops.tags ? "LABEL" : "COMM", "D", "MAJ", "MIN", "DISK", "I/O", "Kbytes", "AVGms");

@@ -3,9 +3,7 @@
  * notes, then /proc, then "?"; it counts at completion, with the time from
  * issue (D) to completion (C).  Merged bios count for the request they
  * joined.  With a tag helper, rows are per tag instead of per process. */
-#include <fcntl.h>
 #include <string.h>
-#include <unistd.h>
 #include "stats/stats.h"
 
 struct topstat tops;	/* bss: the driver sets only_pid */
@@ -35,27 +33,11 @@ unsigned long long top_aged(void)
 static void name_of(u32 pid, char *out)
 {
 	const char *n = proc_name(pid);
-	char p[48], buf[32];
-	int fd;
-	ssize_t k;
 
-	if (n) {
+	if (n)
 		sfmt(out, 16, "%s", n);
-		return;
-	}
-	sfmt(p, sizeof(p), "/proc/%u/comm", pid);
-	if (tops.replay || (fd = open(p, O_RDONLY | O_CLOEXEC)) < 0) {
+	else if (tops.replay || sys_comm(pid, out))
 		sfmt(out, 16, "?");
-		return;
-	}
-	k = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (k <= 0) {
-		sfmt(out, 16, "?");
-		return;
-	}
-	buf[k - (buf[k - 1] == '\n')] = 0;
-	sfmt(out, 16, "%.15s", buf);
 }
 
 static void account(const struct req *q, u64 done, u32 bytes)
