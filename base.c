@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #include "iomon.h"
 
@@ -376,4 +377,22 @@ COLD double scan_double(const char *arg, const char **end)
 		v = e < 0 ? v / p10[-e] : v * p10[e];
 	}
 	return neg ? -v : v;
+}
+
+/* The clocks: whole seconds of wall time (intervals, time stamps) and
+ * milliseconds of a clock that never steps (stopwatches). */
+s64 wall_sec(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return t.tv_sec;
+}
+
+u64 mono_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (u64)t.tv_sec * 1000 + (u64)t.tv_nsec / 1000000;
 }

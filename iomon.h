@@ -70,6 +70,8 @@ long dir_each(const char *dir, long (*fn)(const char *dir, const char *name, voi
 u64 scan_u64(const char *s, char **end, int base);	/* strtoull, bases 10 and 16 */
 double scan_double(const char *arg, const char **end);	/* strtod */
 char *str_find(const char *h, const char *n);	/* strstr, naively */
+s64 wall_sec(void);	/* CLOCK_REALTIME, seconds */
+u64 mono_ms(void);	/* CLOCK_MONOTONIC, milliseconds */
 void isort16(u16 *idx, u32 n, int (*after)(const void *ctx, u16 a, u16 b), const void *ctx);
 /* getopt (opts NULL) and getopt_long (opts: permutes the words) as musl's */
 struct option;

@@ -49,14 +49,6 @@ void cap_round(void)
 		C.cfg.round(C.cfg.ctx);
 }
 
-static u64 now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (u64)t.tv_sec * 1000 + (u64)t.tv_nsec / 1000000;
-}
-
 /* How long the capture loop may sleep in poll(); -1 when -w has run out.
  * The clock starts at the first call, when tracing starts. */
 int cap_wait(void)
@@ -66,7 +58,7 @@ int cap_wait(void)
 
 	if (!C.cfg.stopwatch)
 		return CAP_POLL_MS;
-	t = now_ms();
+	t = mono_ms();
 	if (!end)
 		end = t + (u64)C.cfg.stopwatch * 1000;
 	if (t >= end)

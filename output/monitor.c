@@ -89,14 +89,6 @@ static struct dcpair DC = { .t = &pend, .note = debug_note };
 
 /* ---- input ---- */
 
-static s64 wall_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_REALTIME, &t);
-	return t.tv_sec;
-}
-
 static void record(const struct rec *r)
 {
 	u32 a = ACT32(r);
@@ -148,7 +140,7 @@ static int buffered_record(const struct src *s)
 static int run_stdin(void)
 {
 	struct src s;
-	s64 next = wall_now() + M.interval;
+	s64 next = wall_sec() + M.interval;
 	int rc = 0;
 	u32 polls = 0;
 
@@ -161,7 +153,7 @@ static int run_stdin(void)
 		 * every few thousand records of a busy one: a read per record
 		 * was a third of the time */
 		if (!M.trace_clock && ((s.len - s.pos < 4096 && !buffered_record(&s)) || !(++polls & 4095))) {
-			s64 now = wall_now();
+			s64 now = wall_sec();
 			struct pollfd p = { 0, POLLIN, 0 };
 
 			if (now >= next) {
@@ -187,7 +179,7 @@ static int run_stdin(void)
 		record(&r);
 	}
 	/* blkiomon drops the last partial interval; we print it */
-	flush_interval(M.trace_clock ? M.wall0 + M.interval : wall_now());
+	flush_interval(M.trace_clock ? M.wall0 + M.interval : wall_sec());
 	src_zero_report();
 	return rc;
 }
@@ -214,7 +206,7 @@ static void live_round(void)
 	s64 now;
 
 	live_drain();
-	now = wall_now();
+	now = wall_sec();
 	while (now >= live_next) {
 		flush_interval(live_next);
 		live_next += M.interval;
@@ -226,11 +218,11 @@ static int run_live(char **devs, int n)
 	int rc;
 
 	src_init_push(&LS, inbuf, STREAM_BUF);
-	live_next = wall_now() + M.interval;
+	live_next = wall_sec() + M.interval;
 	rc = trace_devices(devs, n, (1u << TC_ISSUE) | (1u << TC_COMPLETE) | (1u << TC_DRV_DATA),
 			   live_push, live_round);
 	live_round();
-	flush_interval(wall_now());
+	flush_interval(wall_sec());
 	return rc;
 }
 

@@ -137,14 +137,6 @@ static int replay(const char *name)
 static struct src LS;
 static s64 live_next;
 
-static s64 now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_REALTIME, &t);
-	return t.tv_sec;
-}
-
 static void live_one(void *ctx, const struct rec *r)
 {
 	(void)ctx;
@@ -168,8 +160,8 @@ static void live_round(void)
 	/* The first interval starts once the first round is done: a tag
 	 * helper may take seconds to start, and records wait for it. */
 	if (!live_next)
-		live_next = now_s() + T.interval;
-	else if (now_s() >= live_next) {
+		live_next = wall_sec() + T.interval;
+	else if (wall_sec() >= live_next) {
 		print_table(live_next);
 		live_next += T.interval;
 		if (T.count && !--T.count) {
@@ -294,7 +286,7 @@ static int run_live(void)
 	ob_flush(&T.out);
 	rc = trace_devices(A.devs, A.ndevs, 0, live_push, live_round);
 	if (!T.done)	/* interrupted: biotop prints what it has */
-		print_table(now_s());
+		print_table(wall_sec());
 	ob_puts(&T.out, "Detaching...\n");
 	return rc;
 }
