@@ -54,6 +54,7 @@ SRCS := \
 	base.c \
 	text.c \
 	capture/cap.c \
+	capture/merge.c \
 	capture/record.c \
 	capture/relay.c \
 	capture/runs.c \
@@ -84,7 +85,7 @@ OBJS := $(SRCS:%.c=$(B)/obj/%.o)
 # The per-record path: decoding and formatting.  -Os turns every divide by
 # a constant into a div instruction, which made number formatting half of
 # parse's time; these few objects are built for speed instead.
-HOT := $(addprefix $(B)/obj/,capture/record.o capture/source.o text.o \
+HOT := $(addprefix $(B)/obj/,capture/record.o capture/source.o capture/merge.o text.o \
 	output/fmt.o output/parse.o output/monitor.o stats/monstat.o match/inflight.o match/dcpair.o)
 $(HOT): CFLAGS += -O2
 

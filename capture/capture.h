@@ -1,6 +1,7 @@
 /* capture/capture.h: capture: the public API of capture/: struct rec, decoding, byte sources, live capture */
 #ifndef IOMON_CAPTURE_H
 #define IOMON_CAPTURE_H
+#include <signal.h>
 #include "capture/kdefs.h"
 
 /* One decoded record, in host order whatever the file's order/version. */
@@ -58,10 +59,34 @@ int src_record(struct src *s, struct rec *r);
 size_t src_push(struct src *s, const void *p, size_t n);	/* bytes taken */
 void src_init_push(struct src *s, u8 *buf, u32 cap);
 int src_feed(struct src *s, const void *p, size_t n, void (*drain)(void));
-int src_replay(const char *name, void (*fn)(const struct rec *), volatile int *stop);
 void src_zero_report(void);	/* warns once if unfilled records were skipped */
 extern unsigned long long src_errors, src_zero_records, src_zero_first_off;
 extern const char *src_zero_first;
+
+/* capture/merge.c: per-CPU trace files merged by time; see its head for
+ * the two orders.  The caller adds inputs, then takes merge_head(), uses
+ * it and calls merge_pop() until merge_head() is NULL. */
+enum { MERGE_BLKPARSE, MERGE_TIME };
+struct merge_in {		/* one NAME.blktrace.CPU file */
+	struct src s;
+	struct rec head;	/* its next record */
+	u32 cons, pp, more;	/* MERGE_BLKPARSE: head, end and rest of the primed batch */
+	int next;		/* MERGE_BLKPARSE: the list by head time */
+	u16 tag;		/* the caller's (parse: its device) */
+	u32 cpu;
+	char path[PATH_LEN];
+};
+#define MERGE_INPUTS (STREAMS_MAX > REPLAY_FILES ? STREAMS_MAX : REPLAY_FILES)
+extern struct merge_in merge_in[MERGE_INPUTS];
+extern int merge_first;		/* the input whose head is next; -1: all ended */
+extern u32 merge_n;
+static inline struct merge_in *merge_head(void) { return merge_first < 0 ? 0 : &merge_in[merge_first]; }
+void merge_begin(int mode, u32 batch, void (*note)(const struct rec *r), volatile sig_atomic_t *stop);
+int merge_add(int fd, const char *path, u32 cpu, u16 tag, u32 cap);	/* index; -1: table full */
+void merge_pop(void);
+int merge_end(void);		/* closes the inputs; 1 if one was damaged */
+u8 *merge_mem(u32 i);		/* input i's buffer (STREAM_BUF), for a stream read without a merge */
+int merge_replay(const char *name, void (*fn)(const struct rec *), volatile sig_atomic_t *stop);
 
 /* capture/runs.c: live records as a round left them in a pushed source:
  * all whole records in s, cut into per-CPU runs and merged by time into

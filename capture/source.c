@@ -1,4 +1,4 @@
-/* capture/source.c: capture: byte sources (fd or pushed), damage messages, zero-record report, replay */
+/* capture/source.c: capture: byte sources (fd or pushed), damage messages, zero-record report */
 /* Input sources: a trace file or stdin read in large chunks into a fixed
  * buffer owned by the caller.  A record is always decoded from contiguous
  * bytes: when one straddles the end we slide the tail to the front. */
@@ -174,64 +174,4 @@ int src_feed(struct src *s, const void *p, size_t n, void (*drain)(void))
 		n -= k;
 	}
 	return 0;
-}
-
-/* Replay NAME.blktrace.0, .1, ... merged by time into fn, until the files
- * end or *stop is set.  1 if any file was damaged or none was found. */
-int src_replay(const char *name, void (*fn)(const struct rec *), volatile int *stop)
-{
-	static u8 buf[REPLAY_FILES][STREAM_BUF / REPLAY_FILES];
-	static char names[REPLAY_FILES][PATH_LEN];
-	static struct src s[REPLAY_FILES];
-	static struct rec head[REPLAY_FILES];
-	int have[REPLAY_FILES], n, i, rc = 0;
-	unsigned long long errors = src_errors;	/* a read error ends a file quietly */
-
-	for (n = 0; n < REPLAY_FILES; n++) {
-		int fd;
-
-		sfmt(names[n], sizeof(names[n]), "%s.blktrace.%d", name, n);
-		if ((fd = open(names[n], O_RDONLY | O_CLOEXEC)) < 0) {
-			if (errno == ENOENT)
-				break;
-			/* unreadable is damage, not the end of the files */
-			err_sys(names[n]);
-			src_errors++;
-			rc = 1;
-			break;
-		}
-		src_init(&s[n], fd, names[n], buf[n], sizeof(buf[n]));
-		have[n] = src_record(&s[n], &head[n]) > 0;
-	}
-	if (!n) {
-		warn_msg("No input files found for %s", name);
-		return 1;
-	}
-	if (n == REPLAY_FILES) {	/* one more name: say it is left out */
-		char more[PATH_LEN];
-
-		sfmt(more, sizeof(more), "%s.blktrace.%d", name, n);
-		if (!access(more, F_OK)) {
-			warn_msg("%s: more than %d trace files, ignored (REPLAY_FILES)", more, REPLAY_FILES);
-			src_errors++;
-			rc = 1;
-		}
-	}
-	while (!*stop) {
-		int best = -1;
-
-		for (i = 0; i < n; i++)
-			if (have[i] && (best < 0 || head[i].time < head[best].time))
-				best = i;
-		if (best < 0)
-			break;
-		fn(&head[best]);
-		have[best] = src_record(&s[best], &head[best]);
-		if (have[best] < 0)
-			rc = 1, have[best] = 0;
-	}
-	for (i = 0; i < n; i++)
-		close(s[i].fd);
-	src_zero_report();
-	return rc || src_errors != errors;
 }

@@ -228,7 +228,7 @@ static int run_live(char **devs, int n)
 
 static int run_files(void)
 {
-	int rc = src_replay(M.in_name, record, &mon_stop);
+	int rc = merge_replay(M.in_name, record, &mon_stop);
 
 	flush_interval(M.wall0 + M.interval);
 	return rc;

@@ -61,23 +61,11 @@ struct devinfo {
 	u16 direct[CPU_DIRECT];	/* cpuinfo + 1 for cpus below CPU_DIRECT */
 };
 
-struct stream {			/* one NAME.blktrace.CPU file */
-	struct src s;
-	struct rec head;
-	u32 cons, pp;		/* head record; end of the primed batch */
-	u32 more;		/* records of this batch still to prime */
-	int next;		/* merge list, by head time */
-	u16 dev;
-	u32 cpu;
-	char path[PATH_LEN];
-};
-
 struct skip { u64 start, end; u32 cpu; u8 live; };
 
 static struct parse_state {
 	struct devinfo devs[DEVS_MAX];
 	struct cpuinfo cpus[CPUS_MAX];
-	struct stream streams[STREAMS_MAX];
 	struct skip skips[SKIPS_MAX];
 	u16 order[PIPE_WINDOW], tmp[PIPE_WINDOW];
 	struct rec batch[PIPE_WINDOW];
@@ -87,8 +75,7 @@ static struct parse_state {
 	u64 hold_overflow;
 	char outbuf[OUT_BUF], dumpbuf[DUMP_BUF], notebuf[NOTICE_BUF];
 	struct obuf out, dump;
-	u32 ndevs, ncpus, nstreams, nskips, notelen;
-	int ms_head;
+	u32 ndevs, ncpus, nskips, notelen;
 	u64 genesis, start_ts, sw_start, sw_end;
 	u64 skip_overflow;
 	u32 act_mask, batch_n;
@@ -588,119 +575,9 @@ static void dump_trace(struct devinfo *d, struct cpuinfo *c, const struct rec *r
 		dump_rec(r, time, shown_dev);
 }
 
-/* ---- file mode: per-CPU files merged by time, the way blkparse does it:
- * each file is read ahead in batches (-b, 512) and notes act when read;
- * the merge list is ordered by each file's next record. ---- */
-
-static u64 head_time(int i) { return P.streams[i].head.time; }
-
-static void ms_insert(int i)
-{
-	struct stream *m = &P.streams[i];
-	int at = P.ms_head;
-
-	if (at < 0 || m->head.time < head_time(at)) {
-		m->next = at;
-		P.ms_head = i;
-		return;
-	}
-	while (P.streams[at].next >= 0 && head_time(P.streams[at].next) < m->head.time)
-		at = P.streams[at].next;
-	m->next = P.streams[at].next;
-	P.streams[at].next = i;
-}
-
-/* Read ahead up to n records (notes do not count), acting on notes.  A
- * batch too large for the buffer is finished later, when the reader
- * catches up; that only delays when names become known. */
-static u32 prime(struct stream *m, u32 n)
-{
-	struct src *s = &m->s;
-	struct rec r;
-	u32 done = 0, i;
-
-	s->keep = m->cons;
-	s->pos = m->pp;
-	for (i = 0; i < n && !stop_now; i++) {
-		u32 at = s->pos;
-
-		if (s->pos - s->keep + REC_ROOM > s->cap)
-			break;
-		if (src_record(s, &r) <= 0) {
-			n = i;
-			break;
-		}
-		if (r.cpu != m->cpu) {
-			warn_msg("%s: record for cpu %u in cpu %u's file at byte %llu, skipped",
-				 m->path, r.cpu, m->cpu, (unsigned long long)(s->base + at));
-			continue;
-		}
-		if (REC_IS_NOTE(&r)) {
-			handle_note(&r);
-			/* notes act now; those ahead of every record need no room */
-			if (!done && s->keep == at)
-				s->keep = s->pos;
-			i--;
-			continue;
-		}
-		if (REC_IS_CG_MSG(&r))
-			i--;
-		done++;
-	}
-	m->more = n - i;
-	m->pp = s->pos;
-	m->cons = s->keep;
-	s->keep = NO_KEEP;
-	return done;
-}
-
-/* Decode the next record of the primed batch into m->head; 0 at its end. */
-static int next_head(struct stream *m)
-{
-	struct rec *r = &m->head;
-
-	while (m->cons < m->pp) {
-		int n = rec_decode(m->s.buf + m->cons, m->pp - m->cons, r);
-
-		if (n <= 0) {
-			if (m->pp - m->cons < REC_V7_LEN || !rec_unfilled(m->s.buf + m->cons))
-				break;
-			m->cons += REC_V7_LEN;	/* counted when primed */
-			continue;
-		}
-		if (r->cpu == m->cpu && !REC_IS_NOTE(r))
-			return 1;
-		m->cons += (u32)n;
-	}
-	return 0;
-}
-
-/* blkparse's ms_deq: drop the head; refill at the end of a batch. */
-static void ms_advance(int i)
-{
-	struct stream *m = &P.streams[i];
-
-	m->cons += m->head.hdr_len + m->head.pdu_len;
-	while (!next_head(m)) {
-		u32 got = m->more ? prime(m, m->more) : prime(m, P.batch_n);
-
-		if (!got && (!m->more || stop_now)) {
-			P.ms_head = m->next;
-			m->next = -1;
-			if (m->s.fd >= 0)
-				close(m->s.fd);
-			m->s.fd = -1;
-			return;
-		}
-	}
-	if (m->next >= 0 && m->head.time > head_time(m->next)) {
-		P.ms_head = m->next;
-		m->next = -1;
-		ms_insert(i);
-	}
-}
-
-static u8 stream_mem[STREAMS_MAX][STREAM_BUF];
+/* ---- file mode: per-CPU files merged by time, the way blkparse does it
+ * (capture/merge.c, MERGE_BLKPARSE): each file is read ahead in batches
+ * (-b, 512) and notes act when read. ---- */
 
 /* blkparse moves a folder given in the -i name into its input folder
  * (POSIX dirname/basename); "./x" has dirname "." and is left alone. */
@@ -732,7 +609,6 @@ COLD static int open_device_files(struct devinfo *d, u16 di)
 	if (b)
 		*b = 0;
 	for (cpu = 0;; cpu++) {
-		struct stream *m;
 		struct stat st;
 		char path[PATH_LEN];
 		int fd;
@@ -753,7 +629,7 @@ COLD static int open_device_files(struct devinfo *d, u16 di)
 			src_errors++;
 			break;
 		}
-		if (P.nstreams == STREAMS_MAX) {
+		if (merge_n == STREAMS_MAX) {
 			warn_msg("%s: more than %d trace files, ignored (STREAMS_MAX)", path, STREAMS_MAX);
 			src_errors++;
 			break;
@@ -770,16 +646,7 @@ COLD static int open_device_files(struct devinfo *d, u16 di)
 			sfmt(line, sizeof(line), "Input file %s added\n", path);
 			notice(line);
 		}
-		m = &P.streams[P.nstreams];
-		memset(m, 0, sizeof(*m) - sizeof(m->path));
-		memcpy(m->path, path, sizeof(path));
-		src_init(&m->s, fd, m->path, stream_mem[P.nstreams], STREAM_BUF);
-		m->dev = di;
-		m->cpu = cpu;
-		m->next = -1;
-		if (prime(m, P.batch_n) && next_head(m))
-			ms_insert((int)P.nstreams);
-		P.nstreams++;
+		merge_add(fd, path, cpu, di, STREAM_BUF);
 	}
 	if (!cpu) {
 		warn_msg("No input files found for %s", d->name);
@@ -790,17 +657,17 @@ COLD static int open_device_files(struct devinfo *d, u16 di)
 
 static int do_files(void)
 {
+	struct merge_in *m;
 	u32 i;
 
-	P.ms_head = -1;
+	merge_begin(MERGE_BLKPARSE, P.batch_n, handle_note, &stop_now);
 	for (i = 0; i < P.ndevs; i++)
 		if (open_device_files(&P.devs[i], (u16)i))
 			return -1;
-	if (P.ms_head >= 0)
-		P.genesis = head_time(P.ms_head);
-	while (P.ms_head >= 0 && !stop_now) {
-		struct stream *m = &P.streams[P.ms_head];
-		struct devinfo *d = &P.devs[m->dev];
+	if ((m = merge_head()))
+		P.genesis = m->head.time;
+	while ((m = merge_head()) && !stop_now) {
+		struct devinfo *d = &P.devs[m->tag];
 		struct cpuinfo *c = cpu_get(d, m->cpu);
 		u64 t = m->head.time - P.genesis;
 
@@ -810,7 +677,7 @@ static int do_files(void)
 		d->last_time = t;
 		if ((ACT32(&m->head) & (P.act_mask << TC_SHIFT)) && t >= P.sw_start)
 			dump_trace(d, c, &m->head, t);
-		ms_advance(P.ms_head);
+		merge_pop();
 	}
 	return 0;
 }
@@ -1104,7 +971,7 @@ static int do_pipe(void)
 		return -1;
 	}
 	ps_live = fstat(fd, &st) || !S_ISREG(st.st_mode);
-	src_init(&PS, fd, strcmp(P.pipe_name, "-") ? P.pipe_name : "(stdin)", stream_mem[0], STREAM_BUF);
+	src_init(&PS, fd, strcmp(P.pipe_name, "-") ? P.pipe_name : "(stdin)", merge_mem(0), STREAM_BUF);
 	while (!stop_now && pipe_batch() >= 0)
 		;
 	pipe_finish();
@@ -1420,7 +1287,7 @@ COLD int parse_begin(int argc, char **argv)
 /* For btrace: a stream fed by parse_push instead of an fd. */
 void parse_begin_push(void)
 {
-	src_init(&PS, -1, "(capture)", stream_mem[0], STREAM_BUF);
+	src_init(&PS, -1, "(capture)", merge_mem(0), STREAM_BUF);
 	PS.eof = 0;
 	PS.push = 1;
 	ps_live = 1;

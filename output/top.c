@@ -125,7 +125,7 @@ static int replay(const char *name)
 		rc = !top_stop && rc < 0;
 		src_zero_report();
 	} else
-		rc = src_replay(name, top_record, &top_stop);
+		rc = merge_replay(name, top_record, &top_stop);
 	/* the last partial interval too */
 	if (T.start && !T.done)
 		print_table(wall0 + (s64)((T.next - T.start) / 1000000000u));

@@ -1,0 +1,282 @@
+/* capture/merge.c: capture: per-CPU trace files merged by time (blkparse's batched merge, replay's plain one) */
+/*
+ * One merge per process, over a fixed table of inputs (parse's STREAMS_MAX
+ * or replay's REPLAY_FILES, the larger), each with its buffer from one
+ * pool.  Two orders, because two originals differ and their users see it:
+ * - MERGE_BLKPARSE (parse): each file is read ahead in batches of `batch`
+ *   records; notes act when read (the note callback), not in time order;
+ *   a record of another CPU is warned of and skipped; the inputs form a
+ *   list by head time, a new head going after the last strictly earlier
+ *   one, and a file just read staying first unless its next head is
+ *   strictly later than the next file's.  The 65600-byte guard (REC_ROOM)
+ *   decides when a batch is cut short, and so when names become known.
+ * - MERGE_TIME (monitor -i, top -i): one record at a time, notes in time
+ *   order among the records, the earliest head first, ties to the lower
+ *   file; a damaged file ends quietly (merge_end says so).
+ * The caller takes the head (merge_head), consumes it and calls merge_pop.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include "capture/capture.h"
+
+struct merge_in merge_in[MERGE_INPUTS];
+int merge_first = -1;
+u32 merge_n;
+
+static struct {
+	int mode, rc;
+	u32 batch;
+	void (*note)(const struct rec *r);
+	volatile sig_atomic_t *stop;
+} G;
+
+/* virtual until read into: a stream touches only the pages it uses */
+static u8 pool[MERGE_INPUTS][STREAM_BUF];
+
+u8 *merge_mem(u32 i) { return pool[i]; }
+
+void merge_begin(int mode, u32 batch, void (*note)(const struct rec *r), volatile sig_atomic_t *stop)
+{
+	G.mode = mode, G.batch = batch, G.note = note, G.stop = stop, G.rc = 0;
+	merge_first = -1;
+	merge_n = 0;
+}
+
+/* ---- MERGE_BLKPARSE ---- */
+
+static u64 head_time(int i) { return merge_in[i].head.time; }
+
+static void list_insert(int i)
+{
+	struct merge_in *m = &merge_in[i];
+	int at = merge_first;
+
+	if (at < 0 || m->head.time < head_time(at)) {
+		m->next = at;
+		merge_first = i;
+		return;
+	}
+	while (merge_in[at].next >= 0 && head_time(merge_in[at].next) < m->head.time)
+		at = merge_in[at].next;
+	m->next = merge_in[at].next;
+	merge_in[at].next = i;
+}
+
+/* Read ahead up to n records (notes do not count), acting on notes.  A
+ * batch too large for the buffer is finished later, when the reader
+ * catches up; that only delays when names become known. */
+static u32 prime(struct merge_in *m, u32 n)
+{
+	struct src *s = &m->s;
+	struct rec r;
+	u32 done = 0, i;
+
+	s->keep = m->cons;
+	s->pos = m->pp;
+	for (i = 0; i < n && !*G.stop; i++) {
+		u32 at = s->pos;
+
+		if (s->pos - s->keep + REC_ROOM > s->cap)
+			break;
+		if (src_record(s, &r) <= 0) {
+			n = i;
+			break;
+		}
+		if (r.cpu != m->cpu) {
+			warn_msg("%s: record for cpu %u in cpu %u's file at byte %llu, skipped",
+				 m->path, r.cpu, m->cpu, (unsigned long long)(s->base + at));
+			continue;
+		}
+		if (REC_IS_NOTE(&r)) {
+			G.note(&r);
+			/* notes act now; those ahead of every record need no room */
+			if (!done && s->keep == at)
+				s->keep = s->pos;
+			i--;
+			continue;
+		}
+		if (REC_IS_CG_MSG(&r))
+			i--;
+		done++;
+	}
+	m->more = n - i;
+	m->pp = s->pos;
+	m->cons = s->keep;
+	s->keep = NO_KEEP;
+	return done;
+}
+
+/* Decode the next record of the primed batch into m->head; 0 at its end. */
+static int next_head(struct merge_in *m)
+{
+	struct rec *r = &m->head;
+
+	while (m->cons < m->pp) {
+		int n = rec_decode(m->s.buf + m->cons, m->pp - m->cons, r);
+
+		if (n <= 0) {
+			if (m->pp - m->cons < REC_V7_LEN || !rec_unfilled(m->s.buf + m->cons))
+				break;
+			m->cons += REC_V7_LEN;	/* counted when primed */
+			continue;
+		}
+		if (r->cpu == m->cpu && !REC_IS_NOTE(r))
+			return 1;
+		m->cons += (u32)n;
+	}
+	return 0;
+}
+
+static void input_done(struct merge_in *m)
+{
+	m->next = -1;
+	if (m->s.fd >= 0)
+		close(m->s.fd);
+	m->s.fd = -1;
+}
+
+/* blkparse's ms_deq: drop the head; refill at the end of a batch. */
+static void pop_blkparse(void)
+{
+	int i = merge_first;
+	struct merge_in *m = &merge_in[i];
+
+	m->cons += m->head.hdr_len + m->head.pdu_len;
+	while (!next_head(m)) {
+		u32 got = m->more ? prime(m, m->more) : prime(m, G.batch);
+
+		if (!got && (!m->more || *G.stop)) {
+			merge_first = m->next;
+			input_done(m);
+			return;
+		}
+	}
+	if (m->next >= 0 && m->head.time > head_time(m->next)) {
+		merge_first = m->next;
+		m->next = -1;
+		list_insert(i);
+	}
+}
+
+/* ---- MERGE_TIME ---- */
+
+static void pick_earliest(void)
+{
+	u32 i;
+
+	merge_first = -1;
+	for (i = 0; i < merge_n; i++)
+		if (merge_in[i].next == 0 && (merge_first < 0 || merge_in[i].head.time < head_time(merge_first)))
+			merge_first = (int)i;
+}
+
+/* next is 0 while the input has a head, -1 once it has ended */
+static void read_head(struct merge_in *m)
+{
+	int got = src_record(&m->s, &m->head);
+
+	if (got < 0)
+		G.rc = 1;
+	if (got <= 0)
+		input_done(m);
+	else
+		m->next = 0;
+}
+
+/* ---- both ---- */
+
+/* Add fd (path for messages, cpu its records must carry under
+ * MERGE_BLKPARSE, tag the caller's) with cap bytes of buffer; -1 when the
+ * table is full (the caller says so). */
+int merge_add(int fd, const char *path, u32 cpu, u16 tag, u32 cap)
+{
+	struct merge_in *m;
+
+	if (merge_n == MERGE_INPUTS)
+		return -1;
+	m = &merge_in[merge_n];
+	memset(m, 0, sizeof(*m) - sizeof(m->path));
+	sfmt(m->path, sizeof(m->path), "%s", path);
+	src_init(&m->s, fd, m->path, pool[merge_n], cap < STREAM_BUF ? cap : STREAM_BUF);
+	m->tag = tag;
+	m->cpu = cpu;
+	m->next = -1;
+	if (G.mode == MERGE_TIME)
+		read_head(m);
+	else if (prime(m, G.batch) && next_head(m))
+		list_insert((int)merge_n);
+	merge_n++;
+	if (G.mode == MERGE_TIME)
+		pick_earliest();
+	return (int)merge_n - 1;
+}
+
+void merge_pop(void)
+{
+	if (G.mode == MERGE_BLKPARSE) {
+		pop_blkparse();
+		return;
+	}
+	read_head(&merge_in[merge_first]);
+	pick_earliest();
+}
+
+/* Close what is still open; 1 if an input was damaged. */
+int merge_end(void)
+{
+	u32 i;
+
+	for (i = 0; i < merge_n; i++)
+		if (merge_in[i].s.fd >= 0)
+			close(merge_in[i].s.fd);
+	merge_first = -1;
+	return G.rc;
+}
+
+/* monitor -i, top -i: NAME.blktrace.0, .1, ... until one is missing, merged
+ * by time into fn until they end or *stop is set.  1 if any file was
+ * damaged or none was found. */
+int merge_replay(const char *name, void (*fn)(const struct rec *), volatile sig_atomic_t *stop)
+{
+	char path[PATH_LEN];
+	unsigned long long errors = src_errors;	/* a read error ends a file quietly */
+	int n, rc = 0;
+
+	merge_begin(MERGE_TIME, 1, NULL, stop);
+	for (n = 0; n < REPLAY_FILES; n++) {
+		int fd;
+
+		sfmt(path, sizeof(path), "%s.blktrace.%d", name, n);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+			if (errno == ENOENT)
+				break;
+			/* unreadable is damage, not the end of the files */
+			err_sys(path);
+			src_errors++;
+			rc = 1;
+			break;
+		}
+		merge_add(fd, path, 0, 0, STREAM_BUF / REPLAY_FILES);
+	}
+	if (!n) {
+		warn_msg("No input files found for %s", name);
+		return 1;
+	}
+	if (n == REPLAY_FILES) {	/* one more name: say it is left out */
+		sfmt(path, sizeof(path), "%s.blktrace.%d", name, n);
+		if (!access(path, F_OK)) {
+			warn_msg("%s: more than %d trace files, ignored (REPLAY_FILES)", path, REPLAY_FILES);
+			src_errors++;
+			rc = 1;
+		}
+	}
+	while (!*stop && merge_first >= 0) {
+		fn(&merge_in[merge_first].head);
+		merge_pop();
+	}
+	rc |= merge_end();
+	src_zero_report();
+	return rc || src_errors != errors;
+}
