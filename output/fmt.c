@@ -11,6 +11,17 @@ static char fmt_space[FMT_SPACE];
 static u32 fmt_used;
 static const char *override[128];
 s64 abs_start_sec, abs_start_nsec;
+static void (*fatal_fn)(const char *why);
+
+void fmt_set_fatal(void (*fatal)(const char *why)) { fatal_fn = fatal; }
+
+__attribute__((noreturn)) static void fmt_fatal(const char *why)
+{
+	if (fatal_fn)
+		fatal_fn(why);
+	warn_msg("%s", why);
+	_exit(1);
+}
 
 static const char *fmt_keep(const char *s)
 {

@@ -19,8 +19,9 @@ int fmt_set_all(const char *f);
 int fmt_set_one(const char *spec);
 int fmt_overridden(int act);
 void fmt_event(struct obuf *o, const struct ev *e);
-/* blkparse exits on these mid-run; the applet flushes what it has first */
-void fmt_fatal(const char *why) __attribute__((noreturn));
+/* blkparse exits on these mid-run, inside fmt_event; the applet's
+ * function flushes what it has first, then exits (it must not return) */
+void fmt_set_fatal(void (*fatal)(const char *why));
 void fmt_message(struct obuf *o, const struct rec *r, u64 time, u32 shown_cpu);
 extern s64 abs_start_sec, abs_start_nsec;	/* from the TIMESTAMP note, for %z */
 

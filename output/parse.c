@@ -127,7 +127,7 @@ static void notice(const char *s)
 
 /* blkparse exit()s on a bad -f field mid-run: stdio still flushes what
  * was printed, and the notices after it. */
-void fmt_fatal(const char *why)
+__attribute__((noreturn)) static void parse_fatal(const char *why)
 {
 	warn_msg("%s", why);
 	if (P.text)
@@ -1261,6 +1261,7 @@ COLD int parse_begin(int argc, char **argv)
 	P.text = P.bin_msgs = P.show_stats = 1;
 	P.sort_key = 'N';
 	P.sw_end = ~(u64)0;
+	fmt_set_fatal(parse_fatal);
 	rc = options(argc, argv);
 	if (rc)
 		return rc;
