@@ -49,4 +49,14 @@ static inline void sq_add(struct sq160 *q, u64 v)
 }
 char *fmt_variance(char *p, u64 num, u64 sum, const struct sq160 *q, int decimals);
 
+/* stats/bttstat.c: btt's figures per device, from a dump in time order */
+struct btt_dev {
+	u32 dev;
+	u8 culling;		/* no Q or A seen yet: btt ignores the device's events */
+	u64 n_qs, n_ds, blk_n, blk_min, blk_max, blk_total;
+};
+extern struct btt_dev btt_devs[];
+extern u32 btt_ndevs;
+extern unsigned long long btt_dev_dropped, btt_req_dropped;
+void btt_event(const struct rec *r);
 #endif
