@@ -19,7 +19,8 @@ const char btt_usage[] =
 " -i, --input-file=DUMP       the dump to read\n"
 " -o, --output-file=NAME      the report to NAME.avg instead of stdout\n"
 "\n"
-"Done so far: the Device Merge Information section, as btt 1.2.0 prints it;\n"
+"Done so far: All Devices, Device Overhead and Device Merge Information, as\n"
+"btt 1.2.0 prints them;\n"
 "the other sections are left out (see README).\n";
 
 static u8 btt_buf[STREAM_BUF];

@@ -1,4 +1,4 @@
-/* output/bttrep.c: output: btt's report text (NAME.avg), the sections done so far */
+/* output/bttrep.c: output: btt's report text (NAME.avg): All Devices, Device Overhead, Device Merge Information */
 /* Byte for byte as btt 1.2.0 prints them; a section that is not done is
  * left out whole, never printed with wrong figures. */
 #include "output/output.h"
@@ -12,6 +12,79 @@ static void section(struct obuf *o, const char *title)
 static void dev_name(char *buf, u32 dev)
 {
 	sfmt(buf, 16, "(%3u,%3u)", DEV_MAJOR(dev), DEV_MINOR(dev));
+}
+
+/* btt's BIT_TIME: whole seconds plus the rest, each as a double */
+static double bit_time(u64 t)
+{
+	return (double)(t / 1000000000) + (double)(t % 1000000000) / 1.0e9;
+}
+
+static void avg_line(struct obuf *o, const char *name, const struct btt_avg *a)
+{
+	if (a->n)
+		ob_printf(o, "%-15s %13.9f %13.9f %13.9f %11d\n", name, bit_time(a->min),
+			  bit_time(a->total) / (double)a->n, bit_time(a->max), (int)a->n);
+}
+
+static const char *const avg_names[BTT_NAVG] = {
+	"Q2Qdm", "Q2Adm", "Q2Cdm", "Q2Q", "Q2A", "Q2G", "S2G", "G2I", "Q2M", "I2D", "M2D", "D2C", "Q2C"
+};
+
+/* a line per figure seen at least once; the dm ones first */
+static void all_devices(struct obuf *o)
+{
+	int i;
+
+	section(o, "All Devices");
+	ob_printf(o, "%15s %13s %13s %13s %11s\n", "ALL", "MIN", "AVG", "MAX", "N");
+	ob_puts(o, "--------------- ------------- ------------- ------------- -----------\n");
+	for (i = 0; i < BTT_NAVG; i++) {
+		avg_line(o, avg_names[i], &btt_all[i]);
+		if (i == BTT_Q2C_DM || i == BTT_Q2C)
+			ob_puts(o, "\n");
+	}
+}
+
+static const char oh_dash[] = "---------- | --------- --------- --------- --------- ---------\n";
+static const int oh_fig[5] = { BTT_Q2G, BTT_G2I, BTT_Q2M, BTT_I2D, BTT_D2C };
+
+/* each stage's share of Q2C (the non-dm one): per device with Q2C time,
+ * and overall over those devices when any of their stages was seen */
+static void overhead(struct obuf *o)
+{
+	u64 tot[6] = { 0 }, n[6] = { 0 };
+	u32 i, k, any = 0;
+	char name[16];
+
+	section(o, "Device Overhead");
+	ob_printf(o, "%10s | %9s %9s %9s %9s %9s\n", "DEV", "Q2G", "G2I", "Q2M", "I2D", "D2C");
+	ob_puts(o, oh_dash);
+	for (i = 0; i < btt_ndevs; i++) {
+		const struct btt_dev *d = &btt_devs[i];
+		double q2c = (double)d->avg[BTT_Q2C].total;
+
+		if (!d->avg[BTT_Q2C].n || !d->avg[BTT_Q2C].total)
+			continue;
+		dev_name(name, d->dev);
+		ob_printf(o, "%10s |", name);
+		for (k = 0; k < 5; k++) {
+			ob_printf(o, " %8.4f%%", 100.0 * (double)d->avg[oh_fig[k]].total / q2c);
+			tot[k] += d->avg[oh_fig[k]].total;
+			n[k] += d->avg[oh_fig[k]].n;
+			any |= d->avg[oh_fig[k]].n != 0;
+		}
+		ob_puts(o, "\n");
+		tot[5] += d->avg[BTT_Q2C].total;
+	}
+	if (any) {
+		ob_puts(o, oh_dash);
+		ob_printf(o, "%10s |", "Overall");
+		for (k = 0; k < 5; k++)
+			ob_printf(o, " %8.4f%%", n[k] ? 100.0 * ((double)tot[k] / (double)tot[5]) : 0.0);
+		ob_puts(o, "\n");
+	}
+	ob_puts(o, "\n");
 }
 
 static const char merge_hdr[] = "       DEV |       #Q       #D   Ratio |   BLKmin   BLKavg   BLKmax    Total\n";
@@ -38,16 +111,16 @@ static void merge_info(struct obuf *o)
 		dev_name(name, d->dev);
 		ob_printf(o, "%10s | %8llu %8llu %7.1f | %8llu %8llu %8llu %8llu\n", name,
 			  (unsigned long long)q, (unsigned long long)d->n_ds, (double)q / (double)d->n_ds,
-			  (unsigned long long)d->blk_min,
-			  (unsigned long long)((double)d->blk_total / (double)d->n_ds),
-			  (unsigned long long)d->blk_max, (unsigned long long)d->blk_total);
-		if (!n++ || d->blk_min < bmin)
-			bmin = d->blk_min;
-		if (n == 1 || d->blk_max > bmax)
-			bmax = d->blk_max;
+			  (unsigned long long)d->blks.min,
+			  (unsigned long long)((double)d->blks.total / (double)d->n_ds),
+			  (unsigned long long)d->blks.max, (unsigned long long)d->blks.total);
+		if (!n++ || d->blks.min < bmin)
+			bmin = d->blks.min;
+		if (n == 1 || d->blks.max > bmax)
+			bmax = d->blks.max;
 		nq += q;
 		nd += d->n_ds;
-		tot += d->blk_total;
+		tot += d->blks.total;
 	}
 	if (n > 1) {
 		ob_puts(o, merge_dash);
@@ -62,5 +135,7 @@ static void merge_info(struct obuf *o)
 
 void btt_report(struct obuf *o)
 {
+	all_devices(o);
+	overhead(o);
 	merge_info(o);
 }

@@ -49,14 +49,20 @@ static inline void sq_add(struct sq160 *q, u64 v)
 }
 char *fmt_variance(char *p, u64 num, u64 sum, const struct sq160 *q, int decimals);
 
-/* stats/bttstat.c: btt's figures per device, from a dump in time order */
+/* stats/bttstat.c: btt's figures per device and overall, from a dump in
+ * time order; times in ns, as btt's struct avg_info */
+enum { BTT_Q2Q_DM, BTT_Q2A_DM, BTT_Q2C_DM, BTT_Q2Q, BTT_Q2A, BTT_Q2G, BTT_S2G, BTT_G2I,
+       BTT_Q2M, BTT_I2D, BTT_M2D, BTT_D2C, BTT_Q2C, BTT_NAVG };
+struct btt_avg { u64 min, max, total; u32 n; };
 struct btt_dev {
 	u32 dev;
 	u8 culling;		/* no Q or A seen yet: btt ignores the device's events */
-	u64 n_qs, n_ds, blk_n, blk_min, blk_max, blk_total;
+	u64 n_qs, n_ds, last_q;
+	struct btt_avg avg[BTT_NAVG], blks;
 };
 extern struct btt_dev btt_devs[];
 extern u32 btt_ndevs;
+extern struct btt_avg btt_all[BTT_NAVG];
 extern unsigned long long btt_dev_dropped, btt_req_dropped;
 void btt_event(const struct rec *r);
 #endif
