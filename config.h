@@ -229,4 +229,7 @@
 #ifndef BTT_REQS
 #define BTT_REQS 8192
 #endif
+#ifndef BTT_LIVES
+#define BTT_LIVES 64		/* busy intervals kept open per device */
+#endif
 #endif

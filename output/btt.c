@@ -19,8 +19,8 @@ const char btt_usage[] =
 " -i, --input-file=DUMP       the dump to read\n"
 " -o, --output-file=NAME      the report to NAME.avg instead of stdout\n"
 "\n"
-"Done so far: All Devices, Device Overhead and Device Merge Information, as\n"
-"btt 1.2.0 prints them;\n"
+"Done so far: All Devices, Device Overhead, Device Merge Information and I/O\n"
+"Active Period Information, as btt 1.2.0 prints them;\n"
 "the other sections are left out (see README).\n";
 
 static u8 btt_buf[STREAM_BUF];
@@ -50,8 +50,11 @@ static COLD void pools_report(void)
 	if (btt_dev_dropped)
 		warn_msg("%llu events of devices beyond the first %d (BTT_DEVS) left out", btt_dev_dropped, BTT_DEVS);
 	if (btt_req_dropped)
-		warn_msg("%llu requests found %d (BTT_REQS) in flight: not tracked, so the #Q counts are approximate",
+		warn_msg("%llu requests found %d (BTT_REQS) in flight: not tracked, so the figures are approximate",
 			 btt_req_dropped, BTT_REQS);
+	if (btt_live_folds)
+		warn_msg("%llu busy periods reached back past the %d (BTT_LIVES) kept: the I/O Active Period figures are approximate",
+			 btt_live_folds, BTT_LIVES);
 }
 
 static const struct option longopts[] = {

@@ -133,9 +133,51 @@ static void merge_info(struct obuf *o)
 	ob_puts(o, "\n");
 }
 
+static const char live_dash[] = "---------- | ---------- ------------- ------------- ------\n";
+
+/* btt's lives: their number, mean length, mean gap and share of the
+ * time from 0 (not from the first) to the last end */
+static void live_line(struct obuf *o, const char *name, const struct btt_live *l)
+{
+	u64 n = l->n + l->folded, tot = l->folded_len;
+	double act = 0, lull = 0, pct = 0;
+	u32 i;
+
+	for (i = 0; i < l->n; i++)
+		tot += l->ct[i] - l->dt[i];
+	if (n == 1)
+		pct = 100.0;
+	else if (n > 1) {
+		double t = bit_time(l->end), live = bit_time(tot);
+
+		pct = 100.0 * (live / t);
+		act = live / (double)n;
+		lull = (t - live) / (double)(n - 1);
+	}
+	ob_printf(o, "%10s | %10llu %13.9f %13.9f %6.2f\n", name, (unsigned long long)n, act, lull, pct);
+}
+
+static void live_info(struct obuf *o)
+{
+	char name[16];
+	u32 i;
+
+	section(o, "I/O Active Period Information");
+	ob_printf(o, "%10s | %10s %13s %13s %6s\n", "DEV", "# Live", "Avg. Act", "Avg. !Act", "% Live");
+	ob_puts(o, live_dash);
+	for (i = 0; i < btt_ndevs; i++) {
+		dev_name(name, btt_devs[i].dev);
+		live_line(o, name, &btt_devs[i].live);
+	}
+	ob_puts(o, live_dash);
+	live_line(o, "Total Sys", &btt_live_all);
+	ob_puts(o, "\n");
+}
+
 void btt_report(struct obuf *o)
 {
 	all_devices(o);
 	overhead(o);
 	merge_info(o);
+	live_info(o);
 }

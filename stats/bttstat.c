@@ -8,6 +8,7 @@
  * The Qs live on the shared in-flight table (match/inflight.c); the
  * searches by range go through its slots, so their cost grows with the
  * Qs in flight (BTT_REQS bounds them; past it a Q is counted, not kept). */
+#include <string.h>
 #include "stats/stats.h"
 
 #define UNSET (~(u64)0)
@@ -22,7 +23,8 @@ IFT_POOL(bq, struct btt_q, BTT_REQS, BTT_REQS, IFT_DROP);
 struct btt_dev btt_devs[BTT_DEVS];
 u32 btt_ndevs;
 struct btt_avg btt_all[BTT_NAVG];
-unsigned long long btt_dev_dropped, btt_req_dropped;
+struct btt_live btt_live_all;
+unsigned long long btt_dev_dropped, btt_req_dropped, btt_live_folds;
 static u64 last_q = UNSET;
 
 static struct btt_dev *dev_find(u32 dev)
@@ -157,11 +159,40 @@ static void issued(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 	q->d = r->time;
 }
 
+/* [dt, ct] joins the busy intervals it touches.  Completions come in
+ * time order, so ct is the latest end: the intervals it reaches are the
+ * newest ones, whose ends are at or after dt. */
+static void live_add(struct btt_live *l, u64 dt, u64 ct)
+{
+	while (l->n && l->ct[l->n - 1] >= dt) {
+		l->n--;
+		if (l->dt[l->n] < dt)
+			dt = l->dt[l->n];
+	}
+	if (!l->n && l->folded && l->folded_ct >= dt)
+		btt_live_folds++;	/* it should have joined a folded one */
+	if (l->n == BTT_LIVES) {	/* the oldest is final enough: to the sums */
+		l->folded++;
+		l->folded_len += l->ct[0] - l->dt[0];
+		l->folded_ct = l->ct[0];
+		memmove(l->dt, l->dt + 1, sizeof(l->dt) - sizeof(l->dt[0]));
+		memmove(l->ct, l->ct + 1, sizeof(l->ct) - sizeof(l->ct[0]));
+		l->n--;
+	}
+	l->dt[l->n] = dt;
+	l->ct[l->n++] = ct;
+	if (ct > l->end)
+		l->end = ct;
+}
+
 static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 {
 	both(d, remapper(d->dev) ? BTT_Q2C_DM : BTT_Q2C, tdelta(q->time, r->time));
-	if (q->d != UNSET)
+	if (q->d != UNSET) {
+		live_add(&d->live, q->d, r->time);
+		live_add(&btt_live_all, q->d, r->time);
 		both(d, BTT_D2C, tdelta(q->d, r->time));
+	}
 	ift_del(&bq, q);
 }
 

@@ -3,7 +3,7 @@
 # by Debian's blkparse -d where it reads the input, else by iomon parse
 # -d), then btt -o ref and iomon btt -o got; the sections iomon does so
 # far are compared byte for byte.
-BTT_DONE="All Devices;Device Overhead;Device Merge Information"
+BTT_DONE="All Devices;Device Overhead;Device Merge Information;I/O Active Period Information"
 # the sections named in BTT_DONE, out of a .avg, in file order
 btt_sections() {
 	awk -v want="$BTT_DONE" 'BEGIN { n = split(want, w, ";") }
@@ -52,12 +52,14 @@ if need "btt vs Debian's btt" btt blkparse; then
 	same "btt: a big-endian dump reads as the host's" "$OUT/be.avg" "$OUT/got-s390x-discard-flush.avg"
 fi
 
-# the tiny build's pools (BTT_DEVS=1, BTT_REQS=4) run out, and say so
+# the tiny build's pools (BTT_DEVS=1, BTT_REQS=4, BTT_LIVES=1) run out, and say so
 if [ -s "$OUT/two-devs.dump" ]; then
 	"$IOMON_TINY" btt -i "$OUT/two-devs.dump" >/dev/null 2>"$OUT/tiny.err"
 	check "tiny btt: devices past BTT_DEVS are counted and named" grep -q "(BTT_DEVS) left out" "$OUT/tiny.err"
 	"$IOMON_TINY" btt -i "$OUT/split.dump" >/dev/null 2>"$OUT/tiny.err"
 	check "tiny btt: requests past BTT_REQS are counted and named" grep -q "(BTT_REQS) in flight" "$OUT/tiny.err"
+	"$IOMON_TINY" btt -i "$OUT/mq-randrw.dump" >/dev/null 2>"$OUT/tiny.err"
+	check "tiny btt: busy periods past BTT_LIVES make an announced approximation" grep -q "(BTT_LIVES) kept: the I/O Active Period figures are approximate" "$OUT/tiny.err"
 else
 	skip "tiny btt pools" "no two-devs dump (needs Debian's blkparse or the run above)"
 fi
