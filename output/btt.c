@@ -19,9 +19,9 @@ const char btt_usage[] =
 " -i, --input-file=DUMP       the dump to read\n"
 " -o, --output-file=NAME      the report to NAME.avg instead of stdout\n"
 "\n"
-"Done so far: All Devices, Device Overhead, Device Merge Information and I/O\n"
-"Active Period Information, as btt 1.2.0 prints them;\n"
-"the other sections are left out (see README).\n";
+"Done: All Devices, Device Overhead, Device Merge Information, Active Requests\n"
+"At Q and I/O Active Period, as btt 1.2.0 prints them; the Seek and Plug\n"
+"sections are left out (see README).\n";
 
 static u8 btt_buf[STREAM_BUF];
 static char btt_out[8192];

@@ -133,6 +133,35 @@ static void merge_info(struct obuf *o)
 	ob_puts(o, "\n");
 }
 
+/* the mean number of requests queued, not yet issued or merged, that a
+ * Q finds; remappers left out; #Q as the merge table left it */
+static void active_q(struct obuf *o)
+{
+	u64 tq = 0, ta = 0;
+	u32 i, n = 0;
+	char name[16];
+
+	section(o, "Active Requests At Q Information");
+	ob_printf(o, "%10s | %13s\n", "DEV", "Avg Reqs @ Q");
+	ob_puts(o, "---------- | -------------\n");
+	for (i = 0; i < btt_ndevs; i++) {
+		const struct btt_dev *d = &btt_devs[i];
+		u64 q = d->n_ds && d->n_qs < d->n_ds ? d->n_ds : d->n_qs;
+
+		if (!d->n_qs || btt_remapper(d->dev))
+			continue;
+		dev_name(name, d->dev);
+		ob_printf(o, "%10s | %13.1f\n", name, (double)d->t_act_q / (double)q);
+		n++;
+		tq += q;
+		ta += d->t_act_q;
+	}
+	if (n > 1)
+		ob_printf(o, "---------- | -------------\n%10s | %13s\n%10s | %13.1f\n", "Overall",
+			  "Avgs Reqs @ Q", "Average", (double)ta / (double)tq);
+	ob_puts(o, "\n");
+}
+
 static const char live_dash[] = "---------- | ---------- ------------- ------------- ------\n";
 
 /* btt's lives: their number, mean length, mean gap and share of the
@@ -179,5 +208,6 @@ void btt_report(struct obuf *o)
 	all_devices(o);
 	overhead(o);
 	merge_info(o);
+	active_q(o);
 	live_info(o);
 }

@@ -54,7 +54,7 @@ static struct btt_dev *dev_of(u32 dev)
 }
 
 /* major 9 (md), 253 and 254 (device mapper): btt's "dm" figures */
-static int remapper(u32 dev)
+int btt_remapper(u32 dev)
 {
 	u32 m = DEV_MAJOR(dev);
 
@@ -93,9 +93,10 @@ static void q2q(u64 *last, struct btt_avg *a, u64 t)
 static void queued(struct btt_dev *d, const struct rec *r)
 {
 	struct btt_q *q;
-	int dm = remapper(r->dev);
+	int dm = btt_remapper(r->dev);
 
 	d->n_qs++;
+	d->t_act_q += d->n_act_q++;
 	q2q(&d->last_q, &d->avg[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
 	q2q(&last_q, &btt_all[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
 	q = ift_put(&bq, r->dev, r->sector, KIND_Q, r->time);
@@ -187,7 +188,7 @@ static void live_add(struct btt_live *l, u64 dt, u64 ct)
 
 static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 {
-	both(d, remapper(d->dev) ? BTT_Q2C_DM : BTT_Q2C, tdelta(q->time, r->time));
+	both(d, btt_remapper(d->dev) ? BTT_Q2C_DM : BTT_Q2C, tdelta(q->time, r->time));
 	if (q->d != UNSET) {
 		live_add(&d->live, q->d, r->time);
 		live_add(&btt_live_all, q->d, r->time);
@@ -224,8 +225,8 @@ static void remapped(const struct rec *r)
 	from = dev_find(be32_load(r->pdu));
 	if (!from || !(q = q_at(from->dev, be64_load(r->pdu + 8))))
 		return;
-	avg_add(&btt_all[remapper(from->dev) ? BTT_Q2A_DM : BTT_Q2A], tdelta(q->time, r->time));
-	avg_add(&btt_devs[from - btt_devs].avg[remapper(from->dev) ? BTT_Q2A_DM : BTT_Q2A], tdelta(q->time, r->time));
+	avg_add(&btt_all[btt_remapper(from->dev) ? BTT_Q2A_DM : BTT_Q2A], tdelta(q->time, r->time));
+	avg_add(&btt_devs[from - btt_devs].avg[btt_remapper(from->dev) ? BTT_Q2A_DM : BTT_Q2A], tdelta(q->time, r->time));
 }
 
 void btt_event(const struct rec *r)
@@ -251,9 +252,17 @@ void btt_event(const struct rec *r)
 	switch (act) {
 	case TA_QUEUE: queued(d, r); break;
 	case TA_REMAP: remapped(r); break;
-	case TA_ISSUE: d->n_ds++; each_q(d, r, issued); break;
+	case TA_ISSUE:
+		d->n_ds++;
+		d->n_act_q -= d->n_act_q != 0;
+		each_q(d, r, issued);
+		break;
 	case TA_COMPLETE: blocks(d, r); each_q(d, r, completed); break;
 	case TA_REQUEUE: break;
+	case TA_BACKMERGE:
+	case TA_FRONTMERGE:
+		d->n_act_q -= d->n_act_q != 0;	/* found or not */
+		/* fall through */
 	default: stamped(d, r, act);
 	}
 }

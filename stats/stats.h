@@ -65,6 +65,7 @@ struct btt_dev {
 	u32 dev;
 	u8 culling;		/* no Q or A seen yet: btt ignores the device's events */
 	u64 n_qs, n_ds, last_q;
+	u64 n_act_q, t_act_q;	/* Qs not yet issued or merged; their sum at each Q */
 	struct btt_avg avg[BTT_NAVG], blks;
 	struct btt_live live;
 };
@@ -75,4 +76,5 @@ extern struct btt_live btt_live_all;
 extern unsigned long long btt_live_folds;	/* an interval reached back past a folded one */
 extern unsigned long long btt_dev_dropped, btt_req_dropped;
 void btt_event(const struct rec *r);
+int btt_remapper(u32 dev);	/* majors 9, 253, 254: btt's "dm" figures */
 #endif
