@@ -19,8 +19,8 @@ const char btt_usage[] =
 " -i, --input-file=DUMP       the dump to read\n"
 " -o, --output-file=NAME      the report to NAME.avg instead of stdout\n"
 "\n"
-"Done: All Devices, Device Overhead, Device Merge Information, Active Requests\n"
-"At Q and I/O Active Period, as btt 1.2.0 prints them; the Seek and Plug\n"
+"Done: All Devices, Device Overhead, Device Merge Information, Plug, Active\n"
+"Requests At Q and I/O Active Period, as btt 1.2.0 prints them; the two Seek\n"
 "sections are left out (see README).\n";
 
 static u8 btt_buf[STREAM_BUF];

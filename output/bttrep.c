@@ -14,11 +14,7 @@ static void dev_name(char *buf, u32 dev)
 	sfmt(buf, 16, "(%3u,%3u)", DEV_MAJOR(dev), DEV_MINOR(dev));
 }
 
-/* btt's BIT_TIME: whole seconds plus the rest, each as a double */
-static double bit_time(u64 t)
-{
-	return (double)(t / 1000000000) + (double)(t % 1000000000) / 1.0e9;
-}
+#define bit_time btt_time
 
 static void avg_line(struct obuf *o, const char *name, const struct btt_avg *a)
 {
@@ -133,6 +129,75 @@ static void merge_info(struct obuf *o)
 	ob_puts(o, "\n");
 }
 
+static const char plug_hdr[] = "%10s | %10s %10s  | %s\n";
+static const char plug_line[] = "%10s | %10lld(%10lld) | %13.9f%%\n";
+static const char plug_dash[] = "---------- | ---------- ----------  | ----------------\n";
+static const char unp_hdr[] = "%10s | %10s   %10s\n";
+static const char unp_line[] = "%10s | %10.1f   %10.1f\n";
+static const char unp_dash[] = "---------- | ----------   ----------\n";
+
+/* a device still plugged at the end is unplugged at its last event; the
+ * share of time plugged is of the device's first to last event */
+static void plug_info(struct obuf *o)
+{
+	long np = 0, nt = 0, n = 0;
+	double pct_sum = 0;
+	u64 tup = 0, tupt = 0, nup = 0, nupt = 0;
+	char name[16];
+	u32 i;
+
+	section(o, "Plug Information");
+	ob_printf(o, plug_hdr, "DEV", "# Plugs", "# Timer Us", "% Time Q Plugged");
+	ob_puts(o, plug_dash);
+	for (i = 0; i < btt_ndevs; i++) {
+		struct btt_dev *d = &btt_devs[i];
+		double pct;
+
+		btt_unplug(d, bit_time(d->end), 0, 0);
+		if (!d->nplugs && !d->nplugs_t)
+			continue;
+		pct = 100.0 * (d->plugged_time / (bit_time(d->end) - bit_time(d->start)));
+		dev_name(name, d->dev);
+		ob_printf(o, plug_line, name, (long long)d->nplugs, (long long)d->nplugs_t, pct);
+		n++;
+		np += d->nplugs;
+		nt += d->nplugs_t;
+		pct_sum += pct;
+	}
+	if (n > 1) {
+		ob_puts(o, plug_dash);
+		ob_printf(o, plug_hdr, "Overall", "# Plugs", "# Timer Us", "% Time Q Plugged");
+		ob_printf(o, plug_line, "Average", (long long)(np / n), (long long)(nt / n), pct_sum / (double)n);
+	}
+	ob_puts(o, "\n");
+	ob_printf(o, unp_hdr, "DEV", "IOs/Unp", "IOs/Unp(to)");
+	ob_puts(o, unp_dash);
+	for (i = 0; i < btt_ndevs; i++) {
+		const struct btt_dev *d = &btt_devs[i];
+		double a = 0, at = 0;
+
+		if (d->nios_up && d->nplugs) {
+			a = (double)d->nios_up / (double)d->nplugs;
+			nup += d->nplugs;
+			tup += d->nios_up;
+		}
+		if (d->nios_upt && d->nplugs_t) {
+			at = (double)d->nios_upt / (double)d->nplugs_t;
+			nupt += d->nplugs_t;
+			tupt += d->nios_upt;
+		}
+		dev_name(name, d->dev);
+		ob_printf(o, unp_line, name, a, at);
+	}
+	if (nup || nupt) {
+		ob_puts(o, unp_dash);
+		ob_printf(o, unp_hdr, "Overall", "IOs/Unp", "IOs/Unp(to)");
+		ob_printf(o, unp_line, "Average", nup ? (double)tup / (double)nup : 0.0,
+			  nupt ? (double)tupt / (double)nupt : 0.0);
+	}
+	ob_puts(o, "\n");
+}
+
 /* the mean number of requests queued, not yet issued or merged, that a
  * Q finds; remappers left out; #Q as the merge table left it */
 static void active_q(struct obuf *o)
@@ -208,6 +273,7 @@ void btt_report(struct obuf *o)
 	all_devices(o);
 	overhead(o);
 	merge_info(o);
+	plug_info(o);
 	active_q(o);
 	live_info(o);
 }

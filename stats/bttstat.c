@@ -38,7 +38,7 @@ static struct btt_dev *dev_find(u32 dev)
 }
 
 /* the device's entry, made at its first event as btt makes its d_info */
-static struct btt_dev *dev_of(u32 dev)
+static struct btt_dev *dev_of(u32 dev, u64 time)
 {
 	struct btt_dev *d = dev_find(dev);
 
@@ -49,7 +49,7 @@ static struct btt_dev *dev_of(u32 dev)
 		return NULL;
 	}
 	d = &btt_devs[btt_ndevs++];
-	*d = (struct btt_dev){ .dev = dev, .culling = 1, .last_q = UNSET };
+	*d = (struct btt_dev){ .dev = dev, .culling = 1, .last_q = UNSET, .start = time };
 	return d;
 }
 
@@ -59,6 +59,44 @@ int btt_remapper(u32 dev)
 	u32 m = DEV_MAJOR(dev);
 
 	return m == 9 || m == 253 || m == 254;
+}
+
+double btt_time(u64 t)
+{
+	return (double)(t / 1000000000) + (double)(t % 1000000000) / 1.0e9;
+}
+
+void btt_unplug(struct btt_dev *d, double now, u64 nios, int timer)
+{
+	if (!d->plugged)
+		return;
+	if (timer) {
+		d->nplugs_t++;
+		d->nios_upt += nios;
+	} else {
+		d->nplugs++;
+		d->nios_up += nios;
+	}
+	d->plugged = 0;
+	d->plugged_time += now - d->last_plug;
+}
+
+/* plugs and unplugs: on known devices only, culled or not, not making
+ * one and not moving its end */
+static void plug(const struct rec *r, u32 act)
+{
+	struct btt_dev *d = dev_find(r->dev);
+	double now = btt_time(r->time);
+
+	if (!d)
+		return;
+	if (act == TA_PLUG) {
+		if (!d->plugged) {
+			d->plugged = 1;
+			d->last_plug = now;
+		}
+	} else
+		btt_unplug(d, now, r->pdu_len >= 8 ? be64_load(r->pdu) : 0, act == TA_UNPLUG_TIMER);
 }
 
 static void avg_add(struct btt_avg *a, u64 t)
@@ -236,19 +274,24 @@ void btt_event(const struct rec *r)
 
 	if (a & (TC(TC_NOTIFY) | TC(TC_PC)))
 		return;
+	if (act == TA_PLUG || act == TA_UNPLUG_IO || act == TA_UNPLUG_TIMER) {
+		plug(r, act);
+		return;
+	}
 	if (act != TA_QUEUE && act != TA_REMAP && act != TA_INSERT && act != TA_BACKMERGE &&
 	    act != TA_FRONTMERGE && act != TA_REQUEUE && act != TA_ISSUE && act != TA_COMPLETE &&
 	    act != TA_GETRQ && act != TA_SLEEPRQ)
 		return;
 	if (!r->bytes && act != TA_REMAP && act != TA_REQUEUE)
 		return;
-	if (!(d = dev_of(r->dev)))
+	if (!(d = dev_of(r->dev, r->time)))
 		return;
 	if (d->culling) {	/* a device's figures start at its first Q or A */
 		if (act != TA_QUEUE && act != TA_REMAP)
 			return;
 		d->culling = 0;
 	}
+	d->end = r->time;
 	switch (act) {
 	case TA_QUEUE: queued(d, r); break;
 	case TA_REMAP: remapped(r); break;

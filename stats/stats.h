@@ -66,6 +66,11 @@ struct btt_dev {
 	u8 culling;		/* no Q or A seen yet: btt ignores the device's events */
 	u64 n_qs, n_ds, last_q;
 	u64 n_act_q, t_act_q;	/* Qs not yet issued or merged; their sum at each Q */
+	u64 start, end;		/* first event, last one counted */
+	u64 nios_up, nios_upt;	/* requests the unplugs (by timer: upt) let go */
+	u32 nplugs, nplugs_t;
+	u8 plugged;
+	double last_plug, plugged_time;	/* as btt sums them, in seconds */
 	struct btt_avg avg[BTT_NAVG], blks;
 	struct btt_live live;
 };
@@ -76,5 +81,7 @@ extern struct btt_live btt_live_all;
 extern unsigned long long btt_live_folds;	/* an interval reached back past a folded one */
 extern unsigned long long btt_dev_dropped, btt_req_dropped;
 void btt_event(const struct rec *r);
-int btt_remapper(u32 dev);	/* majors 9, 253, 254: btt's "dm" figures */
+int btt_remapper(u32 dev);
+double btt_time(u64 t);	/* btt's BIT_TIME: whole seconds plus the rest */
+void btt_unplug(struct btt_dev *d, double now, u64 nios, int timer);	/* majors 9, 253, 254: btt's "dm" figures */
 #endif
