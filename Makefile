@@ -62,6 +62,8 @@ OBJS := $(SRCS:%.c=$(B)/obj/%.o)
 HOT := $(addprefix $(B)/obj/,capture/decode.o capture/source.o text.o \
 	output/fmt.o output/parse.o stats/monitor.o match/inflight.o match/dcpair.o)
 $(HOT): CFLAGS += -O2
+# btt's objects: no unwind tables (C without exceptions; -g keeps the debug frames)
+$(addprefix $(B)/obj/,stats/bttstat.o output/bttrep.o output/btt.o): CFLAGS += -fno-asynchronous-unwind-tables
 
 all: $(BIN)
 

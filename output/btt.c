@@ -11,17 +11,7 @@
 
 const char btt_usage[] =
 "usage: btt -i DUMP [-o NAME]\n"
-"       iomon btt -i DUMP [-o NAME]\n"
-"\n"
-"Time and merge figures per device from a binary dump of block trace\n"
-"records in time order (blkparse -d FILE or iomon parse -d FILE).\n"
-"\n"
-" -i, --input-file=DUMP       the dump to read\n"
-" -o, --output-file=NAME      the report to NAME.avg instead of stdout\n"
-"\n"
-"Done: All Devices, Device Overhead, Device Merge Information, Plug, Active\n"
-"Requests At Q and I/O Active Period, as btt 1.2.0 prints them; the two Seek\n"
-"sections are left out (see README).\n";
+"btt 1.2.0's report (NAME.avg, else stdout) from a blkparse -d dump\n";
 
 static u8 btt_buf[STREAM_BUF];
 static char btt_out[8192];
