@@ -7,6 +7,9 @@
 # qemu-user; `make size` reports sizes and fails past SIZE_BUDGET.
 CFLAGS ?= -Os -g
 WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter
+# C without exceptions needs no unwind tables: .eh_frame was 10 KiB of the
+# binary.  gdb still walks the stack from -g's debug frames.
+NOUNWIND := -fno-asynchronous-unwind-tables -fno-unwind-tables
 CPPFLAGS += -I. $(CFLAGS_EXTRA)
 # noseparate-code: no page of padding between code and rodata (8 KiB).
 LDFLAGS += -static -Wl,-z,noseparate-code -Wl,--build-id=none
@@ -68,10 +71,13 @@ SRCS := \
 	match/taghelper.c \
 	match/track.c \
 	stats/exact.c \
+	stats/bttstat.c \
 	stats/iostats.c \
 	stats/monstat.c \
 	stats/topstat.c \
 	output/btrace.c \
+	output/btt.c \
+	output/bttrep.c \
 	output/export.c \
 	output/fmt.c \
 	output/monitor.c \
@@ -103,13 +109,13 @@ $(STAMP): FORCE
 		echo "  or:      apt-get install musl-tools" >&2; \
 		echo "  or:      make CC=cc   (a glibc build: not the product, larger)" >&2; \
 		exit 1; }
-	@{ echo '$(CC) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS)'; command -v $(firstword $(CC)); \
+	@{ echo '$(CC) $(CFLAGS) $(NOUNWIND) $(CPPFLAGS) $(LDFLAGS)'; command -v $(firstword $(CC)); \
 		$(CC) -dumpfullversion -dumpmachine 2>&1; } >$@.new
 	@if cmp -s $@ $@.new; then rm -f $@.new; else mv -f $@.new $@; fi
 
 $(B)/obj/%.o: %.c $(HDRS) $(STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -ffunction-sections -fdata-sections -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(NOUNWIND) -ffunction-sections -fdata-sections -c -o $@ $<
 
 # The link map tells make size which object each global came from.
 $(UNSTRIPPED): $(OBJS)
@@ -190,10 +196,11 @@ clean:
 TINY := -DPROC_MAX=3 -DTRACK_MAX=4 -DPPI_MAX=2 -DCPUS_MAX=2 -DDEVS_MAX=1 \
 	-DSKIPS_MAX=1 -DSTREAMS_MAX=1 -DPIPE_WINDOW=16 -DFMT_SPACE=24 \
 	-DHOLD_MAX=1 -DHOLD_BYTES=8 -DMON_PENDING=2 -DMON_DEVS=1 -DTOP_TAGS=2 -DTOP_ROWS=2 -DTOP_REQS=4 \
-	-DREPLAY_FILES=1 -DNOTICE_BUF=16 -DCAP_DEVS=1 -DCAP_CPUS=1 -DTOP_RUNS=1 -DTOP_HELPER_MS=5000
+	-DREPLAY_FILES=1 -DNOTICE_BUF=16 -DCAP_DEVS=1 -DCAP_CPUS=1 -DTOP_RUNS=1 -DTOP_HELPER_MS=5000 \
+	-DBTT_DEVS=1 -DBTT_REQS=4 -DBTT_LIVES=1
 $(B)/tiny/iomon: $(SRCS) $(HDRS) Makefile $(STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) -I. $(TINY) -Os $(WARN) $(LDFLAGS) -o $@ $(SRCS)
+	$(CC) -I. $(TINY) -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS)
 
 print-srcs:
 	@echo $(SRCS)

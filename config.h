@@ -222,4 +222,14 @@
 #define TOP_OUT_BUF 8192		/* top's table output buffer */
 #endif
 
+/* btt: devices, and queued requests in flight (a C removes them) */
+#ifndef BTT_DEVS
+#define BTT_DEVS 64
+#endif
+#ifndef BTT_REQS
+#define BTT_REQS 8192
+#endif
+#ifndef BTT_LIVES
+#define BTT_LIVES 64		/* busy intervals kept open per device */
+#endif
 #endif

@@ -53,4 +53,7 @@ void parse_begin_push(void);
 int parse_push(const void *p, size_t n);
 void parse_pump(void);
 int parse_end(int rc);
+/* output/bttrep.c: btt's report (NAME.avg); output/btt.c: its driver */
+void btt_report(struct obuf *o);
+int btt_main(int, char **);
 #endif

@@ -106,4 +106,40 @@ extern struct topstat tops;
 void top_event(const struct rec *r, u32 tag, int tagged);	/* Q M F D C */
 unsigned long long top_aged(void);	/* requests aged out of TOP_REQS */
 
+
+/* stats/bttstat.c: btt's figures per device and overall, from a dump in
+ * time order; times in ns, as btt's struct avg_info */
+enum { BTT_Q2Q_DM, BTT_Q2A_DM, BTT_Q2C_DM, BTT_Q2Q, BTT_Q2A, BTT_Q2G, BTT_S2G, BTT_G2I,
+       BTT_Q2M, BTT_I2D, BTT_M2D, BTT_D2C, BTT_Q2C, BTT_NAVG };
+struct btt_avg { u64 min, max, total; u32 n; };
+/* the times a device was busy (a D to its C), as a union of intervals:
+ * the newest BTT_LIVES kept open, older ones folded into the sums */
+struct btt_live {
+	u64 dt[BTT_LIVES], ct[BTT_LIVES];
+	u32 n;
+	u64 folded, folded_len, folded_ct, end;
+};
+struct btt_dev {
+	u32 dev;
+	u8 culling;		/* no Q or A seen yet: btt ignores the device's events */
+	u64 n_qs, n_ds, last_q;
+	u64 n_act_q, t_act_q;	/* Qs not yet issued or merged; their sum at each Q */
+	u64 start, end;		/* first event, last one counted */
+	u64 nios_up, nios_upt;	/* requests the unplugs (by timer: upt) let go */
+	u32 nplugs, nplugs_t;
+	u8 plugged;
+	double last_plug, plugged_time;	/* as btt sums them, in seconds */
+	struct btt_avg avg[BTT_NAVG], blks;
+	struct btt_live live;
+};
+extern struct btt_dev btt_devs[];
+extern u32 btt_ndevs;
+extern struct btt_avg btt_all[BTT_NAVG];
+extern struct btt_live btt_live_all;
+extern unsigned long long btt_live_folds;	/* an interval reached back past a folded one */
+extern unsigned long long btt_dev_dropped, btt_req_dropped;
+void btt_event(const struct rec *r);
+int btt_remapper(u32 dev);
+double btt_time(u64 t);	/* btt's BIT_TIME: whole seconds plus the rest */
+void btt_unplug(struct btt_dev *d, double now, u64 nios, int timer);	/* majors 9, 253, 254: btt's "dm" figures */
 #endif

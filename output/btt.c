@@ -1,0 +1,91 @@
+/* output/btt.c: driver: btt: options, reading the dump, the report file */
+/* usage: iomon btt -i DUMP [-o NAME]
+ * The dump (blkparse -d, iomon parse -d) is read here, record by record
+ * through capture's byte source, so that reading can later become the
+ * shared merge without touching the figures in stats/bttstat.c. */
+#include <fcntl.h>
+#include <getopt.h>
+#include <string.h>
+#include <unistd.h>
+#include "output/output.h"
+
+const char btt_usage[] =
+"usage: btt -i DUMP [-o NAME]\n"
+"btt 1.2.0's report (NAME.avg, else stdout) from a blkparse -d dump\n";
+
+static u8 btt_buf[STREAM_BUF];
+static char btt_out[8192];
+
+static COLD int read_dump(const char *name)
+{
+	struct src s;
+	struct rec r;
+	int fd = open(name, O_RDONLY), got;
+
+	if (fd < 0) {
+		err_sys(name);
+		return 1;
+	}
+	src_init(&s, fd, name, btt_buf, sizeof(btt_buf));
+	while ((got = src_record(&s, &r)) > 0)
+		btt_event(&r);
+	close(fd);
+	src_zero_report();
+	return got < 0;
+}
+
+/* a pool that ran out makes the figures approximate: said, never silent */
+static COLD void pools_report(void)
+{
+	if (btt_dev_dropped)
+		warn_msg("%llu events of devices beyond the first %d (BTT_DEVS) left out", btt_dev_dropped, BTT_DEVS);
+	if (btt_req_dropped)
+		warn_msg("%llu requests found %d (BTT_REQS) in flight: not tracked, so the figures are approximate",
+			 btt_req_dropped, BTT_REQS);
+	if (btt_live_folds)
+		warn_msg("%llu busy periods reached back past the %d (BTT_LIVES) kept: the I/O Active Period figures are approximate",
+			 btt_live_folds, BTT_LIVES);
+}
+
+static const struct option longopts[] = {
+	{ "input-file", 1, 0, 'i' },
+	{ "output-file", 1, 0, 'o' },
+	{ 0, 0, 0, 0 },
+};
+
+COLD int btt_main(int argc, char **argv)
+{
+	const char *in = NULL, *out = NULL;
+	char path[PATH_LEN];
+	struct obuf o;
+	int c, fd = 1, rc;
+
+	while ((c = opt_get(argc, argv, "i:o:", longopts)) != -1) {
+		switch (c) {
+		case 'i': in = opt_arg; break;
+		case 'o': out = opt_arg; break;
+		default:
+			ob_init(&o, 2, "(stderr)", btt_out, sizeof(btt_out));
+			ob_puts(&o, btt_usage);
+			ob_close(&o);
+			return 1;
+		}
+	}
+	if (!in || opt_ind < argc) {
+		warn_msg("%s", !in ? "-i DUMP is needed" : "unexpected argument");
+		return 1;
+	}
+	rc = read_dump(in);
+	pools_report();
+	if (out) {
+		if ((size_t)sfmt(path, sizeof(path), "%s.avg", out) >= sizeof(path)) {
+			warn_msg("%s: name too long", out);
+			return 1;
+		}
+		if ((fd = open_out(path, 0644)) < 0)
+			return 1;
+	}
+	ob_init(&o, fd, out ? path : "(stdout)", btt_out, sizeof(btt_out));
+	btt_report(&o);
+	return ob_close(&o) || rc;
+}

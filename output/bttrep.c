@@ -1,0 +1,279 @@
+/* output/bttrep.c: output: btt's report text (NAME.avg): All Devices, Device Overhead, Device Merge Information */
+/* Byte for byte as btt 1.2.0 prints them; a section that is not done is
+ * left out whole, never printed with wrong figures. */
+#include "output/output.h"
+
+
+static void section(struct obuf *o, const char *title)
+{
+	ob_printf(o, "==================== %s ====================\n\n", title);
+}
+
+static void dev_name(char *buf, u32 dev)
+{
+	sfmt(buf, 16, "(%3u,%3u)", DEV_MAJOR(dev), DEV_MINOR(dev));
+}
+
+#define bit_time btt_time
+
+static void avg_line(struct obuf *o, const char *name, const struct btt_avg *a)
+{
+	if (a->n)
+		ob_printf(o, "%-15s %13.9f %13.9f %13.9f %11d\n", name, bit_time(a->min),
+			  bit_time(a->total) / (double)a->n, bit_time(a->max), (int)a->n);
+}
+
+static const char *const avg_names[BTT_NAVG] = {
+	"Q2Qdm", "Q2Adm", "Q2Cdm", "Q2Q", "Q2A", "Q2G", "S2G", "G2I", "Q2M", "I2D", "M2D", "D2C", "Q2C"
+};
+
+/* a line per figure seen at least once; the dm ones first */
+static void all_devices(struct obuf *o)
+{
+	int i;
+
+	section(o, "All Devices");
+	ob_printf(o, "%15s %13s %13s %13s %11s\n", "ALL", "MIN", "AVG", "MAX", "N");
+	ob_puts(o, "--------------- ------------- ------------- ------------- -----------\n");
+	for (i = 0; i < BTT_NAVG; i++) {
+		avg_line(o, avg_names[i], &btt_all[i]);
+		if (i == BTT_Q2C_DM || i == BTT_Q2C)
+			ob_puts(o, "\n");
+	}
+}
+
+static const char oh_dash[] = "---------- | --------- --------- --------- --------- ---------\n";
+static const int oh_fig[5] = { BTT_Q2G, BTT_G2I, BTT_Q2M, BTT_I2D, BTT_D2C };
+
+/* each stage's share of Q2C (the non-dm one): per device with Q2C time,
+ * and overall over those devices when any of their stages was seen */
+static void overhead(struct obuf *o)
+{
+	u64 tot[6] = { 0 }, n[6] = { 0 };
+	u32 i, k, any = 0;
+	char name[16];
+
+	section(o, "Device Overhead");
+	ob_printf(o, "%10s | %9s %9s %9s %9s %9s\n", "DEV", "Q2G", "G2I", "Q2M", "I2D", "D2C");
+	ob_puts(o, oh_dash);
+	for (i = 0; i < btt_ndevs; i++) {
+		const struct btt_dev *d = &btt_devs[i];
+		double q2c = (double)d->avg[BTT_Q2C].total;
+
+		if (!d->avg[BTT_Q2C].n || !d->avg[BTT_Q2C].total)
+			continue;
+		dev_name(name, d->dev);
+		ob_printf(o, "%10s |", name);
+		for (k = 0; k < 5; k++) {
+			ob_printf(o, " %8.4f%%", 100.0 * (double)d->avg[oh_fig[k]].total / q2c);
+			tot[k] += d->avg[oh_fig[k]].total;
+			n[k] += d->avg[oh_fig[k]].n;
+			any |= d->avg[oh_fig[k]].n != 0;
+		}
+		ob_puts(o, "\n");
+		tot[5] += d->avg[BTT_Q2C].total;
+	}
+	if (any) {
+		ob_puts(o, oh_dash);
+		ob_printf(o, "%10s |", "Overall");
+		for (k = 0; k < 5; k++)
+			ob_printf(o, " %8.4f%%", n[k] ? 100.0 * ((double)tot[k] / (double)tot[5]) : 0.0);
+		ob_puts(o, "\n");
+	}
+	ob_puts(o, "\n");
+}
+
+static const char merge_hdr[] = "       DEV |       #Q       #D   Ratio |   BLKmin   BLKavg   BLKmax    Total\n";
+static const char merge_dash[] = "---------- | -------- -------- ------- | -------- -------- -------- --------\n";
+
+/* a device counts once it has Qs and Ds; fewer Qs than Ds reads as
+ * equal; the per-device average truncates a double, the total's divides
+ * integers, and its ratio is computed in float */
+static void merge_info(struct obuf *o)
+{
+	u64 nq = 0, nd = 0, bmin = 0, bmax = 0, tot = 0;
+	u32 i, n = 0;
+	char name[16];
+
+	section(o, "Device Merge Information");
+	ob_puts(o, merge_hdr);
+	ob_puts(o, merge_dash);
+	for (i = 0; i < btt_ndevs; i++) {
+		const struct btt_dev *d = &btt_devs[i];
+		u64 q = d->n_qs < d->n_ds ? d->n_ds : d->n_qs;
+
+		if (!d->n_qs || !d->n_ds)
+			continue;
+		dev_name(name, d->dev);
+		ob_printf(o, "%10s | %8llu %8llu %7.1f | %8llu %8llu %8llu %8llu\n", name,
+			  (unsigned long long)q, (unsigned long long)d->n_ds, (double)q / (double)d->n_ds,
+			  (unsigned long long)d->blks.min,
+			  (unsigned long long)((double)d->blks.total / (double)d->n_ds),
+			  (unsigned long long)d->blks.max, (unsigned long long)d->blks.total);
+		if (!n++ || d->blks.min < bmin)
+			bmin = d->blks.min;
+		if (n == 1 || d->blks.max > bmax)
+			bmax = d->blks.max;
+		nq += q;
+		nd += d->n_ds;
+		tot += d->blks.total;
+	}
+	if (n > 1) {
+		ob_puts(o, merge_dash);
+		ob_puts(o, merge_hdr);
+		ob_printf(o, "%10s | %8llu %8llu %7.1f | %8llu %8llu %8llu %8llu\n", "TOTAL",
+			  (unsigned long long)nq, (unsigned long long)nd, (double)((float)nq / (float)nd),
+			  (unsigned long long)bmin, (unsigned long long)(tot / nd),
+			  (unsigned long long)bmax, (unsigned long long)tot);
+	}
+	ob_puts(o, "\n");
+}
+
+static const char plug_hdr[] = "%10s | %10s %10s  | %s\n";
+static const char plug_line[] = "%10s | %10lld(%10lld) | %13.9f%%\n";
+static const char plug_dash[] = "---------- | ---------- ----------  | ----------------\n";
+static const char unp_hdr[] = "%10s | %10s   %10s\n";
+static const char unp_line[] = "%10s | %10.1f   %10.1f\n";
+static const char unp_dash[] = "---------- | ----------   ----------\n";
+
+/* a device still plugged at the end is unplugged at its last event; the
+ * share of time plugged is of the device's first to last event */
+static void plug_info(struct obuf *o)
+{
+	long np = 0, nt = 0, n = 0;
+	double pct_sum = 0;
+	u64 tup = 0, tupt = 0, nup = 0, nupt = 0;
+	char name[16];
+	u32 i;
+
+	section(o, "Plug Information");
+	ob_printf(o, plug_hdr, "DEV", "# Plugs", "# Timer Us", "% Time Q Plugged");
+	ob_puts(o, plug_dash);
+	for (i = 0; i < btt_ndevs; i++) {
+		struct btt_dev *d = &btt_devs[i];
+		double pct;
+
+		btt_unplug(d, bit_time(d->end), 0, 0);
+		if (!d->nplugs && !d->nplugs_t)
+			continue;
+		pct = 100.0 * (d->plugged_time / (bit_time(d->end) - bit_time(d->start)));
+		dev_name(name, d->dev);
+		ob_printf(o, plug_line, name, (long long)d->nplugs, (long long)d->nplugs_t, pct);
+		n++;
+		np += d->nplugs;
+		nt += d->nplugs_t;
+		pct_sum += pct;
+	}
+	if (n > 1) {
+		ob_puts(o, plug_dash);
+		ob_printf(o, plug_hdr, "Overall", "# Plugs", "# Timer Us", "% Time Q Plugged");
+		ob_printf(o, plug_line, "Average", (long long)(np / n), (long long)(nt / n), pct_sum / (double)n);
+	}
+	ob_puts(o, "\n");
+	ob_printf(o, unp_hdr, "DEV", "IOs/Unp", "IOs/Unp(to)");
+	ob_puts(o, unp_dash);
+	for (i = 0; i < btt_ndevs; i++) {
+		const struct btt_dev *d = &btt_devs[i];
+		double a = 0, at = 0;
+
+		if (d->nios_up && d->nplugs) {
+			a = (double)d->nios_up / (double)d->nplugs;
+			nup += d->nplugs;
+			tup += d->nios_up;
+		}
+		if (d->nios_upt && d->nplugs_t) {
+			at = (double)d->nios_upt / (double)d->nplugs_t;
+			nupt += d->nplugs_t;
+			tupt += d->nios_upt;
+		}
+		dev_name(name, d->dev);
+		ob_printf(o, unp_line, name, a, at);
+	}
+	if (nup || nupt) {
+		ob_puts(o, unp_dash);
+		ob_printf(o, unp_hdr, "Overall", "IOs/Unp", "IOs/Unp(to)");
+		ob_printf(o, unp_line, "Average", nup ? (double)tup / (double)nup : 0.0,
+			  nupt ? (double)tupt / (double)nupt : 0.0);
+	}
+	ob_puts(o, "\n");
+}
+
+/* the mean number of requests queued, not yet issued or merged, that a
+ * Q finds; remappers left out; #Q as the merge table left it */
+static void active_q(struct obuf *o)
+{
+	u64 tq = 0, ta = 0;
+	u32 i, n = 0;
+	char name[16];
+
+	section(o, "Active Requests At Q Information");
+	ob_printf(o, "%10s | %13s\n", "DEV", "Avg Reqs @ Q");
+	ob_puts(o, "---------- | -------------\n");
+	for (i = 0; i < btt_ndevs; i++) {
+		const struct btt_dev *d = &btt_devs[i];
+		u64 q = d->n_ds && d->n_qs < d->n_ds ? d->n_ds : d->n_qs;
+
+		if (!d->n_qs || btt_remapper(d->dev))
+			continue;
+		dev_name(name, d->dev);
+		ob_printf(o, "%10s | %13.1f\n", name, (double)d->t_act_q / (double)q);
+		n++;
+		tq += q;
+		ta += d->t_act_q;
+	}
+	if (n > 1)
+		ob_printf(o, "---------- | -------------\n%10s | %13s\n%10s | %13.1f\n", "Overall",
+			  "Avgs Reqs @ Q", "Average", (double)ta / (double)tq);
+	ob_puts(o, "\n");
+}
+
+static const char live_dash[] = "---------- | ---------- ------------- ------------- ------\n";
+
+/* btt's lives: their number, mean length, mean gap and share of the
+ * time from 0 (not from the first) to the last end */
+static void live_line(struct obuf *o, const char *name, const struct btt_live *l)
+{
+	u64 n = l->n + l->folded, tot = l->folded_len;
+	double act = 0, lull = 0, pct = 0;
+	u32 i;
+
+	for (i = 0; i < l->n; i++)
+		tot += l->ct[i] - l->dt[i];
+	if (n == 1)
+		pct = 100.0;
+	else if (n > 1) {
+		double t = bit_time(l->end), live = bit_time(tot);
+
+		pct = 100.0 * (live / t);
+		act = live / (double)n;
+		lull = (t - live) / (double)(n - 1);
+	}
+	ob_printf(o, "%10s | %10llu %13.9f %13.9f %6.2f\n", name, (unsigned long long)n, act, lull, pct);
+}
+
+static void live_info(struct obuf *o)
+{
+	char name[16];
+	u32 i;
+
+	section(o, "I/O Active Period Information");
+	ob_printf(o, "%10s | %10s %13s %13s %6s\n", "DEV", "# Live", "Avg. Act", "Avg. !Act", "% Live");
+	ob_puts(o, live_dash);
+	for (i = 0; i < btt_ndevs; i++) {
+		dev_name(name, btt_devs[i].dev);
+		live_line(o, name, &btt_devs[i].live);
+	}
+	ob_puts(o, live_dash);
+	live_line(o, "Total Sys", &btt_live_all);
+	ob_puts(o, "\n");
+}
+
+void btt_report(struct obuf *o)
+{
+	all_devices(o);
+	overhead(o);
+	merge_info(o);
+	plug_info(o);
+	active_q(o);
+	live_info(o);
+}

@@ -1,0 +1,311 @@
+/* stats/bttstat.c: stats: btt's per-device and overall figures (stage times, merge counts) from a dump in time order */
+/* btt (blktrace 1.2.0) keeps, per device, the queued requests (Q) in
+ * flight.  G, S, I and M find the Q holding their sector and stamp it; a
+ * D stamps and a C completes (and drops) every Q inside its range.  A Q
+ * that never completes whole (a split one) stays for the rest of the run,
+ * as in btt.  Checked against btt's output: Qs with the same start sector
+ * are all kept, and of several Qs holding a sector the newest is taken.
+ * The Qs live on the shared in-flight table (match/inflight.c); the
+ * searches by range go through its slots, so their cost grows with the
+ * Qs in flight (BTT_REQS bounds them; past it a Q is counted, not kept). */
+#include <string.h>
+#include "stats/stats.h"
+
+#define UNSET (~(u64)0)
+struct btt_q {
+	struct ift_hdr h;
+	u64 time, g, s, i, m, d;	/* UNSET (s: 0) until seen */
+	u32 len;		/* sectors */
+};
+#define KIND_Q 'Q'
+IFT_POOL(bq, struct btt_q, BTT_REQS, BTT_REQS, IFT_DROP);
+
+struct btt_dev btt_devs[BTT_DEVS];
+u32 btt_ndevs;
+struct btt_avg btt_all[BTT_NAVG];
+struct btt_live btt_live_all;
+unsigned long long btt_dev_dropped, btt_req_dropped, btt_live_folds;
+static u64 last_q = UNSET;
+
+static struct btt_dev *dev_find(u32 dev)
+{
+	u32 i;
+
+	for (i = 0; i < btt_ndevs; i++)
+		if (btt_devs[i].dev == dev)
+			return &btt_devs[i];
+	return NULL;
+}
+
+/* the device's entry, made at its first event as btt makes its d_info */
+static struct btt_dev *dev_of(u32 dev, u64 time)
+{
+	struct btt_dev *d = dev_find(dev);
+
+	if (d)
+		return d;
+	if (btt_ndevs == BTT_DEVS) {
+		btt_dev_dropped++;
+		return NULL;
+	}
+	d = &btt_devs[btt_ndevs++];
+	*d = (struct btt_dev){ .dev = dev, .culling = 1, .last_q = UNSET, .start = time };
+	return d;
+}
+
+/* major 9 (md), 253 and 254 (device mapper): btt's "dm" figures */
+int btt_remapper(u32 dev)
+{
+	u32 m = DEV_MAJOR(dev);
+
+	return m == 9 || m == 253 || m == 254;
+}
+
+double btt_time(u64 t)
+{
+	return (double)(t / 1000000000) + (double)(t % 1000000000) / 1.0e9;
+}
+
+void btt_unplug(struct btt_dev *d, double now, u64 nios, int timer)
+{
+	if (!d->plugged)
+		return;
+	if (timer) {
+		d->nplugs_t++;
+		d->nios_upt += nios;
+	} else {
+		d->nplugs++;
+		d->nios_up += nios;
+	}
+	d->plugged = 0;
+	d->plugged_time += now - d->last_plug;
+}
+
+/* plugs and unplugs: on known devices only, culled or not, not making
+ * one and not moving its end */
+static void plug(const struct rec *r, u32 act)
+{
+	struct btt_dev *d = dev_find(r->dev);
+	double now = btt_time(r->time);
+
+	if (!d)
+		return;
+	if (act == TA_PLUG) {
+		if (!d->plugged) {
+			d->plugged = 1;
+			d->last_plug = now;
+		}
+	} else
+		btt_unplug(d, now, r->pdu_len >= 8 ? be64_load(r->pdu) : 0, act == TA_UNPLUG_TIMER);
+}
+
+static void avg_add(struct btt_avg *a, u64 t)
+{
+	if (!a->n++)
+		a->min = a->max = a->total = t;
+	else {
+		if (t < a->min)
+			a->min = t;
+		else if (t > a->max)
+			a->max = t;
+		a->total += t;
+	}
+}
+
+static u64 tdelta(u64 from, u64 to) { return from < to ? to - from : 1; }
+
+/* one figure, overall and for the device */
+static void both(struct btt_dev *d, int which, u64 t)
+{
+	avg_add(&btt_all[which], t);
+	avg_add(&d->avg[which], t);
+}
+
+static void q2q(u64 *last, struct btt_avg *a, u64 t)
+{
+	if (*last != UNSET)
+		avg_add(a, t > *last ? t - *last : 1);
+	*last = t;
+}
+
+static void queued(struct btt_dev *d, const struct rec *r)
+{
+	struct btt_q *q;
+	int dm = btt_remapper(r->dev);
+
+	d->n_qs++;
+	d->t_act_q += d->n_act_q++;
+	q2q(&d->last_q, &d->avg[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
+	q2q(&last_q, &btt_all[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
+	q = ift_put(&bq, r->dev, r->sector, KIND_Q, r->time);
+	if (!q) {
+		btt_req_dropped++;
+		return;
+	}
+	q->time = r->time;
+	q->g = q->i = q->m = q->d = UNSET;
+	q->len = r->bytes >> 9;
+}
+
+/* the Q holding sector, start <= sector < end, as btt's tree search:
+ * its own start first, else a look through the table (a G or I of a
+ * split lands inside the Q) */
+static struct btt_q *q_at(u32 dev, u64 sector)
+{
+	struct btt_q *q, *best = NULL;
+	u32 i;
+
+	for (i = 1; i <= bq.hwm; i++)
+		if ((q = ift_slot(&bq, i)) && q->h.dev == dev && q->h.sector <= sector &&
+		    sector < q->h.sector + q->len && (!best || q->time > best->time))
+			best = q;
+	return best;
+}
+
+static void stamped(struct btt_dev *d, const struct rec *r, u32 act)
+{
+	struct btt_q *q = q_at(r->dev, r->sector);
+
+	if (!q)
+		return;
+	switch (act) {
+	case TA_SLEEPRQ:
+		q->s = r->time;
+		break;
+	case TA_GETRQ:
+		q->g = r->time;
+		both(d, BTT_Q2G, tdelta(q->time, r->time));
+		if (q->s)
+			both(d, BTT_S2G, tdelta(q->s, r->time));
+		break;
+	case TA_INSERT:
+		q->i = r->time;
+		if (q->g != UNSET)
+			both(d, BTT_G2I, tdelta(q->g, r->time));
+		break;
+	default:		/* back and front merges */
+		q->m = r->time;
+		both(d, BTT_Q2M, tdelta(q->time, r->time));
+	}
+}
+
+static void issued(struct btt_dev *d, struct btt_q *q, const struct rec *r)
+{
+	if (q->i != UNSET)
+		both(d, BTT_I2D, tdelta(q->i, r->time));
+	else if (q->m != UNSET)
+		both(d, BTT_M2D, tdelta(q->m, r->time));
+	q->d = r->time;
+}
+
+/* [dt, ct] joins the busy intervals it touches.  Completions come in
+ * time order, so ct is the latest end: the intervals it reaches are the
+ * newest ones, whose ends are at or after dt. */
+static void live_add(struct btt_live *l, u64 dt, u64 ct)
+{
+	while (l->n && l->ct[l->n - 1] >= dt) {
+		l->n--;
+		if (l->dt[l->n] < dt)
+			dt = l->dt[l->n];
+	}
+	if (!l->n && l->folded && l->folded_ct >= dt)
+		btt_live_folds++;	/* it should have joined a folded one */
+	if (l->n == BTT_LIVES) {	/* the oldest is final enough: to the sums */
+		l->folded++;
+		l->folded_len += l->ct[0] - l->dt[0];
+		l->folded_ct = l->ct[0];
+		memmove(l->dt, l->dt + 1, sizeof(l->dt) - sizeof(l->dt[0]));
+		memmove(l->ct, l->ct + 1, sizeof(l->ct) - sizeof(l->ct[0]));
+		l->n--;
+	}
+	l->dt[l->n] = dt;
+	l->ct[l->n++] = ct;
+	if (ct > l->end)
+		l->end = ct;
+}
+
+static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
+{
+	both(d, btt_remapper(d->dev) ? BTT_Q2C_DM : BTT_Q2C, tdelta(q->time, r->time));
+	if (q->d != UNSET) {
+		live_add(&d->live, q->d, r->time);
+		live_add(&btt_live_all, q->d, r->time);
+		both(d, BTT_D2C, tdelta(q->d, r->time));
+	}
+	ift_del(&bq, q);
+}
+
+/* every Q inside a D or C's range [sector, sector + len) */
+static void each_q(struct btt_dev *d, const struct rec *r, void (*fn)(struct btt_dev *, struct btt_q *, const struct rec *))
+{
+	u64 s = r->sector, e = s + (r->bytes >> 9);
+	struct btt_q *q;
+	u32 i;
+
+	for (i = 1; i <= bq.hwm; i++)
+		if ((q = ift_slot(&bq, i)) && q->h.dev == r->dev && s <= q->h.sector && q->h.sector + q->len <= e)
+			fn(d, q, r);
+}
+
+static void blocks(struct btt_dev *d, const struct rec *r)
+{
+	avg_add(&d->blks, r->bytes >> 9);
+}
+
+/* a remap: the Q on the device it came from, by the sector it had there */
+static void remapped(const struct rec *r)
+{
+	const struct btt_dev *from;
+	struct btt_q *q;
+
+	if (r->pdu_len < 16)
+		return;
+	from = dev_find(be32_load(r->pdu));
+	if (!from || !(q = q_at(from->dev, be64_load(r->pdu + 8))))
+		return;
+	avg_add(&btt_all[btt_remapper(from->dev) ? BTT_Q2A_DM : BTT_Q2A], tdelta(q->time, r->time));
+	avg_add(&btt_devs[from - btt_devs].avg[btt_remapper(from->dev) ? BTT_Q2A_DM : BTT_Q2A], tdelta(q->time, r->time));
+}
+
+void btt_event(const struct rec *r)
+{
+	u32 a = ACT32(r), act = a & 0xffff;
+	struct btt_dev *d;
+
+	if (a & (TC(TC_NOTIFY) | TC(TC_PC)))
+		return;
+	if (act == TA_PLUG || act == TA_UNPLUG_IO || act == TA_UNPLUG_TIMER) {
+		plug(r, act);
+		return;
+	}
+	if (act != TA_QUEUE && act != TA_REMAP && act != TA_INSERT && act != TA_BACKMERGE &&
+	    act != TA_FRONTMERGE && act != TA_REQUEUE && act != TA_ISSUE && act != TA_COMPLETE &&
+	    act != TA_GETRQ && act != TA_SLEEPRQ)
+		return;
+	if (!r->bytes && act != TA_REMAP && act != TA_REQUEUE)
+		return;
+	if (!(d = dev_of(r->dev, r->time)))
+		return;
+	if (d->culling) {	/* a device's figures start at its first Q or A */
+		if (act != TA_QUEUE && act != TA_REMAP)
+			return;
+		d->culling = 0;
+	}
+	d->end = r->time;
+	switch (act) {
+	case TA_QUEUE: queued(d, r); break;
+	case TA_REMAP: remapped(r); break;
+	case TA_ISSUE:
+		d->n_ds++;
+		d->n_act_q -= d->n_act_q != 0;
+		each_q(d, r, issued);
+		break;
+	case TA_COMPLETE: blocks(d, r); each_q(d, r, completed); break;
+	case TA_REQUEUE: break;
+	case TA_BACKMERGE:
+	case TA_FRONTMERGE:
+		d->n_act_q -= d->n_act_q != 0;	/* found or not */
+		/* fall through */
+	default: stamped(d, r, act);
+	}
+}

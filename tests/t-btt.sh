@@ -1,0 +1,66 @@
+# needs: btt blkparse python3
+# iomon btt against Debian's btt 1.2.0: for every fixture, one dump (made
+# by Debian's blkparse -d where it reads the input, else by iomon parse
+# -d), then btt -o ref and iomon btt -o got; the sections iomon does so
+# far are compared byte for byte.
+BTT_DONE="All Devices;Device Overhead;Device Merge Information;Plug Information;Active Requests At Q Information;I/O Active Period Information"
+# the sections named in BTT_DONE, out of a .avg, in file order
+btt_sections() {
+	awk -v want="$BTT_DONE" 'BEGIN { n = split(want, w, ";") }
+		/^==================== .* ====================$/ {
+			t = $0; sub(/^=+ /, "", t); sub(/ =+$/, "", t); p = 0
+			for (i = 1; i <= n; i++) if (w[i] == t) p = 1
+		}
+		p' "$1"
+}
+# btt_case NAME DUMP: the done sections of btt's and iomon's report agree
+btt_case() {
+	local n=$1 dump=$2
+	(cd "$OUT" && btt -i "$dump" -o "ref-$n" >/dev/null 2>&1)
+	btt_sections "$OUT/ref-$n.avg" >"$OUT/ref-$n.sec"
+	"$IOMON" btt -i "$dump" -o "$OUT/got-$n" 2>"$OUT/got-$n.err"
+	same "btt $n: $BTT_DONE" "$OUT/got-$n.avg" "$OUT/ref-$n.sec"
+}
+# fix_dump FIXTURE: its dump (every NAME.blktrace.0 in the folder merged)
+fix_dump() {
+	local d=$FIX/$1 a=() f
+	for f in "$d"/*.blktrace.0; do a+=(-i "${f%.blktrace.0}"); done
+	blkparse "${a[@]}" -d "$OUT/$1.dump" -O >/dev/null 2>&1
+	[ -s "$OUT/$1.dump" ] || "$IOMON" parse "${a[@]}" -d "$OUT/$1.dump" -O >/dev/null 2>&1
+}
+
+if need "btt vs Debian's btt" btt blkparse; then
+	for d in "$FIX"/*/; do
+		f=$(basename "$d")
+		ls "$d"*.blktrace.0 >/dev/null 2>&1 || continue
+		fix_dump "$f" && btt_case "$f" "$OUT/$f.dump"
+	done
+	# v8 records (Debian's blkparse reads none): iomon parse -d writes v7
+	"$IOMON" parse -i "$FIX/v8-ext4-part/nullb0" -d "$OUT/v8.dump" -O >/dev/null 2>&1
+	btt_case v8-by-iomon-parse "$OUT/v8.dump"
+	# a big-endian dump (as an s390x blkparse -d writes it) reads the same
+	python3 - "$OUT/s390x-discard-flush.dump" "$OUT/be.dump" <<-'PY'
+	import struct, sys
+	d, out, off = open(sys.argv[1], "rb").read(), bytearray(), 0
+	f = "IIQQIIIIIHH"
+	while off + 48 <= len(d):
+	    h = struct.unpack("<" + f, d[off:off + 48]); n = h[10]
+	    out += struct.pack(">" + f, *h) + d[off + 48:off + 48 + n]; off += 48 + n
+	open(sys.argv[2], "wb").write(out)
+	PY
+	"$IOMON" btt -i "$OUT/be.dump" -o "$OUT/be" 2>/dev/null
+	same "btt: a big-endian dump reads as the host's" "$OUT/be.avg" "$OUT/got-s390x-discard-flush.avg"
+fi
+
+# the tiny build's pools (BTT_DEVS=1, BTT_REQS=4, BTT_LIVES=1) run out, and say so
+if [ -s "$OUT/two-devs.dump" ]; then
+	"$IOMON_TINY" btt -i "$OUT/two-devs.dump" >/dev/null 2>"$OUT/tiny.err"
+	check "tiny btt: devices past BTT_DEVS are counted and named" grep -q "(BTT_DEVS) left out" "$OUT/tiny.err"
+	"$IOMON_TINY" btt -i "$OUT/split.dump" >/dev/null 2>"$OUT/tiny.err"
+	check "tiny btt: requests past BTT_REQS are counted and named" grep -q "(BTT_REQS) in flight" "$OUT/tiny.err"
+	"$IOMON_TINY" btt -i "$OUT/mq-randrw.dump" >/dev/null 2>"$OUT/tiny.err"
+	check "tiny btt: busy periods past BTT_LIVES make an announced approximation" grep -q "(BTT_LIVES) kept: the I/O Active Period figures are approximate" "$OUT/tiny.err"
+else
+	skip "tiny btt pools" "no two-devs dump (needs Debian's blkparse or the run above)"
+fi
+testcmd "btt: -i is needed" "btt 2>&1; echo rc=\$?" "btt: -i DUMP is needed\nrc=1\n"
