@@ -1,8 +1,7 @@
 /* output/btt.c: driver: btt: options, reading the dump, the report file */
 /* usage: iomon btt -i DUMP [-o NAME]
- * The dump (blkparse -d, iomon parse -d) is read here, record by record
- * through capture's byte source, so that reading can later become the
- * shared merge without touching the figures in stats/bttstat.c. */
+ * The dump (blkparse -d, iomon parse -d) is read through the shared merge
+ * (capture/merge.c); the figures are stats/bttstat.c's. */
 #include <fcntl.h>
 #include <getopt.h>
 #include <string.h>
@@ -10,28 +9,33 @@
 #include "output/output.h"
 
 const char btt_usage[] =
-"usage: btt -i DUMP [-o NAME]\n"
+"usage: btt -i DUMP|- [-o NAME]\n"
 "btt 1.2.0's report (NAME.avg, else stdout) from a blkparse -d dump\n";
 
-static u8 btt_buf[STREAM_BUF];
 static char btt_out[8192];
+static volatile sig_atomic_t btt_stop;	/* never set: btt reads to the end */
 
-static COLD int read_dump(const char *name)
+/* The dump (-i DUMP, or - for stdin) through the merge, one input for now:
+ * trace files by name need blkparse's time origin first (a dump's times
+ * start at its first record; btt's active periods count from 0). */
+static COLD int read_input(const char *name)
 {
-	struct src s;
-	struct rec r;
-	int fd = open(name, O_RDONLY), got;
+	struct merge_in *m;
+	int fd = strcmp(name, "-") ? open(name, O_RDONLY | O_CLOEXEC) : 0;
 
 	if (fd < 0) {
 		err_sys(name);
 		return 1;
 	}
-	src_init(&s, fd, name, btt_buf, sizeof(btt_buf));
-	while ((got = src_record(&s, &r)) > 0)
-		btt_event(&r);
-	close(fd);
+	merge_begin(MERGE_TIME, 1, NULL, &btt_stop);
+	merge_add(fd, fd ? name : "(stdin)", 0, 0, STREAM_BUF);
+	while ((m = merge_head())) {
+		btt_event(&m->head);
+		merge_pop();
+	}
+	fd = merge_end();
 	src_zero_report();
-	return got < 0;
+	return fd;
 }
 
 /* a pool that ran out makes the figures approximate: said, never silent */
@@ -75,7 +79,7 @@ COLD int btt_main(int argc, char **argv)
 		warn_msg("%s", !in ? "-i DUMP is needed" : "unexpected argument");
 		return 1;
 	}
-	rc = read_dump(in);
+	rc = read_input(in);
 	pools_report();
 	if (out) {
 		if ((size_t)sfmt(path, sizeof(path), "%s.avg", out) >= sizeof(path)) {

@@ -64,3 +64,9 @@ else
 	skip "tiny btt pools" "no two-devs dump (needs Debian's blkparse or the run above)"
 fi
 testcmd "btt: -i is needed" "btt 2>&1; echo rc=\$?" "btt: -i DUMP is needed\nrc=1\n"
+# the dump on stdin (-i -): the same report as from the file
+if [ -s "$OUT/two-devs.dump" ]; then
+	"$IOMON" btt -i - <"$OUT/two-devs.dump" >"$OUT/stdin.avg" 2>/dev/null
+	"$IOMON" btt -i "$OUT/two-devs.dump" >"$OUT/file.avg" 2>/dev/null
+	same "btt -i -: the dump read from stdin gives the file's report" "$OUT/stdin.avg" "$OUT/file.avg"
+fi
