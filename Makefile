@@ -52,7 +52,7 @@ endif
 SRCS := applet.c base.c text.c capture/decode.c capture/source.c capture/trace.c capture/relay.c \
 	capture/tracefs.c match/procs.c match/inflight.c match/dcpair.c match/track.c \
 	stats/exact.c stats/iostats.c stats/monitor.c stats/top.c output/fmt.c output/parse.c \
-	stats/bttstat.c output/bttrep.c output/btt.c
+	stats/bttstat.c stats/bttseek.c output/bttrep.c output/btt.c
 # every header: a new one triggers rebuilds without naming it here
 HDRS := $(wildcard *.h */*.h)
 OBJS := $(SRCS:%.c=$(B)/obj/%.o)
@@ -63,7 +63,7 @@ HOT := $(addprefix $(B)/obj/,capture/decode.o capture/source.o text.o \
 	output/fmt.o output/parse.o stats/monitor.o match/inflight.o match/dcpair.o)
 $(HOT): CFLAGS += -O2
 # btt's objects: no unwind tables (C without exceptions; -g keeps the debug frames)
-$(addprefix $(B)/obj/,stats/bttstat.o output/bttrep.o output/btt.o): CFLAGS += -fno-asynchronous-unwind-tables
+$(addprefix $(B)/obj/,stats/bttstat.o stats/bttseek.o output/bttrep.o output/btt.o): CFLAGS += -fno-asynchronous-unwind-tables
 
 all: $(BIN)
 
@@ -167,7 +167,7 @@ TINY := -DPROC_MAX=3 -DTRACK_MAX=4 -DPPI_MAX=2 -DCPUS_MAX=2 -DDEVS_MAX=1 \
 	-DSKIPS_MAX=1 -DSTREAMS_MAX=1 -DPIPE_WINDOW=16 -DFMT_SPACE=24 \
 	-DHOLD_MAX=1 -DHOLD_BYTES=8 -DMON_PENDING=2 -DMON_DEVS=1 -DTOP_TAGS=2 -DTOP_ROWS=2 -DTOP_REQS=4 \
 	-DREPLAY_FILES=1 -DNOTICE_BUF=16 -DCAP_DEVS=1 -DCAP_CPUS=1 -DTOP_RUNS=1 -DTOP_HELPER_MS=5000 \
-	-DBTT_DEVS=1 -DBTT_REQS=4 -DBTT_LIVES=1
+	-DBTT_DEVS=1 -DBTT_REQS=4 -DBTT_LIVES=1 -DBTT_SEEKS=8
 $(B)/tiny/iomon: $(SRCS) $(HDRS) Makefile $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) -I. $(TINY) -Os $(WARN) $(LDFLAGS) -o $@ $(SRCS)

@@ -3,7 +3,7 @@
 # by Debian's blkparse -d where it reads the input, else by iomon parse
 # -d), then btt -o ref and iomon btt -o got; the sections iomon does so
 # far are compared byte for byte.
-BTT_DONE="All Devices;Device Overhead;Device Merge Information;Plug Information;Active Requests At Q Information;I/O Active Period Information"
+BTT_DONE="All Devices;Device Overhead;Device Merge Information;Device Q2Q Seek Information;Device D2D Seek Information;Plug Information;Active Requests At Q Information;I/O Active Period Information"
 # the sections named in BTT_DONE, out of a .avg, in file order
 btt_sections() {
 	awk -v want="$BTT_DONE" 'BEGIN { n = split(want, w, ";") }
