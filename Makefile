@@ -71,6 +71,7 @@ SRCS := \
 	match/taghelper.c \
 	match/track.c \
 	stats/exact.c \
+	stats/bttseek.c \
 	stats/bttstat.c \
 	stats/iostats.c \
 	stats/monstat.c \
@@ -197,7 +198,7 @@ TINY := -DPROC_MAX=3 -DTRACK_MAX=4 -DPPI_MAX=2 -DCPUS_MAX=2 -DDEVS_MAX=1 \
 	-DSKIPS_MAX=1 -DSTREAMS_MAX=1 -DPIPE_WINDOW=16 -DFMT_SPACE=24 \
 	-DHOLD_MAX=1 -DHOLD_BYTES=8 -DMON_PENDING=2 -DMON_DEVS=1 -DTOP_TAGS=2 -DTOP_ROWS=2 -DTOP_REQS=4 \
 	-DREPLAY_FILES=1 -DNOTICE_BUF=16 -DCAP_DEVS=1 -DCAP_CPUS=1 -DTOP_RUNS=1 -DTOP_HELPER_MS=5000 \
-	-DBTT_DEVS=1 -DBTT_REQS=4 -DBTT_LIVES=1
+	-DBTT_DEVS=1 -DBTT_REQS=4 -DBTT_LIVES=1 -DBTT_SEEKS=8
 $(B)/tiny/iomon: $(SRCS) $(HDRS) Makefile $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) -I. $(TINY) -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS)

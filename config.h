@@ -229,6 +229,9 @@
 #ifndef BTT_REQS
 #define BTT_REQS 8192
 #endif
+#ifndef BTT_SEEKS
+#define BTT_SEEKS 65536		/* distinct seek distances, all devices */
+#endif
 #ifndef BTT_LIVES
 #define BTT_LIVES 64		/* busy intervals kept open per device */
 #endif

@@ -49,6 +49,9 @@ static COLD void pools_report(void)
 	if (btt_live_folds)
 		warn_msg("%llu busy periods reached back past the %d (BTT_LIVES) kept: the I/O Active Period figures are approximate",
 			 btt_live_folds, BTT_LIVES);
+	if (btt_seek_dropped)
+		warn_msg("%llu seeks of new distances past the %d (BTT_SEEKS) kept: their MEDIAN and MODE are approximate",
+			 btt_seek_dropped, BTT_SEEKS);
 }
 
 static const struct option longopts[] = {

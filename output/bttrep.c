@@ -129,6 +129,94 @@ static void merge_info(struct obuf *o)
 	ob_puts(o, "\n");
 }
 
+static const char seek_hdr[] = "%10s | %15s %15s %15s | %-15s\n";
+static const char seek_line[] = "%10s | %15lld %15.1f %15lld | %lld(%d)";
+static const char seek_more[] = "\n%10s   %15s %15s %15s   ...(%d more)\n";
+static const char seek_dash[] = "---------- | --------------- --------------- --------------- | ---------------\n";
+static s64 mode_buf[BTT_SEEKS], ov_val[BTT_SEEKS];
+static u32 ov_cnt[BTT_SEEKS], ov_n;
+static int modes_cut;
+
+/* the devices' modes, summed by value in the order first seen */
+static void overall_add(const struct btt_mode *m)
+{
+	u32 i, j;
+
+	for (i = 0; i < m->n && i < m->cap; i++) {
+		for (j = 0; j < ov_n && ov_val[j] != m->val[i]; j++)
+			;
+		if (j == ov_n) {
+			if (ov_n == BTT_SEEKS) {
+				modes_cut = 1;
+				continue;
+			}
+			ov_val[ov_n++] = m->val[i];
+		}
+		ov_cnt[j] += m->most;
+	}
+}
+
+static void seek_info(struct obuf *o, const char *title, int d2d)
+{
+	struct btt_mode m = { .val = mode_buf, .cap = BTT_SEEKS };
+	u64 tn = 0, first = 0, best = 0, more = 0;
+	long long tmed = 0;
+	double tmean = 0;
+	char name[16];
+	u32 i, nd = 0;
+
+	ov_n = 0;
+	section(o, title);
+	ob_printf(o, seek_hdr, "DEV", "NSEEKS", "MEAN", "MEDIAN", "MODE");
+	ob_puts(o, seek_dash);
+	for (i = 0; i < btt_ndevs; i++) {
+		const struct btt_seek *k = d2d ? &btt_devs[i].d2d : &btt_devs[i].q2q;
+		double mean;
+		s64 med;
+		u32 j;
+
+		if (!k->n)
+			continue;
+		mean = k->sum / (double)k->n;
+		med = btt_seek_median(k);
+		btt_seek_modes(k, &m);
+		modes_cut |= m.n > m.cap;
+		dev_name(name, btt_devs[i].dev);
+		ob_printf(o, seek_line, name, (long long)k->n, mean, (long long)med, (long long)m.val[0], (int)m.most);
+		if (m.n > 2)
+			ob_printf(o, seek_more, "", "", "", "", (int)m.n - 1);
+		else {
+			for (j = 1; j < m.n; j++)
+				ob_printf(o, " %lld", (long long)m.val[j]);
+			ob_puts(o, "\n");
+		}
+		nd++;
+		tn += k->n;
+		tmean += (double)(long long)k->n * mean;
+		tmed += (long long)k->n * med;
+		overall_add(&m);
+	}
+	if (nd) {
+		for (i = 0; i < ov_n; i++) {
+			if (ov_cnt[i] > best) {
+				best = ov_cnt[i];
+				first = i;
+				more = 0;
+			} else if (ov_cnt[i] == best)
+				more++;
+			ov_cnt[i] = 0;
+		}
+		ob_puts(o, seek_dash);
+		ob_printf(o, seek_hdr, "Overall", "NSEEKS", "MEAN", "MEDIAN", "MODE");
+		ob_printf(o, seek_line, "Average", (long long)tn, tmean / (double)(long long)tn,
+			  tmed / (long long)tn, (long long)ov_val[first], (int)best);
+		if (more)
+			ob_printf(o, seek_more, "", "", "", "", (int)more);
+		ob_puts(o, "\n");
+	}
+	ob_puts(o, "\n");
+}
+
 static const char plug_hdr[] = "%10s | %10s %10s  | %s\n";
 static const char plug_line[] = "%10s | %10lld(%10lld) | %13.9f%%\n";
 static const char plug_dash[] = "---------- | ---------- ----------  | ----------------\n";
@@ -273,6 +361,8 @@ void btt_report(struct obuf *o)
 	all_devices(o);
 	overhead(o);
 	merge_info(o);
+	seek_info(o, "Device Q2Q Seek Information", 0);
+	seek_info(o, "Device D2D Seek Information", 1);
 	plug_info(o);
 	active_q(o);
 	live_info(o);

@@ -134,6 +134,7 @@ static void queued(struct btt_dev *d, const struct rec *r)
 	int dm = btt_remapper(r->dev);
 
 	d->n_qs++;
+	btt_seek_add(&d->q2q, r->sector, r->bytes);
 	d->t_act_q += d->n_act_q++;
 	q2q(&d->last_q, &d->avg[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
 	q2q(&last_q, &btt_all[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
@@ -297,6 +298,7 @@ void btt_event(const struct rec *r)
 	case TA_REMAP: remapped(r); break;
 	case TA_ISSUE:
 		d->n_ds++;
+		btt_seek_add(&d->d2d, r->sector, r->bytes);
 		d->n_act_q -= d->n_act_q != 0;
 		each_q(d, r, issued);
 		break;

@@ -119,6 +119,18 @@ struct btt_live {
 	u32 n;
 	u64 folded, folded_len, folded_ct, end;
 };
+/* stats/bttseek.c: seek distances as btt keeps them */
+struct btt_seek {
+	s64 last_start, last_end;
+	u64 n;
+	double sum;
+	u32 root;
+};
+struct btt_mode { s64 *val; u32 cap, n, most; };
+void btt_seek_add(struct btt_seek *k, u64 sector, u32 bytes);
+s64 btt_seek_median(const struct btt_seek *k);
+void btt_seek_modes(const struct btt_seek *k, struct btt_mode *m);
+extern unsigned long long btt_seek_dropped;
 struct btt_dev {
 	u32 dev;
 	u8 culling;		/* no Q or A seen yet: btt ignores the device's events */
@@ -131,6 +143,7 @@ struct btt_dev {
 	double last_plug, plugged_time;	/* as btt sums them, in seconds */
 	struct btt_avg avg[BTT_NAVG], blks;
 	struct btt_live live;
+	struct btt_seek q2q, d2d;
 };
 extern struct btt_dev btt_devs[];
 extern u32 btt_ndevs;

@@ -3,7 +3,7 @@
 # by Debian's blkparse -d where it reads the input, else by iomon parse
 # -d), then btt -o ref and iomon btt -o got; the sections iomon does so
 # far are compared byte for byte.
-BTT_DONE="All Devices;Device Overhead;Device Merge Information;Plug Information;Active Requests At Q Information;I/O Active Period Information"
+BTT_DONE="All Devices;Device Overhead;Device Merge Information;Device Q2Q Seek Information;Device D2D Seek Information;Plug Information;Active Requests At Q Information;I/O Active Period Information"
 # the sections named in BTT_DONE, out of a .avg, in file order
 btt_sections() {
 	awk -v want="$BTT_DONE" 'BEGIN { n = split(want, w, ";") }
@@ -20,6 +20,7 @@ btt_case() {
 	btt_sections "$OUT/ref-$n.avg" >"$OUT/ref-$n.sec"
 	"$IOMON" btt -i "$dump" -o "$OUT/got-$n" 2>"$OUT/got-$n.err"
 	same "btt $n: $BTT_DONE" "$OUT/got-$n.avg" "$OUT/ref-$n.sec"
+	same "btt $n: the whole .avg file as btt's" "$OUT/got-$n.avg" "$OUT/ref-$n.avg"
 }
 # fix_dump FIXTURE: its dump (every NAME.blktrace.0 in the folder merged)
 fix_dump() {
@@ -60,6 +61,7 @@ if [ -s "$OUT/two-devs.dump" ]; then
 	check "tiny btt: requests past BTT_REQS are counted and named" grep -q "(BTT_REQS) in flight" "$OUT/tiny.err"
 	"$IOMON_TINY" btt -i "$OUT/mq-randrw.dump" >/dev/null 2>"$OUT/tiny.err"
 	check "tiny btt: busy periods past BTT_LIVES make an announced approximation" grep -q "(BTT_LIVES) kept: the I/O Active Period figures are approximate" "$OUT/tiny.err"
+	check "tiny btt: seek distances past BTT_SEEKS make an announced approximation" grep -q "(BTT_SEEKS) kept: their MEDIAN and MODE are approximate" "$OUT/tiny.err"
 else
 	skip "tiny btt pools" "no two-devs dump (needs Debian's blkparse or the run above)"
 fi
