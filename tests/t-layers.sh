@@ -137,3 +137,8 @@ else
 	layer_plant "argv outside a driver" match/procs.c 'static char **argv;'
 	rm -rf "$L"
 fi
+
+# README's file table is every file's first line, in flow order
+bash "$TOOLS/filetable.sh" >"$OUT/files.want"
+sed -n '/^<!-- files -->$/,/^<!-- \/files -->$/p' "$TOP/README.md" | sed '1d;$d' >"$OUT/files.readme"
+same "README's file table is current (bash tests/tools/filetable.sh --update)" "$OUT/files.readme" "$OUT/files.want"
