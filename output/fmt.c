@@ -233,6 +233,93 @@ static char *elapsed_col(char *p, u64 el)
 	return p;
 }
 
+/* The tails of fmt_default's lines, one per family of actions; static
+ * with one caller each, so they inline into it (no call per line). */
+static char *pc_payload(struct obuf *o, char *p, const struct ev *e)
+{
+	if (e->pdu && e->pdu_len) {
+		*p++ = '(';
+		p = hexdump(o, p, e->pdu, e->pdu_len);
+		ob_done(o, p);
+		p = ob_room(o, 128);
+		*p++ = ')', *p++ = ' ';
+	}
+	return p;
+}
+
+static char *pid_name(char *p, const struct rec *r)
+{
+	*p++ = '[';
+	p = name_or_null(p, r->pid);
+	*p++ = ']';
+	return p;
+}
+
+/* R, C: "sector + len [elapsed] [error]", or a PC payload */
+static char *tail_complete(struct obuf *o, char *p, const struct ev *e, int pc)
+{
+	const struct rec *r = e->r;
+
+	if (pc)
+		p = pc_payload(o, p, e);
+	else {
+		p = fmt_u64(p, r->sector);
+		if (r->bytes >> 9) {
+			memcpy(p, " + ", 3);
+			p = fmt_u64(p + 3, r->bytes >> 9);
+		}
+		*p++ = ' ';
+		if (e->elapsed != NO_ELAPSED) {
+			p = elapsed_col(p, e->elapsed);
+			*p++ = ' ';
+		}
+	}
+	*p++ = '[';
+	p = fmt_u64(p, r->error);
+	*p++ = ']';
+	return p;
+}
+
+/* D, I, Q, B: "sector + len [elapsed] [name]", or PC bytes and payload */
+static char *tail_queue(struct obuf *o, char *p, const struct ev *e, int pc)
+{
+	const struct rec *r = e->r;
+
+	if (pc) {
+		p = fmt_u64(p, r->bytes);
+		*p++ = ' ';
+		p = pc_payload(o, p, e);
+	} else {
+		if (r->bytes >> 9) {
+			p = sector_len(p, r);
+			*p++ = ' ';
+		}
+		if (e->elapsed != NO_ELAPSED) {
+			p = elapsed_col(p, e->elapsed);
+			*p++ = ' ';
+		}
+	}
+	return pid_name(p, r);
+}
+
+/* A: "sector + len <- (maj,min) from-sector" */
+static char *tail_remap(char *p, const struct rec *r)
+{
+	u32 from, to;
+	u64 sec;
+
+	pdu_remap(r, &from, &to, &sec);
+	p = fmt_u64(p, r->sector);
+	memcpy(p, " + ", 3);
+	p = fmt_u64(p + 3, r->bytes >> 9);
+	memcpy(p, " <- (", 5);
+	p = fmt_u64(p + 5, DEV_MAJOR(from));
+	*p++ = ',';
+	p = fmt_u64(p, DEV_MINOR(from));
+	*p++ = ')', *p++ = ' ';
+	return fmt_u64(p, sec);
+}
+
 static void fmt_default(struct obuf *o, const struct ev *e)
 {
 	const struct rec *r = e->r;
@@ -244,58 +331,13 @@ static void fmt_default(struct obuf *o, const struct ev *e)
 	switch (e->act[0]) {
 	case 'R':
 	case 'C':
-		if (pc) {
-			if (e->pdu && e->pdu_len) {
-				*p++ = '(';
-				p = hexdump(o, p, e->pdu, e->pdu_len);
-				ob_done(o, p);
-				p = ob_room(o, 128);
-				*p++ = ')', *p++ = ' ';
-			}
-		} else {
-			p = fmt_u64(p, r->sector);
-			if (r->bytes >> 9) {
-				memcpy(p, " + ", 3);
-				p = fmt_u64(p + 3, r->bytes >> 9);
-			}
-			*p++ = ' ';
-			if (e->elapsed != NO_ELAPSED) {
-				p = elapsed_col(p, e->elapsed);
-				*p++ = ' ';
-			}
-		}
-		*p++ = '[';
-		p = fmt_u64(p, r->error);
-		*p++ = ']';
+		p = tail_complete(o, p, e, pc);
 		break;
 	case 'D':
 	case 'I':
 	case 'Q':
 	case 'B':
-		if (pc) {
-			p = fmt_u64(p, r->bytes);
-			*p++ = ' ';
-			if (e->pdu && e->pdu_len) {
-				*p++ = '(';
-				p = hexdump(o, p, e->pdu, e->pdu_len);
-				ob_done(o, p);
-				p = ob_room(o, 128);
-				*p++ = ')', *p++ = ' ';
-			}
-		} else if (e->elapsed != NO_ELAPSED) {
-			if (r->bytes >> 9) {
-				p = sector_len(p, r);
-				*p++ = ' ';
-			}
-			p = elapsed_col(p, e->elapsed);
-			*p++ = ' ';
-		} else if (r->bytes >> 9) {
-			p = sector_len(p, r);
-			*p++ = ' ';
-		}
-		*p++ = '[';
-		p = name_or_null(p, r->pid);
-		*p++ = ']';
+		p = tail_queue(o, p, e, pc);
 		break;
 	case 'M':
 	case 'F':
@@ -308,41 +350,23 @@ static void fmt_default(struct obuf *o, const struct ev *e)
 		}
 		/* fall through */
 	case 'P':
-		*p++ = '[';
-		p = name_or_null(p, r->pid);
-		*p++ = ']';
+		p = pid_name(p, r);
 		break;
 	case 'U':
 	case 'T':
-		*p++ = '[';
-		p = name_or_null(p, r->pid);
-		*p++ = ']';
+		p = pid_name(p, r);
 		*p++ = ' ';
 		p = fmt_u64(p, pdu_int(r));
 		break;
-	case 'A': {
-		u32 from, to;
-		u64 sec;
-
-		pdu_remap(r, &from, &to, &sec);
-		p = fmt_u64(p, r->sector);
-		memcpy(p, " + ", 3);
-		p = fmt_u64(p + 3, r->bytes >> 9);
-		memcpy(p, " <- (", 5);
-		p = fmt_u64(p + 5, DEV_MAJOR(from));
-		*p++ = ',';
-		p = fmt_u64(p, DEV_MINOR(from));
-		*p++ = ')', *p++ = ' ';
-		p = fmt_u64(p, sec);
+	case 'A':
+		p = tail_remap(p, r);
 		break;
-	}
 	case 'X':
 		p = fmt_u64(p, r->sector);
 		memcpy(p, " / ", 3);
 		p = fmt_u64(p + 3, pdu_int(r));
-		*p++ = ' ', *p++ = '[';
-		p = name_or_null(p, r->pid);
-		*p++ = ']';
+		*p++ = ' ';
+		p = pid_name(p, r);
 		break;
 	}
 	*p++ = '\n';
@@ -367,16 +391,71 @@ static char *wallclock(char *p, u64 t)
 	return fmt_zpad(p, nsec / 1000, 6);
 }
 
+/* %g: the cgroup id of a record carrying one, as "low,high" 32-bit
+ * halves in hex (what blkparse 1.3 prints); "0,0" when there is none */
+static void cgroup_id(char *q, const struct rec *r)
+{
+	static const char hx[] = "0123456789abcdef";
+	u64 id = 0;
+	u32 part[2];
+	int k, sh, started;
+
+	if (((u32)r->action & TA_CGROUP) && r->pdu_len >= 8) {
+		u8 b[8];
+
+		memcpy(b, r->pdu, 8);
+		id = r->swapped ? be64_load(b)
+			: (u64)b[0] | (u64)b[1] << 8 | (u64)b[2] << 16 | (u64)b[3] << 24 |
+			  (u64)b[4] << 32 | (u64)b[5] << 40 | (u64)b[6] << 48 | (u64)b[7] << 56;
+	}
+	part[0] = (u32)id, part[1] = (u32)(id >> 32);
+	for (k = 0; k < 2; k++) {
+		if (k)
+			*q++ = ',';
+		for (sh = 28, started = 0; sh >= 0; sh -= 4) {
+			u32 d = part[k] >> sh & 15;
+
+			if (d || started || !sh) {
+				*q++ = hx[d];
+				started = 1;
+			}
+		}
+	}
+	*q = 0;
+}
+
+/* The fields that are one number of the record, printed plainly */
+static int plain_number(char f, const struct rec *r, u64 *v)
+{
+	switch (f) {
+	case 'e': *v = r->error; return 1;
+	case 'M': *v = DEV_MAJOR(r->dev); return 1;
+	case 'm': *v = DEV_MINOR(r->dev); return 1;
+	case 'n': *v = r->bytes >> 9; return 1;
+	case 'N': *v = r->bytes; return 1;
+	case 'p': *v = r->pid; return 1;
+	case 's': *v = r->seq; return 1;
+	case 'S': *v = r->sector; return 1;
+	case 'U': *v = pdu_int(r); return 1;
+	}
+	return 0;
+}
+
 static void field(struct obuf *o, const struct ev *e, char f, int left, int has_w, int w)
 {
 	const struct rec *r = e->r;
 	char *p, tmp[24];
+	u64 v;
 
 	if (w > 4000)
 		w = 4000;	/* the buffer's share for one field */
 	p = ob_room(o, 300 + (u32)w);
 	if (!has_w)
 		w = 0;
+	if (plain_number(f, r, &v)) {
+		ob_done(o, fmt_num(p, v, 0, w, left));
+		return;
+	}
 	switch (f) {
 	case 'a':
 		p = fmt_str(p, e->act, w, left);
@@ -399,67 +478,13 @@ static void field(struct obuf *o, const struct ev *e, char f, int left, int has_
 		*p++ = ',';
 		p = fmt_num(p, DEV_MINOR(r->dev), 0, 3, 1);
 		break;
-	case 'e':
-		p = fmt_num(p, r->error, 0, w, left);
-		break;
-	case 'g': {	/* cgroup id; 1.2.0 lacks it and prints "g" */
-		u64 id = 0;
-		char *q = tmp;
-
-		if (((u32)r->action & TA_CGROUP) && r->pdu_len >= 8) {
-			u8 b[8];
-
-			memcpy(b, r->pdu, 8);
-			id = r->swapped ? be64_load(b)
-				: (u64)b[0] | (u64)b[1] << 8 | (u64)b[2] << 16 | (u64)b[3] << 24 |
-				  (u64)b[4] << 32 | (u64)b[5] << 40 | (u64)b[6] << 48 | (u64)b[7] << 56;
-		}
-		{
-			static const char hx[] = "0123456789abcdef";
-			u32 part[2] = { (u32)id, (u32)(id >> 32) };
-			int k, s, started;
-
-			for (k = 0; k < 2; k++) {
-				if (k)
-					*q++ = ',';
-				for (s = 28, started = 0; s >= 0; s -= 4) {
-					u32 d = part[k] >> s & 15;
-
-					if (d || started || !s) {
-						*q++ = hx[d];
-						started = 1;
-					}
-				}
-			}
-			*q = 0;
-		}
+	case 'g':	/* cgroup id; 1.2.0 lacks it and prints "g" */
+		cgroup_id(tmp, r);
 		p = fmt_str(p, tmp, w, left);
-		break;
-	}
-	case 'M':
-		p = fmt_num(p, DEV_MAJOR(r->dev), 0, w, left);
-		break;
-	case 'm':
-		p = fmt_num(p, DEV_MINOR(r->dev), 0, w, left);
-		break;
-	case 'n':
-		p = fmt_num(p, r->bytes >> 9, 0, w, left);
-		break;
-	case 'N':
-		p = fmt_num(p, r->bytes, 0, w, left);
-		break;
-	case 'p':
-		p = fmt_num(p, r->pid, 0, w, left);
 		break;
 	case 'P':
 		if (e->pdu && e->pdu_len)
 			p = hexdump(o, p, e->pdu, e->pdu_len);
-		break;
-	case 's':
-		p = fmt_num(p, r->seq, 0, w, left);
-		break;
-	case 'S':
-		p = fmt_num(p, r->sector, 0, w, left);
 		break;
 	case 't':
 		p = fmt_zpad(p, e->time % 1000000000u, has_w ? w : 9);
@@ -473,9 +498,6 @@ static void field(struct obuf *o, const struct ev *e, char f, int left, int has_
 			fmt_fatal("Expecting elapsed value (%u needs -t, and a timed event)");
 		}
 		p = fmt_num(p, e->elapsed / 1000, 0, w, left);
-		break;
-	case 'U':
-		p = fmt_num(p, pdu_int(r), 0, w, left);
 		break;
 	case 'z':
 		p = wallclock(tmp, e->time);
