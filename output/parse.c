@@ -1164,79 +1164,92 @@ static const struct option longopts[] = {
 	{ "version", 0, 0, 'V' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
 };
 
+/* -a NAME (added to the mask) and -A HEX (the whole mask); 1: refused */
+static int opt_mask(int c, u32 *mask)
+{
+	char *e;
+	int v;
+
+	if (c == 'a') {
+		if ((v = mask_bit(opt_arg)) < 0) {
+			warn_msg("Invalid action mask %s", opt_arg);
+			return 1;
+		}
+		*mask |= (u32)v;
+		return 0;
+	}
+	v = (int)scan_u64(opt_arg, &e, 16);
+	if (e == opt_arg || v < 1 || v >= 1 << 16) {
+		warn_msg("Invalid set action mask %s/0x%x", opt_arg, v);
+		return 1;
+	}
+	*mask = (u32)v;
+	return 0;
+}
+
+/* -V, --help and a bad option: -2 (done, exit 0) or 1 */
+static int opt_exit(int c, const char *prog)
+{
+	char line[128];
+	int n;
+
+	switch (c) {
+	case 'V':
+		n = sfmt(line, sizeof(line), "%s version 1.2.0\n", prog);
+		return write(1, line, (size_t)n) == n ? -2 : 1;
+	case 'H':
+		return write(1, parse_usage, sizeof(parse_usage) - 1) < 0 ? 1 : -2;
+	default:
+		if (write(2, parse_usage, sizeof(parse_usage) - 1) < 0)
+			return 1;
+		return 1;
+	}
+}
+
+/* One option; 0 to go on, else what options() returns */
+static int option(int c, char **argv, u32 *mask)
+{
+	int v;
+
+	switch (c) {
+	case 'a':
+	case 'A': return opt_mask(c, mask);
+	case 'b':
+		v = atoi(opt_arg);
+		P.batch_n = v <= 0 ? BATCH_DEFAULT : (u32)v;
+		return 0;
+	case 'D': P.input_dir = opt_arg; return 0;
+	case 'd': P.dump_name = opt_arg; return 0;
+	case 'f': return fmt_set_all(opt_arg) ? 1 : 0;
+	case 'F': return fmt_set_one(opt_arg) ? 1 : 0;
+	case 'h': ppi_by_name = 1; return 0;
+	case 'i': return add_input(opt_arg) ? 1 : 0;
+	case 'M': P.bin_msgs = 0; return 0;
+	case 'o': P.out_name = opt_arg; return 0;
+	case 'O': P.text = 0; return 0;
+	case 'q': P.show_stats = 0; return 0;
+	case 's': P.per_proc = 1; return 0;
+	case 'S':
+		P.per_proc = 1;
+		if (!strchr("NQqRrWwCc", opt_arg[0]) || !opt_arg[0])
+			return 1;
+		P.sort_key = opt_arg[0];
+		return 0;
+	case 't': P.track = 1; return 0;
+	case 'w': return stopwatch(opt_arg) ? 1 : 0;
+	case 'v': P.verbose++; return 0;
+	default: return opt_exit(c, argv[0]);
+	}
+}
+
 static int options(int argc, char **argv)
 {
 	u32 mask = 0;
-	int c, v;
-	char *e;
+	int c, rc;
 
-	while ((c = opt_get(argc, argv, "a:A:b:D:d:f:F:hi:o:OqsS:tw:vVM", longopts)) != -1) {
-		switch (c) {
-		case 'a':
-			if ((v = mask_bit(opt_arg)) < 0) {
-				warn_msg("Invalid action mask %s", opt_arg);
-				return 1;
-			}
-			mask |= (u32)v;
-			break;
-		case 'A':
-			v = (int)scan_u64(opt_arg, &e, 16);
-			if (e == opt_arg || v < 1 || v >= 1 << 16) {
-				warn_msg("Invalid set action mask %s/0x%x", opt_arg, v);
-				return 1;
-			}
-			mask = (u32)v;
-			break;
-		case 'b':
-			v = atoi(opt_arg);
-			P.batch_n = v <= 0 ? BATCH_DEFAULT : (u32)v;
-			break;
-		case 'D': P.input_dir = opt_arg; break;
-		case 'd': P.dump_name = opt_arg; break;
-		case 'f':
-			if (fmt_set_all(opt_arg))
-				return 1;
-			break;
-		case 'F':
-			if (fmt_set_one(opt_arg))
-				return 1;
-			break;
-		case 'h': ppi_by_name = 1; break;
-		case 'i':
-			if (add_input(opt_arg))
-				return 1;
-			break;
-		case 'M': P.bin_msgs = 0; break;
-		case 'o': P.out_name = opt_arg; break;
-		case 'O': P.text = 0; break;
-		case 'q': P.show_stats = 0; break;
-		case 's': P.per_proc = 1; break;
-		case 'S':
-			P.per_proc = 1;
-			if (!strchr("NQqRrWwCc", opt_arg[0]) || !opt_arg[0])
-				return 1;
-			P.sort_key = opt_arg[0];
-			break;
-		case 't': P.track = 1; break;
-		case 'w':
-			if (stopwatch(opt_arg))
-				return 1;
-			break;
-		case 'v': P.verbose++; break;
-		case 'V': {
-			char line[128];
-			int n = sfmt(line, sizeof(line), "%s version 1.2.0\n", argv[0]);
-
-			return write(1, line, (size_t)n) == n ? -2 : 1;
-		}
-		case 'H':
-			return write(1, parse_usage, sizeof(parse_usage) - 1) < 0 ? 1 : -2;
-		default:
-			if (write(2, parse_usage, sizeof(parse_usage) - 1) < 0)
-				return 1;
-			return 1;
-		}
-	}
+	while ((c = opt_get(argc, argv, "a:A:b:D:d:f:F:hi:o:OqsS:tw:vVM", longopts)) != -1)
+		if ((rc = option(c, argv, &mask)))
+			return rc;
 	for (; opt_ind < argc; opt_ind++)
 		if (add_input(argv[opt_ind]))
 			return 1;
