@@ -442,9 +442,6 @@ static void trace_pc(struct devinfo *d, struct cpuinfo *c, const struct rec *r, 
 	case TA_GETRQ:
 		show(c, r, time, "G", NO_ELAPSED, 0);
 		break;
-	case TA_SLEEPRQ:
-		show(c, r, time, "S", NO_ELAPSED, 0);
-		break;
 	case TA_REQUEUE:
 		depth_down(d, w);
 		account1(c, r->pid, ST_RQPC + w);
@@ -469,10 +466,26 @@ static void trace_pc(struct devinfo *d, struct cpuinfo *c, const struct rec *r, 
 	}
 }
 
+/* The FS actions that are only shown, never counted: their letters */
+static const char *shown_only(u32 a)
+{
+	switch (a) {
+	case TA_SLEEPRQ: return "S";
+	case TA_PLUG: return "P";
+	case TA_SPLIT: return "X";
+	case TA_BOUNCE: return "B";
+	case TA_REMAP: return "A";
+	case TA_ZONE_PLUG: return "ZP";
+	case TA_ZONE_UNPLUG: return "ZU";
+	}
+	return NULL;
+}
+
 static void trace_fs(struct devinfo *d, struct cpuinfo *c, const struct rec *r, u64 time)
 {
 	int w = (ACT32(r) & TC(TC_WRITE)) != 0;
 	u32 kb = r->bytes >> 10, b = r->bytes & 1023;
+	const char *act;
 	struct track *t;
 
 	switch (ACT32(r) & 0xffff) {
@@ -520,9 +533,6 @@ static void trace_fs(struct devinfo *d, struct cpuinfo *c, const struct rec *r, 
 			(u64)(s64)((int32_t)r->bytes & 1023));
 		show(c, r, time, "C", track_complete(d, r, time, w), 0);
 		break;
-	case TA_PLUG:
-		show(c, r, time, "P", NO_ELAPSED, 0);
-		break;
 	case TA_UNPLUG_IO:
 		account1(c, r->pid, ST_UNPLUG_IO);
 		show(c, r, time, "U", NO_ELAPSED, 0);
@@ -531,26 +541,14 @@ static void trace_fs(struct devinfo *d, struct cpuinfo *c, const struct rec *r, 
 		account1(c, r->pid, ST_UNPLUG_TIMER);
 		show(c, r, time, "UT", NO_ELAPSED, 0);
 		break;
-	case TA_SPLIT:
-		show(c, r, time, "X", NO_ELAPSED, 0);
-		break;
-	case TA_BOUNCE:
-		show(c, r, time, "B", NO_ELAPSED, 0);
-		break;
-	case TA_REMAP:
-		show(c, r, time, "A", NO_ELAPSED, 0);
-		break;
 	case TA_DRV_DATA:
 		P.have_drv_data = 1;	/* binary dump only */
 		break;
-	case TA_ZONE_PLUG:
-		show(c, r, time, "ZP", NO_ELAPSED, 0);
-		break;
-	case TA_ZONE_UNPLUG:
-		show(c, r, time, "ZU", NO_ELAPSED, 0);
-		break;
 	default:
-		warn_msg("Bad fs action %x", (u32)r->action);
+		if ((act = shown_only(ACT32(r) & 0xffff)))
+			show(c, r, time, act, NO_ELAPSED, 0);
+		else
+			warn_msg("Bad fs action %x", (u32)r->action);
 	}
 }
 
