@@ -849,12 +849,12 @@ static int ps_live;
 
 /* Read one batch and print it.  0: nothing was waiting (push mode, or a
  * live pipe that is empty); 1: a batch went out; -1: the stream ended. */
-static int pipe_batch(void)
+/* Read one batch into P.batch: -b counted records at most, or what the
+ * buffer and the window hold; notes act as read.  n read; *end at EOF. */
+static u32 batch_fill(struct src *s, int *end)
 {
-	struct src *s = &PS;
-	u64 youngest = 0, base;
+	u64 base;
 	u32 n = 0, counted = 0, i;
-	int gen = !P.genesis, end = 0;
 
 	s->keep = s->pos;
 	while (counted < P.batch_n && n < PIPE_WINDOW && !stop_now) {
@@ -876,7 +876,7 @@ static int pipe_batch(void)
 		if (rc == 0 && s->push)
 			break;		/* the rest has not been pushed yet */
 		if (rc <= 0) {
-			end = 1;
+			*end = 1;
 			break;
 		}
 		if (REC_IS_NOTE(r)) {
@@ -889,8 +889,16 @@ static int pipe_batch(void)
 		n++;
 	}
 	s->keep = NO_KEEP;	/* the batch's bytes stay until the next read */
-	if (!n)
-		return end || stop_now ? -1 : 0;
+	return n;
+}
+
+/* Times made relative to genesis (the first batch's earliest record);
+ * returns blkparse's "youngest", which ends the stream past -w's end. */
+static u64 batch_times(u32 n, int gen)
+{
+	u64 youngest = 0;
+	u32 i;
+
 	if (gen) {
 		P.genesis = ~(u64)0;
 		for (i = 0; i < n; i++)
@@ -906,6 +914,18 @@ static int pipe_batch(void)
 		if (r->time < youngest || !youngest)
 			youngest = r->time;
 	}
+	return youngest;
+}
+
+static int pipe_batch(void)
+{
+	int gen = !P.genesis, end = 0;
+	u32 n = batch_fill(&PS, &end), i;
+	u64 youngest;
+
+	if (!n)
+		return end || stop_now ? -1 : 0;
+	youngest = batch_times(n, gen);
 	batch_sort(n);
 	for (i = 0; i < n; i++) {
 		struct rec *r = &P.batch[P.order[i]];
