@@ -76,6 +76,8 @@ SRCS := \
 	stats/iostats.c \
 	stats/monstat.c \
 	stats/topstat.c \
+	output/bpevent.c \
+	output/bploop.c \
 	output/btrace.c \
 	output/btt.c \
 	output/bttrep.c \
@@ -83,6 +85,7 @@ SRCS := \
 	output/fmt.c \
 	output/monitor.c \
 	output/parse.c \
+	output/summary.c \
 	output/top.c \
 	output/toptable.c \
 	output/trace.c
@@ -93,7 +96,7 @@ OBJS := $(SRCS:%.c=$(B)/obj/%.o)
 # a constant into a div instruction, which made number formatting half of
 # parse's time; these few objects are built for speed instead.
 HOT := $(addprefix $(B)/obj/,capture/record.o capture/source.o capture/merge.o text.o \
-	output/fmt.o output/parse.o output/monitor.o stats/monstat.o match/inflight.o match/dcpair.o)
+	output/fmt.o output/bpevent.o output/bploop.o output/monitor.o stats/monstat.o match/inflight.o match/dcpair.o)
 $(HOT): CFLAGS += -O2
 
 all: $(BIN)

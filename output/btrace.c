@@ -11,30 +11,18 @@ const char btrace_usage[] =
 
 #include <string.h>
 #include <unistd.h>
-#include "output/output.h"
+#include "output/bp.h"
 
 static int to_parser(void *ctx, const void *p, size_t n)
 {
 	(void)ctx;
-	return parse_push(p, n);
+	return bp_push(p, n);
 }
 
 static void parser_round(void *ctx)
 {
 	(void)ctx;
-	parse_pump();
-}
-
-/* parse's -s -t -h -v, each once: they are flags there, and a repeat
- * must not run past pargv */
-static void parse_flag(char **pargv, int *pargc, char *flag)
-{
-	int i;
-
-	for (i = 0; i < *pargc; i++)
-		if (!strcmp(pargv[i], flag))
-			return;
-	pargv[(*pargc)++] = flag;
+	bp_pump();
 }
 
 static int usage(void)
@@ -46,10 +34,13 @@ static int usage(void)
 
 int btrace_main(int argc, char **argv)
 {
-	char *pargv[12] = { "btrace", "-b100000", "-i", "-" };
-	int pargc = 4, c, rc, r2;
+	int c, rc, r2;
 	struct cap_cfg cfg;
 
+	/* blkparse -b 100000 -i - [-s] [-t] [-h] [-v], set directly */
+	bp_defaults();
+	P.batch_n = 100000;
+	P.pipe_name = "-";
 	cap_defaults(&cfg);
 	while ((c = opt_get(argc, argv, "a:w:n:b:r:sthv", NULL)) != -1) {
 		switch (c) {
@@ -57,10 +48,10 @@ int btrace_main(int argc, char **argv)
 			if (cap_opt(&cfg, c, opt_arg))
 				return 2;
 			break;
-		case 's': parse_flag(pargv, &pargc, "-s"); break;
-		case 't': parse_flag(pargv, &pargc, "-t"); break;
-		case 'h': parse_flag(pargv, &pargc, "-h"); break;
-		case 'v': parse_flag(pargv, &pargc, "-v"); break;
+		case 's': P.per_proc = 1; break;
+		case 't': P.track = 1; break;
+		case 'h': ppi_by_name = 1; break;
+		case 'v': P.verbose = 1; break;
 		default:
 			return usage();
 		}
@@ -70,16 +61,13 @@ int btrace_main(int argc, char **argv)
 			return 1;
 	if (!cap_ndev())
 		return usage();
-	pargv[pargc] = NULL;
-	opt_ind = 1;
-	rc = parse_begin(pargc, pargv);
-	if (rc)
-		return rc == -2 ? 0 : rc;
-	parse_begin_push();
+	if ((rc = bp_start()))
+		return rc;
+	bp_push_begin();
 	cfg.to_stdout = cfg.watch_stdout = 1;
 	cfg.sink = to_parser;
 	cfg.round = parser_round;
 	rc = cap_run(&cfg);
-	r2 = parse_end(0);
+	r2 = bp_end(0);
 	return rc ? rc : r2;
 }

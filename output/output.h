@@ -47,12 +47,6 @@ int trace_main(int, char **);
 int btrace_main(int, char **);
 int monitor_main(int, char **);
 int top_main(int, char **);
-/* output/parse.c: btrace's capture feeds the parser */
-int parse_begin(int, char **);	/* -2: done (--help, -V) */
-void parse_begin_push(void);
-int parse_push(const void *p, size_t n);
-void parse_pump(void);
-int parse_end(int rc);
 /* output/bttrep.c: btt's report (NAME.avg); output/btt.c: its driver */
 void btt_report(struct obuf *o);
 int btt_main(int, char **);

@@ -1,0 +1,584 @@
+/* output/bploop.c: output: blkparse's loops: files merged by time, a stream in sorted batches, btrace's pushed stream; start and end */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "output/bp.h"
+
+struct parse_state P;
+
+volatile sig_atomic_t stop_now;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_now = 1;
+}
+
+/* blkparse exit()s on a bad -f field mid-run: stdio still flushes what
+ * was printed, and the notices after it. */
+__attribute__((noreturn)) static void parse_fatal(const char *why)
+{
+	warn_msg("%s", why);
+	if (P.text)
+		ob_close(&P.out);
+	if (P.dumping)
+		ob_close(&P.dump);
+	if (P.notelen && write(1, P.notebuf, P.notelen) < 0)
+		_exit(1);
+	_exit(1);
+}
+
+/* ---- file mode: per-CPU files merged by time, the way blkparse does it
+ * (capture/merge.c, MERGE_BLKPARSE): each file is read ahead in batches
+ * (-b, 512) and notes act when read. ---- */
+
+/* blkparse moves a folder given in the -i name into its input folder
+ * (POSIX dirname/basename); "./x" has dirname "." and is left alone. */
+static char *split_dir(char *name)
+{
+	char *base = strrchr(name, '/'), *end;
+
+	if (!base || !base[1])
+		return name;
+	end = base;
+	while (end > name && end[-1] == '/')
+		end--;
+	if (end == name) {
+		P.input_dir = "/";
+		return base + 1;
+	}
+	if (end - name == 1 && name[0] == '.')
+		return name;
+	*end = 0;
+	P.input_dir = name;
+	return base + 1;
+}
+
+COLD static int open_device_files(struct devinfo *d, u16 di)
+{
+	char *b = str_find(d->name, ".blktrace.");
+	u32 cpu;
+
+	if (b)
+		*b = 0;
+	for (cpu = 0;; cpu++) {
+		struct stat st;
+		char path[PATH_LEN];
+		int fd;
+
+		d->name = split_dir(d->name);
+		if ((size_t)sfmt(path, sizeof(path), "%s%s%s.blktrace.%u",
+				     P.input_dir ? P.input_dir : "", P.input_dir ? "/" : "",
+				     d->name, cpu) >= sizeof(path)) {
+			warn_msg("%s: path too long", d->name);
+			break;
+		}
+		if (stat(path, &st) < 0)
+			break;
+		if (!st.st_size)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			warn_msg("%s: is a directory", path);
+			src_errors++;
+			break;
+		}
+		if (merge_n == STREAMS_MAX) {
+			warn_msg("%s: more than %d trace files, ignored (STREAMS_MAX)", path, STREAMS_MAX);
+			src_errors++;
+			break;
+		}
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			err_sys(path);
+			src_errors++;
+			break;
+		}
+		{
+			char line[PATH_LEN + 32];
+
+			sfmt(line, sizeof(line), "Input file %s added\n", path);
+			notice(line);
+		}
+		merge_add(fd, path, cpu, di, STREAM_BUF);
+	}
+	if (!cpu) {
+		warn_msg("No input files found for %s", d->name);
+		return -1;
+	}
+	return 0;
+}
+
+int bp_files(void)
+{
+	struct merge_in *m;
+	u32 i;
+
+	merge_begin(MERGE_BLKPARSE, P.batch_n, handle_note, &stop_now);
+	for (i = 0; i < P.ndevs; i++)
+		if (open_device_files(&P.devs[i], (u16)i))
+			return -1;
+	if ((m = merge_head()))
+		P.genesis = m->head.time;
+	while ((m = merge_head()) && !stop_now) {
+		struct devinfo *d = &P.devs[m->tag];
+		struct cpuinfo *c = cpu_get(d, m->cpu);
+		u64 t = m->head.time - P.genesis;
+
+		c->nelems++;
+		if (t > P.sw_end)
+			break;
+		d->last_time = t;
+		if ((ACT32(&m->head) & (P.act_mask << TC_SHIFT)) && t >= P.sw_start)
+			dump_trace(d, c, &m->head, t);
+		merge_pop();
+	}
+	return 0;
+}
+
+/* ---- pipe mode: a stream of all CPUs' records.  blkparse reads a batch,
+ * sorts it by (time, device, sequence) and prints it.  After a lost record
+ * it holds everything back until EOF; we count the gap and go on. ---- */
+
+static void skip_insert(u32 cpu, u64 start, u64 end)
+{
+	u32 i;
+
+	for (i = P.nskips; i-- > 0;) {
+		struct skip *k = &P.skips[i];
+
+		if (!k->live || k->cpu != cpu)
+			continue;
+		if (end == k->start - 1) {
+			k->start = start;
+			return;
+		}
+		if (start == k->end + 1) {
+			k->end = end;
+			return;
+		}
+	}
+	if (P.nskips == SKIPS_MAX) {
+		P.skip_overflow++;
+		return;
+	}
+	P.skips[P.nskips++] = (struct skip){ start, end, cpu, 1 };
+}
+
+static int skip_claim(u32 cpu, u64 seq)
+{
+	u32 i;
+
+	for (i = P.nskips; i-- > 0;) {
+		struct skip *k = &P.skips[i];
+
+		if (!k->live || k->cpu != cpu || seq < k->start || seq > k->end)
+			continue;
+		if (k->start == seq && k->end == seq)
+			k->live = 0;
+		else if (k->start == seq)
+			k->start++;
+		else if (k->end == seq)
+			k->end--;
+		else {
+			u64 hi = k->end;
+
+			k->end = seq - 1;
+			skip_insert(cpu, seq + 1, hi);
+		}
+		return 1;
+	}
+	return 0;
+}
+
+static void check_sequence(struct cpuinfo *c, u32 cpu_key, const struct rec *r)
+{
+	u64 expected = c->seen ? (u64)c->last_seq + 1 : 0;
+
+	if (!c->seen || r->seq == expected)
+		return;
+	if (skip_claim(cpu_key, r->seq))
+		return;
+	if (expected < r->seq)
+		skip_insert(cpu_key, expected, (u64)r->seq - 1);
+}
+
+static int batch_cmp(u16 a, u16 b)
+{
+	const struct rec *x = &P.batch[a], *y = &P.batch[b];
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return a > b ? -1 : 1;	/* exact ties: later read first, as blkparse */
+}
+
+static void batch_sort(u32 n)
+{
+	u32 w, i, j, k, lo, mid, hi;
+
+	for (i = 0; i < n; i++)
+		P.order[i] = (u16)i;
+	for (w = 1; w < n; w *= 2) {
+		for (lo = 0; lo < n; lo += 2 * w) {
+			mid = lo + w < n ? lo + w : n;
+			hi = lo + 2 * w < n ? lo + 2 * w : n;
+			for (i = lo, j = mid, k = lo; k < hi; k++)
+				P.tmp[k] = (j >= hi || (i < mid && batch_cmp(P.order[i], P.order[j]) < 0))
+					? P.order[i++] : P.order[j++];
+		}
+		memcpy(P.order, P.tmp, n * sizeof(P.order[0]));
+	}
+}
+
+static void emit(struct devinfo *d, struct cpuinfo *c, const struct rec *r)
+{
+	if (ACT32(r) != TN_MESSAGE) {
+		check_sequence(c, (u32)(c - P.cpus), r);
+		c->last_seq = r->seq;
+		c->seen = 1;
+	}
+	d->last_time = r->time;
+	c->nelems++;
+	if (ACT32(r) & (P.act_mask << TC_SHIFT))
+		dump_trace(d, c, r, r->time);
+}
+
+/* Keep a record (and its payload) until EOF; 0 when there is no room. */
+static int hold(const struct rec *r)
+{
+	if (P.nheld == HOLD_MAX || HOLD_BYTES - P.held_used < r->pdu_len) {
+		P.hold_overflow++;
+		return 0;
+	}
+	P.held[P.nheld] = *r;
+	memcpy(P.held_pdu + P.held_used, r->pdu, r->pdu_len);
+	P.held[P.nheld++].pdu = P.held_pdu + P.held_used;
+	P.held_used += r->pdu_len;
+	return 1;
+}
+
+static int held_cmp(u16 a, u16 b)
+{
+	const struct rec *x = &P.held[a], *y = &P.held[b];
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int ready(int fd)
+{
+	struct pollfd p = { fd, POLLIN, 0 };
+
+	return poll(&p, 1, 0) > 0;
+}
+
+/* Pipe mode only (blkparse 1.2.0's find_genesis; its file mode does not):
+ * move the TIMESTAMP note's wall clock to the first event, with its
+ * signed arithmetic and lopsided normalisation. */
+static void pipe_wallclock(void)
+{
+	s64 delta = (s64)(P.genesis - P.start_ts);
+
+	if (!P.start_ts || P.start_ts == P.genesis)
+		return;
+	abs_start_sec += (s64)((u64)delta / 1000000000u);
+	abs_start_nsec += (s64)((u64)delta % 1000000000u);
+	if (abs_start_nsec < 0) {
+		abs_start_nsec += 1000000000;
+		abs_start_sec--;
+	} else if (abs_start_nsec > 1000000000) {
+		abs_start_nsec -= 1000000000;
+		abs_start_sec++;
+	}
+}
+
+/* The stream being parsed: an fd, or bytes pushed in by btrace's capture. */
+static struct src PS;
+static int ps_live;
+
+/* Read one batch and print it.  0: nothing was waiting (push mode, or a
+ * live pipe that is empty); 1: a batch went out; -1: the stream ended. */
+/* Read one batch into P.batch: -b counted records at most, or what the
+ * buffer and the window hold; notes act as read.  n read; *end at EOF. */
+static u32 batch_fill(struct src *s, int *end)
+{
+	u64 base;
+	u32 n = 0, counted = 0, i;
+
+	s->keep = s->pos;
+	while (counted < P.batch_n && n < PIPE_WINDOW && !stop_now) {
+		struct rec *r = &P.batch[n];
+		int rc;
+
+		if (s->pos - s->keep + REC_ROOM > s->cap)
+			break;
+		/* Like blkparse, a live pipe ends the batch when nothing more
+		 * is waiting, so text follows the I/O instead of lagging by
+		 * up to a batch. */
+		if (s->fd >= 0 && n && s->len - s->pos < 64 && !ready(s->fd))
+			break;
+		base = s->base;
+		rc = src_record(s, r);
+		if (s->base != base)	/* the buffer slid down under the batch */
+			for (i = 0; i < n; i++)
+				P.batch[i].pdu -= s->base - base;
+		if (rc == 0 && s->push)
+			break;		/* the rest has not been pushed yet */
+		if (rc <= 0) {
+			*end = 1;
+			break;
+		}
+		if (REC_IS_NOTE(r)) {
+			handle_note(r);
+			continue;
+		}
+		/* devices are numbered in the order records are read */
+		dev_get(r->dev);
+		counted += !REC_IS_CG_MSG(r);
+		n++;
+	}
+	s->keep = NO_KEEP;	/* the batch's bytes stay until the next read */
+	return n;
+}
+
+/* Times made relative to genesis (the first batch's earliest record);
+ * returns blkparse's "youngest", which ends the stream past -w's end. */
+static u64 batch_times(u32 n, int gen)
+{
+	u64 youngest = 0;
+	u32 i;
+
+	if (gen) {
+		P.genesis = ~(u64)0;
+		for (i = 0; i < n; i++)
+			if (P.batch[i].time < P.genesis)
+				P.genesis = P.batch[i].time;
+		pipe_wallclock();
+	}
+	/* blkparse walks its list newest first; youngest keeps its quirk */
+	for (i = n; i-- > 0;) {
+		struct rec *r = &P.batch[i];
+
+		r->time -= P.genesis;
+		if (r->time < youngest || !youngest)
+			youngest = r->time;
+	}
+	return youngest;
+}
+
+static int pipe_batch(void)
+{
+	int gen = !P.genesis, end = 0;
+	u32 n = batch_fill(&PS, &end), i;
+	u64 youngest;
+
+	if (!n)
+		return end || stop_now ? -1 : 0;
+	youngest = batch_times(n, gen);
+	batch_sort(n);
+	for (i = 0; i < n; i++) {
+		struct rec *r = &P.batch[P.order[i]];
+		struct devinfo *d;
+		struct cpuinfo *c;
+
+		if (!(d = dev_get(r->dev))) {
+			P.dev_overflow++;
+			continue;
+		}
+		c = cpu_get(d, r->cpu);
+		if (r->time >= P.sw_end || r->time < P.sw_start)
+			continue;
+		/* An older record than its CPU has shown (it sorted late,
+		 * e.g. its time lies before the first batch's): blkparse
+		 * stalls on it until EOF and prints it last; so do we. */
+		if (ACT32(r) != TN_MESSAGE && c->seen && r->seq <= c->last_seq && hold(r))
+			continue;
+		emit(d, c, r);
+	}
+	/* Live input: show each batch now (blkparse line-buffers). */
+	if (ps_live && P.text)
+		ob_flush(&P.out);
+	return end || youngest > P.sw_end ? -1 : 1;
+}
+
+/* What blkparse held back, in its order, as its final pass does. */
+static void pipe_finish(void)
+{
+	u32 i;
+
+	for (i = 0; i < P.nheld; i++)
+		P.order[i] = (u16)i;
+	for (i = 1; i < P.nheld; i++) {
+		u16 v = P.order[i];
+		u32 j;
+
+		for (j = i; j && held_cmp(P.order[j - 1], v) > 0; j--)
+			P.order[j] = P.order[j - 1];
+		P.order[j] = v;
+	}
+	for (i = 0; i < P.nheld; i++) {
+		struct rec *r = &P.held[P.order[i]];
+		struct devinfo *d = dev_get(r->dev);
+
+		if (d)
+			emit(d, cpu_get(d, r->cpu), r);
+		else
+			P.dev_overflow++;
+	}
+	P.nheld = 0;
+}
+
+int bp_pipe(void)
+{
+	int fd = strcmp(P.pipe_name, "-") ? open(P.pipe_name, O_RDONLY | O_CLOEXEC) : 0;
+	struct stat st;
+
+	if (fd < 0) {
+		err_sys(P.pipe_name);
+		return -1;
+	}
+	ps_live = fstat(fd, &st) || !S_ISREG(st.st_mode);
+	src_init(&PS, fd, strcmp(P.pipe_name, "-") ? P.pipe_name : "(stdin)", merge_mem(0), STREAM_BUF);
+	while (!stop_now && pipe_batch() >= 0)
+		;
+	pipe_finish();
+	if (fd > 0)
+		close(fd);
+	return 0;
+}
+
+/* btrace: the capture hands its records straight to the parser. */
+int bp_push(const void *p, size_t n)
+{
+	const u8 *b = p;
+
+	while (n) {
+		u32 room;
+
+		if (PS.pos && (PS.cap - PS.len < n || PS.len - PS.pos <= PS.pos)) {
+			memmove(PS.buf, PS.buf + PS.pos, PS.len - PS.pos);
+			PS.base += PS.pos;
+			PS.len -= PS.pos;
+			PS.pos = 0;
+		}
+		room = PS.cap - PS.len;
+		if (!room) {
+			if (pipe_batch() <= 0)
+				return -1;	/* no progress: cannot happen with whole records */
+			continue;
+		}
+		if (room > n)
+			room = (u32)n;
+		memcpy(PS.buf + PS.len, b, room);
+		PS.len += room;
+		b += room;
+		n -= room;
+	}
+	return P.text && P.out.failed ? -1 : 0;
+}
+
+/* After each round of reads from every CPU: print what has come.  Taking
+ * all CPUs' records together keeps the first batch's start (genesis) the
+ * earliest of them. */
+void bp_pump(void)
+{
+	while (pipe_batch() > 0)
+		;
+}
+
+/* For btrace: a stream fed by bp_push instead of an fd. */
+void bp_push_begin(void)
+{
+	src_init(&PS, -1, "(capture)", merge_mem(0), STREAM_BUF);
+	PS.eof = 0;
+	PS.push = 1;
+	ps_live = 1;
+}
+
+/* The last records, the summaries, the exit status. */
+COLD int bp_end(int rc)
+{
+	if (PS.push) {
+		while (pipe_batch() > 0)
+			;
+		pipe_finish();
+	}
+	if (!rc && P.text) {
+		if (P.per_proc)
+			ppi_print_all(&P.out, P.sort_key);
+		if (P.show_stats)
+			show_summary();
+	}
+	if (P.text && ob_close(&P.out))
+		rc = -1;
+	if (P.dumping && ob_close(&P.dump))
+		rc = -1;
+	if (P.have_drv_data && !P.dump_name)
+		notice("\ndiscarded traces containing low-level device driver specific data (only available in binary output)\n");
+	if (P.notelen && write(1, P.notebuf, P.notelen) < 0)
+		rc = -1;
+	if (src_zero_records)
+		warn_msg("skipped %llu unfilled (all-zero) records, the first in %s at byte %llu",
+			 src_zero_records, src_zero_first, src_zero_first_off);
+	if (proc_dropped)
+		warn_msg("process table full: %llu names dropped (PROC_MAX %d)", proc_dropped, PROC_MAX);
+	if (track_dropped)
+		warn_msg("request table full: %llu requests untracked (TRACK_MAX %d)", track_dropped, TRACK_MAX);
+	if (ppi_dropped)
+		warn_msg("process statistics full: %llu events unattributed (PPI_MAX %d)", ppi_dropped, PPI_MAX);
+	if (P.cpu_overflow)
+		warn_msg("cpu table full: %llu events uncounted (CPUS_MAX %d)", (unsigned long long)P.cpu_overflow, CPUS_MAX);
+	if (P.dev_overflow)
+		warn_msg("device table full: %llu events dropped (DEVS_MAX %d)", (unsigned long long)P.dev_overflow, DEVS_MAX);
+	if (P.hold_overflow)
+		warn_msg("late-record table full: %llu records printed early (HOLD_MAX %d, HOLD_BYTES %d)",
+			 (unsigned long long)P.hold_overflow, HOLD_MAX, HOLD_BYTES);
+	if (P.skip_overflow)
+		warn_msg("gap table full: %llu gaps uncounted (SKIPS_MAX %d)", (unsigned long long)P.skip_overflow, SKIPS_MAX);
+	return rc || src_errors ? 1 : 0;
+}
+
+
+/* P starts zeroed in bss; clearing it again would touch every page. */
+COLD void bp_defaults(void)
+{
+	P.act_mask = ~0u;
+	P.batch_n = BATCH_DEFAULT;
+	P.text = P.bin_msgs = P.show_stats = 1;
+	P.sort_key = 'N';
+	P.sw_end = ~(u64)0;
+	fmt_set_fatal(parse_fatal);
+}
+
+COLD int bp_start(void)
+{
+	int fd;
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	P.notes_direct = isatty(1);
+	if (P.text) {
+		fd = 1;
+		if (P.out_name && strcmp(P.out_name, "-") && (fd = open_out(P.out_name, 0644)) < 0)
+			return 1;
+		ob_init(&P.out, fd, P.out_name ? P.out_name : "stdout", P.outbuf, OUT_BUF);
+	}
+	if (P.dump_name) {
+		fd = 1;
+		if (strcmp(P.dump_name, "-") && (fd = open_out(P.dump_name, 0644)) < 0)
+			return 1;
+		ob_init(&P.dump, fd, P.dump_name, P.dumpbuf, DUMP_BUF);
+		P.dumping = 1;
+	}
+	return 0;
+}
