@@ -30,11 +30,10 @@ u32 ne32_load(const u8 *p, int swapped);
 void be_store(u8 *p, u64 v, int n);	/* v as n big-endian bytes */
 /* Encoding: r as a host-order version-7 record, what blkparse -d writes
  * for btt (r->pdu_len goes in the header whatever r->version was).
- * rec_encode_v7: the 48-byte header.  rec_encode: the header and, when
- * both fit in room, the payload r->pdu: REC_V7_LEN + r->pdu_len bytes,
- * else REC_V7_LEN (the payload is then the caller's to send).
+ * rec_encode: the 48-byte header and, when both fit in room, the payload
+ * r->pdu: REC_V7_LEN + r->pdu_len bytes, else REC_V7_LEN (the payload is
+ * then the caller's to send).
  * rec_write: both into o. */
-void rec_encode_v7(u8 *out, const struct rec *r);
 u32 rec_encode(u8 *out, u32 room, const struct rec *r);
 void rec_write(struct obuf *o, const struct rec *r);
 int mask_bit(const char *name);	/* -a NAME: its category bit, or -1 */

@@ -108,7 +108,7 @@ int rec_unfilled(const u8 *p)
 }
 
 /* Host-order version-7 header, as blkparse -d writes it for btt. */
-void rec_encode_v7(u8 *out, const struct rec *r)
+static void rec_encode_v7(u8 *out, const struct rec *r)
 {
 	struct {
 		u32 magic, seq;

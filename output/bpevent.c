@@ -70,7 +70,6 @@ struct cpuinfo *cpu_get(struct devinfo *d, u32 cpu)
 static void dump_rec(const struct rec *r, u64 time, u32 dev)
 {
 	struct rec h;
-	char *p;
 
 	if (!P.dumping)
 		return;
@@ -81,10 +80,7 @@ static void dump_rec(const struct rec *r, u64 time, u32 dev)
 			return;
 	h.time = time;
 	h.dev = dev;
-	p = ob_room(&P.dump, REC_V7_LEN);
-	rec_encode_v7((u8 *)p, &h);
-	ob_done(&P.dump, p + REC_V7_LEN);
-	ob_write(&P.dump, r->pdu, r->pdu_len);
+	rec_write(&P.dump, &h);
 }
 
 /* PROCESS and TIMESTAMP notes act when they are read, as in blkparse,
