@@ -77,3 +77,14 @@ if command -v blkiomon >/dev/null; then
 	echo "blkiomon 0.3:   ${bt}s ($(awk -v n=$n -v t=$bt 'BEGIN { printf "%.1f", n / t / 1e6 }')M events/s)"
 	awk -v a="$bt" -v b="$mt" 'BEGIN { printf "ratio: iomon monitor is %.1fx blkiomon'"'"'s event rate\n", a / b }'
 fi
+# btt on the big trace's dump (blkparse -d's bytes, made by iomon parse -d)
+[ -s "$B/big.dump" ] || "$OLDPWD/iomon" parse -i big -d "$B/big.dump" -O -q >/dev/null 2>&1
+read -r tt tr < <(measure "$OLDPWD/iomon" btt -i big.dump -o "$B/bench-iomon")
+echo "iomon btt:      ${tt}s  peak RSS ${tr} KiB"
+if command -v btt >/dev/null; then
+	read -r dt dr < <(measure btt -i big.dump -o "$B/bench-btt")
+	echo "btt 1.2.0:      ${dt}s  peak RSS ${dr} KiB"
+	awk -v a="$dt" -v b="$tt" 'BEGIN { printf "ratio: iomon btt is %.2fx btt'"'"'s speed\n", a / b }'
+	cmp -s "$B/bench-iomon.avg" "$B/bench-btt.avg" && echo "btt: the same .avg, byte for byte" ||
+		echo "btt: the .avg files differ (diff $B/bench-iomon.avg $B/bench-btt.avg)"
+fi
