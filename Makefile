@@ -65,6 +65,7 @@ SRCS := \
 	capture/sys.c \
 	capture/tpevent.c \
 	capture/tracefs.c \
+	capture/window.c \
 	match/dcpair.c \
 	match/inflight.c \
 	match/procs.c \
@@ -95,7 +96,7 @@ OBJS := $(SRCS:%.c=$(B)/obj/%.o)
 # The per-record path: decoding and formatting.  -Os turns every divide by
 # a constant into a div instruction, which made number formatting half of
 # parse's time; these few objects are built for speed instead.
-HOT := $(addprefix $(B)/obj/,capture/record.o capture/source.o capture/merge.o text.o \
+HOT := $(addprefix $(B)/obj/,capture/record.o capture/source.o capture/merge.o capture/window.o text.o \
 	output/fmt.o output/bpevent.o output/bploop.o output/monitor.o stats/monstat.o match/inflight.o match/dcpair.o)
 $(HOT): CFLAGS += -O2
 

@@ -87,6 +87,22 @@ int merge_end(void);		/* closes the inputs; 1 if one was damaged */
 u8 *merge_mem(u32 i);		/* input i's buffer (STREAM_BUF), for a stream read without a merge */
 int merge_replay(const char *name, void (*fn)(const struct rec *), volatile sig_atomic_t *stop);
 
+/* capture/window.c: a stream of every CPU's records merged by time in a
+ * bounded window, blkparse's way: fill a batch, sort it, hold the late */
+struct window_cfg {
+	u32 batch;				/* counted records per batch (-b) */
+	void (*note)(const struct rec *r);	/* notes, as read */
+	void (*seen)(const struct rec *r);	/* every other record, as read */
+	volatile sig_atomic_t *stop;
+};
+extern struct rec window_rec[PIPE_WINDOW];	/* the batch, in read order */
+extern u16 window_order[PIPE_WINDOW];		/* after window_sort */
+extern u64 window_hold_overflow;
+u32 window_fill(struct src *s, const struct window_cfg *c, int *end);
+void window_sort(u32 n);		/* (time, device, sequence); ties: later read first */
+int window_hold(const struct rec *r);	/* to the end; 0: no room (counted) */
+void window_release(void (*fn)(struct rec *r));	/* the held, stably ordered */
+
 /* capture/runs.c: live records as a round left them in a pushed source:
  * all whole records in s, cut into per-CPU runs and merged by time into
  * fn (ties to the earlier run), TOP_RUNS runs at a time */

@@ -27,12 +27,6 @@ struct parse_state {
 	struct devinfo devs[DEVS_MAX];
 	struct cpuinfo cpus[CPUS_MAX];
 	struct skip skips[SKIPS_MAX];
-	u16 order[PIPE_WINDOW], tmp[PIPE_WINDOW];
-	struct rec batch[PIPE_WINDOW];
-	struct rec held[HOLD_MAX];
-	u8 held_pdu[HOLD_BYTES];
-	u32 nheld, held_used;
-	u64 hold_overflow;
 	char outbuf[OUT_BUF], dumpbuf[DUMP_BUF], notebuf[NOTICE_BUF];
 	struct obuf out, dump;
 	u32 ndevs, ncpus, nskips, notelen;
@@ -46,8 +40,6 @@ struct parse_state {
 };
 extern struct parse_state P;
 
-_Static_assert(HOLD_MAX <= PIPE_WINDOW, "held records are ordered in P.order");
-_Static_assert(PIPE_WINDOW <= 65536, "batch indices are u16");
 
 extern volatile sig_atomic_t stop_now;
 

@@ -1,7 +1,6 @@
 /* output/bploop.c: output: blkparse's loops: files merged by time, a stream in sorted batches, btrace's pushed stream; start and end */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -205,37 +204,6 @@ static void check_sequence(struct cpuinfo *c, u32 cpu_key, const struct rec *r)
 		skip_insert(cpu_key, expected, (u64)r->seq - 1);
 }
 
-static int batch_cmp(u16 a, u16 b)
-{
-	const struct rec *x = &P.batch[a], *y = &P.batch[b];
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	if (x->dev != y->dev)
-		return x->dev < y->dev ? -1 : 1;
-	if (x->seq != y->seq)
-		return x->seq < y->seq ? -1 : 1;
-	return a > b ? -1 : 1;	/* exact ties: later read first, as blkparse */
-}
-
-static void batch_sort(u32 n)
-{
-	u32 w, i, j, k, lo, mid, hi;
-
-	for (i = 0; i < n; i++)
-		P.order[i] = (u16)i;
-	for (w = 1; w < n; w *= 2) {
-		for (lo = 0; lo < n; lo += 2 * w) {
-			mid = lo + w < n ? lo + w : n;
-			hi = lo + 2 * w < n ? lo + 2 * w : n;
-			for (i = lo, j = mid, k = lo; k < hi; k++)
-				P.tmp[k] = (j >= hi || (i < mid && batch_cmp(P.order[i], P.order[j]) < 0))
-					? P.order[i++] : P.order[j++];
-		}
-		memcpy(P.order, P.tmp, n * sizeof(P.order[0]));
-	}
-}
-
 static void emit(struct devinfo *d, struct cpuinfo *c, const struct rec *r)
 {
 	if (ACT32(r) != TN_MESSAGE) {
@@ -247,38 +215,6 @@ static void emit(struct devinfo *d, struct cpuinfo *c, const struct rec *r)
 	c->nelems++;
 	if (ACT32(r) & (P.act_mask << TC_SHIFT))
 		dump_trace(d, c, r, r->time);
-}
-
-/* Keep a record (and its payload) until EOF; 0 when there is no room. */
-static int hold(const struct rec *r)
-{
-	if (P.nheld == HOLD_MAX || HOLD_BYTES - P.held_used < r->pdu_len) {
-		P.hold_overflow++;
-		return 0;
-	}
-	P.held[P.nheld] = *r;
-	memcpy(P.held_pdu + P.held_used, r->pdu, r->pdu_len);
-	P.held[P.nheld++].pdu = P.held_pdu + P.held_used;
-	P.held_used += r->pdu_len;
-	return 1;
-}
-
-static int held_cmp(u16 a, u16 b)
-{
-	const struct rec *x = &P.held[a], *y = &P.held[b];
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	if (x->dev != y->dev)
-		return x->dev < y->dev ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int ready(int fd)
-{
-	struct pollfd p = { fd, POLLIN, 0 };
-
-	return poll(&p, 1, 0) > 0;
 }
 
 /* Pipe mode only (blkparse 1.2.0's find_genesis; its file mode does not):
@@ -307,49 +243,6 @@ static int ps_live;
 
 /* Read one batch and print it.  0: nothing was waiting (push mode, or a
  * live pipe that is empty); 1: a batch went out; -1: the stream ended. */
-/* Read one batch into P.batch: -b counted records at most, or what the
- * buffer and the window hold; notes act as read.  n read; *end at EOF. */
-static u32 batch_fill(struct src *s, int *end)
-{
-	u64 base;
-	u32 n = 0, counted = 0, i;
-
-	s->keep = s->pos;
-	while (counted < P.batch_n && n < PIPE_WINDOW && !stop_now) {
-		struct rec *r = &P.batch[n];
-		int rc;
-
-		if (s->pos - s->keep + REC_ROOM > s->cap)
-			break;
-		/* Like blkparse, a live pipe ends the batch when nothing more
-		 * is waiting, so text follows the I/O instead of lagging by
-		 * up to a batch. */
-		if (s->fd >= 0 && n && s->len - s->pos < 64 && !ready(s->fd))
-			break;
-		base = s->base;
-		rc = src_record(s, r);
-		if (s->base != base)	/* the buffer slid down under the batch */
-			for (i = 0; i < n; i++)
-				P.batch[i].pdu -= s->base - base;
-		if (rc == 0 && s->push)
-			break;		/* the rest has not been pushed yet */
-		if (rc <= 0) {
-			*end = 1;
-			break;
-		}
-		if (REC_IS_NOTE(r)) {
-			handle_note(r);
-			continue;
-		}
-		/* devices are numbered in the order records are read */
-		dev_get(r->dev);
-		counted += !REC_IS_CG_MSG(r);
-		n++;
-	}
-	s->keep = NO_KEEP;	/* the batch's bytes stay until the next read */
-	return n;
-}
-
 /* Times made relative to genesis (the first batch's earliest record);
  * returns blkparse's "youngest", which ends the stream past -w's end. */
 static u64 batch_times(u32 n, int gen)
@@ -360,13 +253,13 @@ static u64 batch_times(u32 n, int gen)
 	if (gen) {
 		P.genesis = ~(u64)0;
 		for (i = 0; i < n; i++)
-			if (P.batch[i].time < P.genesis)
-				P.genesis = P.batch[i].time;
+			if (window_rec[i].time < P.genesis)
+				P.genesis = window_rec[i].time;
 		pipe_wallclock();
 	}
 	/* blkparse walks its list newest first; youngest keeps its quirk */
 	for (i = n; i-- > 0;) {
-		struct rec *r = &P.batch[i];
+		struct rec *r = &window_rec[i];
 
 		r->time -= P.genesis;
 		if (r->time < youngest || !youngest)
@@ -375,18 +268,27 @@ static u64 batch_times(u32 n, int gen)
 	return youngest;
 }
 
+/* devices are numbered in the order records are read */
+static void seen(const struct rec *r)
+{
+	dev_get(r->dev);
+}
+
+/* Read one batch and print it.  0: nothing was waiting (push mode, or a
+ * live pipe that is empty); 1: a batch went out; -1: the stream ended. */
 static int pipe_batch(void)
 {
+	struct window_cfg wc = { P.batch_n, handle_note, seen, &stop_now };
 	int gen = !P.genesis, end = 0;
-	u32 n = batch_fill(&PS, &end), i;
+	u32 n = window_fill(&PS, &wc, &end), i;
 	u64 youngest;
 
 	if (!n)
 		return end || stop_now ? -1 : 0;
 	youngest = batch_times(n, gen);
-	batch_sort(n);
+	window_sort(n);
 	for (i = 0; i < n; i++) {
-		struct rec *r = &P.batch[P.order[i]];
+		struct rec *r = &window_rec[window_order[i]];
 		struct devinfo *d;
 		struct cpuinfo *c;
 
@@ -400,7 +302,7 @@ static int pipe_batch(void)
 		/* An older record than its CPU has shown (it sorted late,
 		 * e.g. its time lies before the first batch's): blkparse
 		 * stalls on it until EOF and prints it last; so do we. */
-		if (ACT32(r) != TN_MESSAGE && c->seen && r->seq <= c->last_seq && hold(r))
+		if (ACT32(r) != TN_MESSAGE && c->seen && r->seq <= c->last_seq && window_hold(r))
 			continue;
 		emit(d, c, r);
 	}
@@ -411,30 +313,19 @@ static int pipe_batch(void)
 }
 
 /* What blkparse held back, in its order, as its final pass does. */
+static void emit_held(struct rec *r)
+{
+	struct devinfo *d = dev_get(r->dev);
+
+	if (d)
+		emit(d, cpu_get(d, r->cpu), r);
+	else
+		P.dev_overflow++;
+}
+
 static void pipe_finish(void)
 {
-	u32 i;
-
-	for (i = 0; i < P.nheld; i++)
-		P.order[i] = (u16)i;
-	for (i = 1; i < P.nheld; i++) {
-		u16 v = P.order[i];
-		u32 j;
-
-		for (j = i; j && held_cmp(P.order[j - 1], v) > 0; j--)
-			P.order[j] = P.order[j - 1];
-		P.order[j] = v;
-	}
-	for (i = 0; i < P.nheld; i++) {
-		struct rec *r = &P.held[P.order[i]];
-		struct devinfo *d = dev_get(r->dev);
-
-		if (d)
-			emit(d, cpu_get(d, r->cpu), r);
-		else
-			P.dev_overflow++;
-	}
-	P.nheld = 0;
+	window_release(emit_held);
 }
 
 int bp_pipe(void)
@@ -539,9 +430,9 @@ COLD int bp_end(int rc)
 		warn_msg("cpu table full: %llu events uncounted (CPUS_MAX %d)", (unsigned long long)P.cpu_overflow, CPUS_MAX);
 	if (P.dev_overflow)
 		warn_msg("device table full: %llu events dropped (DEVS_MAX %d)", (unsigned long long)P.dev_overflow, DEVS_MAX);
-	if (P.hold_overflow)
+	if (window_hold_overflow)
 		warn_msg("late-record table full: %llu records printed early (HOLD_MAX %d, HOLD_BYTES %d)",
-			 (unsigned long long)P.hold_overflow, HOLD_MAX, HOLD_BYTES);
+			 (unsigned long long)window_hold_overflow, HOLD_MAX, HOLD_BYTES);
 	if (P.skip_overflow)
 		warn_msg("gap table full: %llu gaps uncounted (SKIPS_MAX %d)", (unsigned long long)P.skip_overflow, SKIPS_MAX);
 	return rc || src_errors ? 1 : 0;

@@ -22,7 +22,7 @@ ARCHES = ["s390x", "aarch64", "armhf"]
 APPLETS = {
     "trace, btrace": ["capture/cap.o", "capture/relay.o", "capture/tracefs.o", "capture/tpevent.o",
                       "output/trace.o", "output/btrace.o"],
-    "parse": ["output/parse.o", "output/bpevent.o", "output/bploop.o", "output/summary.o", "output/fmt.o", "match/procs.o", "match/track.o",
+    "parse": ["output/parse.o", "output/bpevent.o", "output/bploop.o", "output/summary.o", "capture/window.o", "output/fmt.o", "match/procs.o", "match/track.o",
               "stats/iostats.o"],
     "monitor": ["output/monitor.o", "output/export.o", "stats/monstat.o"],
     "top": ["output/top.o", "output/toptable.o", "stats/topstat.o", "match/taghelper.o",

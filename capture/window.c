@@ -1,0 +1,145 @@
+/* capture/window.c: capture: a stream of all CPUs' records merged by time in a bounded window (blkparse's stream mode) */
+/*
+ * A stream (stdin, a pipe, btrace's pushed capture) carries every CPU's
+ * records interleaved.  blkparse reads a batch, sorts it by (time, device,
+ * sequence), prints it and reads the next; a record older than what its
+ * CPU has shown is held back to the end.  The window does the reading,
+ * the order and the holding; the caller (parse) keeps the meaning: its
+ * genesis, its stopwatch, its sequence checks.
+ */
+#include <poll.h>
+#include <string.h>
+#include "capture/capture.h"
+
+_Static_assert(HOLD_MAX <= PIPE_WINDOW, "held records are ordered in window_order");
+_Static_assert(PIPE_WINDOW <= 65536, "window indices are u16");
+
+struct rec window_rec[PIPE_WINDOW];
+u16 window_order[PIPE_WINDOW];
+static u16 tmp[PIPE_WINDOW];
+static struct rec held[HOLD_MAX];
+static u8 held_pdu[HOLD_BYTES];
+static u32 nheld, held_used;
+u64 window_hold_overflow;
+
+static int ready(int fd)
+{
+	struct pollfd p = { fd, POLLIN, 0 };
+
+	return poll(&p, 1, 0) > 0;
+}
+
+/* Read one batch into window_rec: c->batch counted records at most, or
+ * what the buffer and the window hold; notes go to c->note as read, every
+ * other record to c->seen.  Returns the records read; *end at the end. */
+u32 window_fill(struct src *s, const struct window_cfg *c, int *end)
+{
+	u64 base;
+	u32 n = 0, counted = 0, i;
+
+	s->keep = s->pos;
+	while (counted < c->batch && n < PIPE_WINDOW && !*c->stop) {
+		struct rec *r = &window_rec[n];
+		int rc;
+
+		if (s->pos - s->keep + REC_ROOM > s->cap)
+			break;
+		/* Like blkparse, a live pipe ends the batch when nothing more
+		 * is waiting, so text follows the I/O instead of lagging by
+		 * up to a batch. */
+		if (s->fd >= 0 && n && s->len - s->pos < 64 && !ready(s->fd))
+			break;
+		base = s->base;
+		rc = src_record(s, r);
+		if (s->base != base)	/* the buffer slid down under the batch */
+			for (i = 0; i < n; i++)
+				window_rec[i].pdu -= s->base - base;
+		if (rc == 0 && s->push)
+			break;		/* the rest has not been pushed yet */
+		if (rc <= 0) {
+			*end = 1;
+			break;
+		}
+		if (REC_IS_NOTE(r)) {
+			c->note(r);
+			continue;
+		}
+		c->seen(r);
+		counted += !REC_IS_CG_MSG(r);
+		n++;
+	}
+	s->keep = NO_KEEP;	/* the batch's bytes stay until the next read */
+	return n;
+}
+
+static int batch_cmp(u16 a, u16 b)
+{
+	const struct rec *x = &window_rec[a], *y = &window_rec[b];
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return a > b ? -1 : 1;	/* exact ties: later read first, as blkparse */
+}
+
+/* window_order: the batch by (time, device, sequence), a merge sort */
+void window_sort(u32 n)
+{
+	u32 w, i, j, k, lo, mid, hi;
+
+	for (i = 0; i < n; i++)
+		window_order[i] = (u16)i;
+	for (w = 1; w < n; w *= 2) {
+		for (lo = 0; lo < n; lo += 2 * w) {
+			mid = lo + w < n ? lo + w : n;
+			hi = lo + 2 * w < n ? lo + 2 * w : n;
+			for (i = lo, j = mid, k = lo; k < hi; k++)
+				tmp[k] = (j >= hi || (i < mid && batch_cmp(window_order[i], window_order[j]) < 0))
+					? window_order[i++] : window_order[j++];
+		}
+		memcpy(window_order, tmp, n * sizeof(window_order[0]));
+	}
+}
+
+/* Keep a record (and its payload) until the end; 0 when there is no room. */
+int window_hold(const struct rec *r)
+{
+	if (nheld == HOLD_MAX || HOLD_BYTES - held_used < r->pdu_len) {
+		window_hold_overflow++;
+		return 0;
+	}
+	held[nheld] = *r;
+	memcpy(held_pdu + held_used, r->pdu, r->pdu_len);
+	held[nheld++].pdu = held_pdu + held_used;
+	held_used += r->pdu_len;
+	return 1;
+}
+
+static int held_after(const void *ctx, u16 a, u16 b)
+{
+	const struct rec *x = &held[a], *y = &held[b];
+
+	(void)ctx;
+	if (x->time != y->time)
+		return x->time > y->time;
+	if (x->dev != y->dev)
+		return x->dev > y->dev;
+	return x->seq > y->seq;
+}
+
+/* The held records, stably by (time, device, sequence), into fn; the
+ * hold is empty afterwards. */
+void window_release(void (*fn)(struct rec *r))
+{
+	u32 i;
+
+	for (i = 0; i < nheld; i++)
+		window_order[i] = (u16)i;
+	isort16(window_order, nheld, held_after, NULL);
+	for (i = 0; i < nheld; i++)
+		fn(&held[window_order[i]]);
+	nheld = held_used = 0;
+}
