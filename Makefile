@@ -97,7 +97,8 @@ OBJS := $(SRCS:%.c=$(B)/obj/%.o)
 # a constant into a div instruction, which made number formatting half of
 # parse's time; these few objects are built for speed instead.
 HOT := $(addprefix $(B)/obj/,capture/record.o capture/source.o capture/merge.o capture/window.o text.o \
-	output/fmt.o output/bpevent.o output/bploop.o output/monitor.o stats/monstat.o match/inflight.o match/dcpair.o)
+	output/fmt.o output/bpevent.o output/bploop.o output/monitor.o stats/monstat.o match/inflight.o match/dcpair.o \
+	stats/bttstat.o stats/bttseek.o)
 $(HOT): CFLAGS += -O2
 
 all: $(BIN)

@@ -6,8 +6,10 @@
  * as in btt.  Checked against btt's output: Qs with the same start sector
  * are all kept, and of several Qs holding a sector the newest is taken.
  * The Qs live on the shared in-flight table (match/inflight.c); the
- * searches by range go through its slots, so their cost grows with the
- * Qs in flight (BTT_REQS bounds them; past it a Q is counted, not kept). */
+ * searches by range go through a dense list of the Qs in flight, so their
+ * cost grows with those (BTT_REQS bounds them; past it a Q is counted,
+ * not kept), not with the table's high-water mark.  Where slot order
+ * decided (ties), it still does. */
 #include <string.h>
 #include "stats/stats.h"
 
@@ -16,9 +18,15 @@ struct btt_q {
 	struct ift_hdr h;
 	u64 time, g, s, i, m, d;	/* UNSET (s: 0) until seen */
 	u32 len;		/* sectors */
+	u32 li;			/* its place in live_q */
 };
 #define KIND_Q 'Q'
 IFT_POOL(bq, struct btt_q, BTT_REQS, BTT_REQS, IFT_DROP);
+static u32 live_q[BTT_REQS], n_live_q;	/* the slots in flight, dense */
+static u32 hits[BTT_REQS];		/* each_q's matches */
+
+static u32 slot_of(const struct btt_q *q) { return (u32)(q - bq_pool) + 1; }
+static struct btt_q *q_of(u32 slot) { return (struct btt_q *)ift_entry(&bq, slot); }
 
 struct btt_dev btt_devs[BTT_DEVS];
 u32 btt_ndevs;
@@ -146,6 +154,8 @@ static void queued(struct btt_dev *d, const struct rec *r)
 	q->time = r->time;
 	q->g = q->i = q->m = q->d = UNSET;
 	q->len = r->bytes >> 9;
+	q->li = n_live_q;
+	live_q[n_live_q++] = slot_of(q);
 }
 
 /* the Q holding sector, start <= sector < end, as btt's tree search:
@@ -154,12 +164,14 @@ static void queued(struct btt_dev *d, const struct rec *r)
 static struct btt_q *q_at(u32 dev, u64 sector)
 {
 	struct btt_q *q, *best = NULL;
-	u32 i;
+	u32 k;
 
-	for (i = 1; i <= bq.hwm; i++)
-		if ((q = ift_slot(&bq, i)) && q->h.dev == dev && q->h.sector <= sector &&
-		    sector < q->h.sector + q->len && (!best || q->time > best->time))
+	for (k = 0; k < n_live_q; k++) {
+		q = q_of(live_q[k]);
+		if (q->h.dev == dev && q->h.sector <= sector && sector < q->h.sector + q->len &&
+		    (!best || q->time > best->time || (q->time == best->time && q < best)))
 			best = q;
+	}
 	return best;
 }
 
@@ -233,6 +245,9 @@ static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 		live_add(&btt_live_all, q->d, r->time);
 		both(d, BTT_D2C, tdelta(q->d, r->time));
 	}
+	n_live_q--;
+	q_of(live_q[n_live_q])->li = q->li;
+	live_q[q->li] = live_q[n_live_q];
 	ift_del(&bq, q);
 }
 
@@ -241,11 +256,19 @@ static void each_q(struct btt_dev *d, const struct rec *r, void (*fn)(struct btt
 {
 	u64 s = r->sector, e = s + (r->bytes >> 9);
 	struct btt_q *q;
-	u32 i;
+	u32 k, n = 0, j, v;
 
-	for (i = 1; i <= bq.hwm; i++)
-		if ((q = ift_slot(&bq, i)) && q->h.dev == r->dev && s <= q->h.sector && q->h.sector + q->len <= e)
-			fn(d, q, r);
+	for (k = 0; k < n_live_q; k++) {
+		q = q_of(live_q[k]);
+		if (q->h.dev == r->dev && s <= q->h.sector && q->h.sector + q->len <= e) {
+			/* in slot order, as a walk of the table would meet them */
+			for (v = live_q[k], j = n++; j && hits[j - 1] > v; j--)
+				hits[j] = hits[j - 1];
+			hits[j] = v;
+		}
+	}
+	for (k = 0; k < n; k++)	/* fn may complete (drop) its Q */
+		fn(d, q_of(hits[k]), r);
 }
 
 static void blocks(struct btt_dev *d, const struct rec *r)
