@@ -302,6 +302,9 @@ static void trace_pc(struct devinfo *d, struct cpuinfo *c, const struct rec *r, 
 	case TA_GETRQ:
 		show(c, r, time, "G", NO_ELAPSED, 0);
 		break;
+	case TA_SLEEPRQ:
+		show(c, r, time, "S", NO_ELAPSED, 0);
+		break;
 	case TA_REQUEUE:
 		depth_down(d, w);
 		account1(c, r->pid, ST_RQPC + w);
@@ -371,9 +374,6 @@ static void trace_fs(struct devinfo *d, struct cpuinfo *c, const struct rec *r, 
 		if (P.track && (t = track_new(d, r, r->sector)))
 			t->alloc = time;
 		show(c, r, time, "G", NO_ELAPSED, 0);
-		break;
-	case TA_SLEEPRQ:
-		show(c, r, time, "S", NO_ELAPSED, 0);
 		break;
 	case TA_REQUEUE:
 		depth_down(d, w);

@@ -87,3 +87,19 @@ else
 		fi
 	done
 fi
+# the actions blkparse only shows (S for PC and FS; P, B for FS): a
+# crafted stream, one record each, read by both
+python3 - "$OUT/shown.stream" <<'PY'
+import struct, sys
+def rec(seq, act, nb):
+    return struct.pack("<IIQQIIIIIHH", 0x65617407, seq, 1000 * seq, 8 * seq, nb, act, 1, 8 << 20, 0, 0, 0)
+PC, FS, READ = 1 << 25, 1 << 24, 1 << 16
+acts = [PC | 5, FS | 5, FS | 9, FS | 14]	# sleeprq, sleeprq, plug, bounce
+open(sys.argv[1], "wb").write(b"".join(rec(i + 1, a | READ, 4096) for i, a in enumerate(acts)))
+PY
+if have_oracle "oracle: shown-only actions, PC and FS"; then
+	"$IOMON" parse -i - <"$OUT/shown.stream" >"$OUT/shown.got" 2>"$OUT/shown.err"
+	blkparse -i - <"$OUT/shown.stream" >"$OUT/shown.exp" 2>/dev/null
+	same "oracle: shown-only actions (PC S; FS S P B), as blkparse" "$OUT/shown.got" "$OUT/shown.exp"
+	same_empty "oracle: shown-only actions: no complaint on stderr" "$OUT/shown.err"
+fi
