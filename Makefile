@@ -97,15 +97,15 @@ OBJS := $(SRCS:%.c=$(B)/obj/%.o)
 # a constant into a div instruction, which made number formatting half of
 # parse's time; these few objects are built for speed instead.
 HOT := $(addprefix $(B)/obj/,capture/record.o capture/source.o capture/merge.o capture/window.o text.o \
-	output/fmt.o output/bpevent.o output/bploop.o output/monitor.o stats/monstat.o match/inflight.o match/dcpair.o \
-	stats/bttstat.o stats/bttseek.o)
+	output/fmt.o output/bpevent.o output/bploop.o output/monitor.o stats/monstat.o match/inflight.o match/dcpair.o)
 $(HOT): CFLAGS += -O2
 
 all: $(BIN)
 
 # The compiler and flags are part of the build: a different CC (musl-gcc
 # installed after a build with CC=cc, another cross compiler) or other
-# flags rebuild everything.  The stamp changes only when they do.
+# flags, or another set of -O2 objects (HOT), rebuild everything.  The
+# stamp changes only when they do.
 STAMP := $(B)/cc.stamp
 $(STAMP): FORCE
 	@mkdir -p $(dir $@)
@@ -115,7 +115,7 @@ $(STAMP): FORCE
 		echo "  or:      apt-get install musl-tools" >&2; \
 		echo "  or:      make CC=cc   (a glibc build: not the product, larger)" >&2; \
 		exit 1; }
-	@{ echo '$(CC) $(CFLAGS) $(NOUNWIND) $(CPPFLAGS) $(LDFLAGS)'; command -v $(firstword $(CC)); \
+	@{ echo '$(CC) $(CFLAGS) $(NOUNWIND) $(CPPFLAGS) $(LDFLAGS)'; echo 'HOT $(HOT:$(B)/obj/%=%)'; command -v $(firstword $(CC)); \
 		$(CC) -dumpfullversion -dumpmachine 2>&1; } >$@.new
 	@if cmp -s $@ $@.new; then rm -f $@.new; else mv -f $@.new $@; fi
 
