@@ -85,6 +85,8 @@ int merge_add(int fd, const char *path, u32 cpu, u16 tag, u32 cap);	/* index; -1
 void merge_pop(void);
 int merge_end(void);		/* closes the inputs; 1 if one was damaged */
 u8 *merge_mem(u32 i);		/* input i's buffer (STREAM_BUF), for a stream read without a merge */
+u32 merge_files(const char *dir, const char *name, u16 tag, u32 max, const char *lim, u32 cap,
+		 int skip_empty, void (*added)(const char *path));
 int merge_replay(const char *name, void (*fn)(const struct rec *), volatile sig_atomic_t *stop);
 
 /* capture/window.c: a stream of every CPU's records merged by time in a

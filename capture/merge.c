@@ -15,9 +15,9 @@
  *   file; a damaged file ends quietly (merge_end says so).
  * The caller takes the head (merge_head), consumes it and calls merge_pop.
  */
-#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "capture/capture.h"
 
@@ -235,43 +235,66 @@ int merge_end(void)
 	return G.rc;
 }
 
-/* monitor -i, top -i: NAME.blktrace.0, .1, ... until one is missing, merged
- * by time into fn until they end or *stop is set.  1 if any file was
- * damaged or none was found. */
-int merge_replay(const char *name, void (*fn)(const struct rec *), volatile sig_atomic_t *stop)
+/* NAME.blktrace.0, .1, ... (under dir when given) until one is missing,
+ * each added with tag and cap bytes of buffer.  With skip_empty, files
+ * of no size (a FIFO too) are passed over, as blkparse does; a directory, an unreadable file or one past max
+ * inputs (the pool named lim) ends the list, said and counted in
+ * src_errors.  added() hears of each file added.  The number of names
+ * found; 0 when there was none (said, unless an error was). */
+u32 merge_files(const char *dir, const char *name, u16 tag, u32 max, const char *lim, u32 cap,
+		int skip_empty, void (*added)(const char *path))
 {
-	char path[PATH_LEN];
-	unsigned long long errors = src_errors;	/* a read error ends a file quietly */
-	int n, rc = 0;
+	u32 cpu;
 
-	merge_begin(MERGE_TIME, 1, NULL, stop);
-	for (n = 0; n < REPLAY_FILES; n++) {
+	for (cpu = 0;; cpu++) {
+		struct stat st;
+		char path[PATH_LEN];
 		int fd;
 
-		sfmt(path, sizeof(path), "%s.blktrace.%d", name, n);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-			if (errno == ENOENT)
-				break;
-			/* unreadable is damage, not the end of the files */
-			err_sys(path);
-			src_errors++;
-			rc = 1;
+		if ((size_t)sfmt(path, sizeof(path), "%s%s%s.blktrace.%u", dir ? dir : "", dir ? "/" : "",
+				 name, cpu) >= sizeof(path)) {
+			warn_msg("%s: path too long", name);
 			break;
 		}
-		merge_add(fd, path, 0, 0, STREAM_BUF / REPLAY_FILES);
-	}
-	if (!n) {
-		warn_msg("No input files found for %s", name);
-		return 1;
-	}
-	if (n == REPLAY_FILES) {	/* one more name: say it is left out */
-		sfmt(path, sizeof(path), "%s.blktrace.%d", name, n);
-		if (!access(path, F_OK)) {
-			warn_msg("%s: more than %d trace files, ignored (REPLAY_FILES)", path, REPLAY_FILES);
-			src_errors++;
-			rc = 1;
+		if (stat(path, &st) < 0)
+			break;
+		if (!st.st_size && skip_empty)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			warn_msg("%s: is a directory", path);
+			goto bad;
 		}
+		if (merge_n == max) {
+			warn_msg("%s: more than %u trace files, ignored (%s)", path, max, lim);
+			goto bad;
+		}
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+			err_sys(path);
+			goto bad;
+		}
+		if (added)
+			added(path);
+		merge_add(fd, path, cpu, tag, cap);
+		continue;
+bad:
+		src_errors++;
+		return cpu;
 	}
+	if (!cpu)
+		warn_msg("No input files found for %s", name);
+	return cpu;
+}
+
+/* monitor -i, top -i: NAME's per-CPU files merged by time into fn until
+ * they end or *stop is set.  1 if any file was damaged or none was found. */
+int merge_replay(const char *name, void (*fn)(const struct rec *), volatile sig_atomic_t *stop)
+{
+	unsigned long long errors = src_errors;	/* a read error ends a file quietly */
+	int rc = 0;
+
+	merge_begin(MERGE_TIME, 1, NULL, stop);
+	if (!merge_files(NULL, name, 0, REPLAY_FILES, "REPLAY_FILES", STREAM_BUF / REPLAY_FILES, 0, NULL))
+		return 1;
 	while (!*stop && merge_first >= 0) {
 		fn(&merge_in[merge_first].head);
 		merge_pop();

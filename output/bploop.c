@@ -56,58 +56,22 @@ static char *split_dir(char *name)
 	return base + 1;
 }
 
+static void file_added(const char *path)
+{
+	char line[PATH_LEN + 32];
+
+	sfmt(line, sizeof(line), "Input file %s added\n", path);
+	notice(line);
+}
+
 COLD static int open_device_files(struct devinfo *d, u16 di)
 {
 	char *b = str_find(d->name, ".blktrace.");
-	u32 cpu;
 
 	if (b)
 		*b = 0;
-	for (cpu = 0;; cpu++) {
-		struct stat st;
-		char path[PATH_LEN];
-		int fd;
-
-		d->name = split_dir(d->name);
-		if ((size_t)sfmt(path, sizeof(path), "%s%s%s.blktrace.%u",
-				     P.input_dir ? P.input_dir : "", P.input_dir ? "/" : "",
-				     d->name, cpu) >= sizeof(path)) {
-			warn_msg("%s: path too long", d->name);
-			break;
-		}
-		if (stat(path, &st) < 0)
-			break;
-		if (!st.st_size)
-			continue;
-		if (S_ISDIR(st.st_mode)) {
-			warn_msg("%s: is a directory", path);
-			src_errors++;
-			break;
-		}
-		if (merge_n == STREAMS_MAX) {
-			warn_msg("%s: more than %d trace files, ignored (STREAMS_MAX)", path, STREAMS_MAX);
-			src_errors++;
-			break;
-		}
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			err_sys(path);
-			src_errors++;
-			break;
-		}
-		{
-			char line[PATH_LEN + 32];
-
-			sfmt(line, sizeof(line), "Input file %s added\n", path);
-			notice(line);
-		}
-		merge_add(fd, path, cpu, di, STREAM_BUF);
-	}
-	if (!cpu) {
-		warn_msg("No input files found for %s", d->name);
-		return -1;
-	}
-	return 0;
+	d->name = split_dir(d->name);
+	return merge_files(P.input_dir, d->name, di, STREAMS_MAX, "STREAMS_MAX", STREAM_BUF, 1, file_added) ? 0 : -1;
 }
 
 int bp_files(void)

@@ -49,6 +49,7 @@ mkdir -p "$OUT/dir.blktrace.0"
 ( cd "$OUT" && "$IOMON" parse -i dir ) >/dev/null 2>"$OUT/e.err"
 check "directory as trace file: exit 1" test $? = 1
 check "directory as trace file: says so" grep -q 'dir.blktrace.0: is a directory' "$OUT/e.err"
+check "directory as trace file: not also said missing" sh -c "! grep -q 'No input files' '$OUT/e.err'"
 
 # Output that fails.
 if [ -w /dev/full ]; then
