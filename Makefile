@@ -14,11 +14,28 @@ CPPFLAGS += -I. $(CFLAGS_EXTRA)
 # noseparate-code: no page of padding between code and rodata (8 KiB).
 # norelro: a static musl binary never write-protects its RELRO part (no
 # loader does it, musl's start code does not), so the header only padded
-# the file to align its end to a page: every byte saved now counts.
-LDFLAGS += -static -Wl,-z,noseparate-code -Wl,-z,norelro -Wl,--build-id=none
+# the file to align its end to a page.  common-page-size=64: ld otherwise
+# starts the data on a fresh page when that saves a page of memory, which
+# padded the file by up to 4 KiB; now the file grows by the byte.
+LDFLAGS += -static -Wl,-z,noseparate-code -Wl,-z,norelro -Wl,-z,common-page-size=64 -Wl,--build-id=none
 PREFIX ?= /usr/local
-# The stripped x86_64 binary may not grow past this (make size, t-size.sh).
+# zstd, the one optional library, built for musl from Debian's source by
+# tests/tools/zstd-build.sh: ZSTD=1 builds it in, ZSTD=0 leaves it out;
+# unset, it is in when that build of it is there.
+ZDIR := build/zstd/$(or $(ARCH),host)
+ZSTD ?= $(if $(wildcard $(ZDIR)/libzstd.a),1,0)
+ifeq ($(ZSTD),1)
+ZCPP := -DIOMON_ZSTD -I$(ZDIR)
+CPPFLAGS += $(ZCPP)
+ZLIB := $(ZDIR)/libzstd.a
+endif
+# The stripped x86_64 binary may not grow past this (make size, t-size.sh);
+# with zstd, past its own budget.
+ifeq ($(ZSTD),1)
+SIZE_BUDGET ?= 458752
+else
 SIZE_BUDGET ?= 131072
+endif
 CROSS_ARCHES := s390x aarch64 armhf
 
 ifeq ($(ARCH),)
@@ -69,6 +86,7 @@ SRCS := \
 	capture/tpevent.c \
 	capture/tracefs.c \
 	capture/window.c \
+	capture/zsrc.c \
 	match/dcpair.c \
 	match/inflight.c \
 	match/procs.c \
@@ -128,10 +146,14 @@ $(B)/obj/%.o: %.c $(HDRS) $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(NOUNWIND) -ffunction-sections -fdata-sections -c -o $@ $<
 
+$(ZDIR)/libzstd.a:
+	bash tests/tools/zstd-build.sh $(ZDIR) $(CC)
+$(B)/obj/capture/zsrc.o: $(ZLIB)
+
 # The link map tells make size which object each global came from.
-$(UNSTRIPPED): $(OBJS)
+$(UNSTRIPPED): $(OBJS) $(ZLIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--gc-sections -Wl,-Map=$(B)/iomon.map -o $@ $(OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--gc-sections -Wl,-Map=$(B)/iomon.map -o $@ $(OBJS) $(ZLIB)
 
 $(BIN): $(UNSTRIPPED)
 	$(STRIP) -o $@ $<
@@ -204,14 +226,14 @@ clean:
 		iomon iomon_unstripped tests/tools/gentrace tests/tools/peakrss
 
 # A build with every pool tiny: tests drive each one past its limit.
-TINY := -DPROC_MAX=3 -DTRACK_MAX=4 -DPPI_MAX=2 -DCPUS_MAX=2 -DDEVS_MAX=1 \
+TINY := -DZSTD_WINDOW_LOG=17 -DPROC_MAX=3 -DTRACK_MAX=4 -DPPI_MAX=2 -DCPUS_MAX=2 -DDEVS_MAX=1 \
 	-DSKIPS_MAX=1 -DSTREAMS_MAX=1 -DPIPE_WINDOW=16 -DFMT_SPACE=24 \
 	-DHOLD_MAX=1 -DHOLD_BYTES=8 -DMON_PENDING=2 -DMON_DEVS=1 -DTOP_TAGS=2 -DTOP_ROWS=2 -DTOP_REQS=4 \
 	-DREPLAY_FILES=1 -DNOTICE_BUF=16 -DCAP_DEVS=1 -DCAP_CPUS=1 -DTOP_RUNS=1 -DTOP_HELPER_MS=5000 \
 	-DBTT_DEVS=1 -DBTT_REQS=4 -DBTT_LIVES=1 -DBTT_SEEKS=8
-$(B)/tiny/iomon: $(SRCS) $(HDRS) Makefile $(STAMP)
+$(B)/tiny/iomon: $(SRCS) $(HDRS) Makefile $(STAMP) $(ZLIB)
 	@mkdir -p $(dir $@)
-	$(CC) -I. $(TINY) -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS)
+	$(CC) -I. $(ZCPP) $(TINY) -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS) $(ZLIB)
 
 print-srcs:
 	@echo $(SRCS)

@@ -36,6 +36,25 @@
 #define STREAMS_MAX 64
 #endif
 
+/* zstd input (make ZSTD=1): compressed sources decoded at once, the
+ * largest window a frame may ask for (2 MiB: zstd's own choice up to
+ * level 3 and iomon's -z at every level), and the static workspace that
+ * window needs (ZSTD_estimateDStreamSize, checked when a decoder starts).
+ * Each compressed read goes into ZSTD_IN_BUF, at least a source's first
+ * read (STREAM_BUF).  All of it virtual until a compressed input uses it. */
+#ifndef ZSTD_DECODERS
+#define ZSTD_DECODERS 8
+#endif
+#ifndef ZSTD_WINDOW_LOG
+#define ZSTD_WINDOW_LOG 21
+#endif
+#ifndef ZSTD_DWORK
+#define ZSTD_DWORK ((1u << ZSTD_WINDOW_LOG) + 512 * 1024)
+#endif
+#ifndef ZSTD_IN_BUF
+#define ZSTD_IN_BUF STREAM_BUF
+#endif
+
 /* Per-CPU files monitor and top replay together (-i); each gets
  * STREAM_BUF / REPLAY_FILES bytes, which bounds one record there. */
 #ifndef REPLAY_FILES

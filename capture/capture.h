@@ -47,6 +47,7 @@ struct src {
 	u32 keep;		/* bytes from here on survive a refill (NO_KEEP: from pos) */
 	int push;		/* fed by parse_push, not read from fd */
 	u64 base;		/* file offset of buf[0] */
+	int z;			/* zstd decoder + 1 (capture/zsrc.c); 0: plain */
 };
 #define NO_KEEP 0xffffffffu
 void src_init(struct src *s, int fd, const char *name, u8 *buf, u32 cap);
@@ -59,6 +60,13 @@ size_t src_push(struct src *s, const void *p, size_t n);	/* bytes taken */
 void src_init_push(struct src *s, u8 *buf, u32 cap);
 int src_feed(struct src *s, const void *p, size_t n, void (*drain)(void));
 void src_zero_report(void);	/* warns once if unfilled records were skipped */
+/* capture/zsrc.c: zstd-compressed input, found by its magic at byte 0.
+ * zsrc_start takes the n bytes just read at s->buf + s->len as the start
+ * of the compressed stream; both return bytes decompressed there (at most
+ * ask), 0 at the end, -1 with errno, -2 when they said what went wrong. */
+int zsrc_is(const u8 *p, u32 n);
+long zsrc_start(struct src *s, u32 n, u32 ask);
+long zsrc_read(struct src *s, u32 ask);
 extern unsigned long long src_errors, src_zero_records, src_zero_first_off;
 extern const char *src_zero_first;
 

@@ -235,7 +235,7 @@ int merge_end(void)
 	return G.rc;
 }
 
-/* NAME.blktrace.0, .1, ... (under dir when given) until one is missing,
+/* NAME.blktrace.0, .1, ... (or each .zst) under dir when given, until one is missing,
  * each added with tag and cap bytes of buffer.  With skip_empty, files
  * of no size (a FIFO too) are passed over, as blkparse does; a directory, an unreadable file or one past max
  * inputs (the pool named lim) ends the list, said and counted in
@@ -256,8 +256,15 @@ u32 merge_files(const char *dir, const char *name, u16 tag, u32 max, const char 
 			warn_msg("%s: path too long", name);
 			break;
 		}
-		if (stat(path, &st) < 0)
-			break;
+		if (stat(path, &st) < 0) {	/* compressed, then (zsrc.c) */
+			size_t l = strlen(path);
+
+			if (l + 5 > sizeof(path))
+				break;
+			memcpy(path + l, ".zst", 5);
+			if (stat(path, &st) < 0)
+				break;
+		}
 		if (!st.st_size && skip_empty)
 			continue;
 		if (S_ISDIR(st.st_mode)) {

@@ -23,12 +23,26 @@ void src_init(struct src *s, int fd, const char *name, u8 *buf, u32 cap)
 	s->keep = NO_KEEP;
 	s->base = 0;
 	s->push = 0;
+	s->z = 0;
+}
+
+/* A read, through the decompressor when the input is zstd's. */
+static long src_read(struct src *s, u32 ask)
+{
+	long n;
+
+	if (s->z)
+		return zsrc_read(s, ask);
+	n = read(s->fd, s->buf + s->len, ask);
+	if (n > 0 && !s->base && !s->len && zsrc_is(s->buf, (u32)n))
+		return zsrc_start(s, (u32)n, ask);
+	return n;
 }
 
 u32 src_need(struct src *s, u32 want)
 {
 	while (s->len - s->pos < want && !s->eof && !s->push) {
-		ssize_t n;
+		long n;
 		u32 ask;
 
 		u32 from = s->keep < s->pos ? s->keep : s->pos;
@@ -48,8 +62,11 @@ u32 src_need(struct src *s, u32 want)
 			ask = STREAM_READ;
 		if (!ask)
 			break;
-		n = read(s->fd, s->buf + s->len, ask);
-		if (n < 0) {
+		n = src_read(s, ask);
+		if (n == -2) {
+			src_errors++;
+			s->eof = 1;
+		} else if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			warn_msg("%s: read error at byte %llu: %s", s->name,

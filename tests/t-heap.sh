@@ -18,7 +18,7 @@ else
 	H=$OUT/heap; rm -rf "$H"; mkdir -p "$H"
 	# one breakpoint per address (__simple_malloc and __libc_malloc_impl
 	# are one function)
-	nm "$U" | awk '$3 ~ /^(malloc|calloc|realloc|free|__libc_(malloc|calloc|realloc|free)(_impl)?|__simple_malloc|aligned_alloc|posix_memalign|memalign|valloc|__expand_heap|__malloc_donate)$/ && !seen[$1]++ { print $1, $3 }' >"$H/syms"
+	nm "$U" | awk '$3 ~ /^(malloc|calloc|realloc|free|__libc_(malloc|calloc|realloc|free)(_impl)?|__simple_malloc|iomon_z(malloc|calloc)|aligned_alloc|posix_memalign|memalign|valloc|__expand_heap|__malloc_donate)$/ && !seen[$1]++ { print $1, $3 }' >"$H/syms"
 	check "heap: iomon links no malloc, calloc, realloc or free ($(awk '{ print $2 }' "$H/syms" | tr '\n' ' '))" \
 		sh -c "! grep -qwE 'malloc|calloc|realloc|free' '$H/syms'"
 	q() { local a; for a; do printf "'%s' " "$(printf %s "$a" | sed "s/'/'\\\\''/g")"; done; }
@@ -74,6 +74,17 @@ else
 	heap_none "btrace --help" "$E" $N btrace --help
 	heap_none "btrace no device" "$E" $N btrace /nonexistent
 	heap_none "iomon --list" "$E" $N --list
+	# zstd (make ZSTD=1): the decoder runs on its static workspace
+	if nm "$U" | grep -q ' T iomon_zmalloc$'; then
+		Z=$H/zst; mkdir -p "$Z"
+		for c in 0 1; do zstd -q -c "$FIX/mq-randrw/nullb0.blktrace.$c" >"$Z/nullb0.blktrace.$c.zst"; done
+		cat "$FIX"/mq-randrw/nullb0.blktrace.* | zstd -q -c >"$Z/s.zst"
+		heap_none "parse .zst files" "$Z" $N parse -i nullb0
+		heap_none "parse a zstd stream" "$Z" "$Z/s.zst" parse -i -
+		heap_none "monitor -i .zst files" "$Z" $N monitor -I 1 -h - -i nullb0
+	else
+		skip "heap: zstd paths" "this iomon is built without zstd (make ZSTD=1)"
+	fi
 	# live, when this machine can: root, a loop device, the tracefs backend
 	if live_ok "heap: trace live"; then
 		truncate -s 16M "$H/loop.img"; LOOP=$(losetup -f --show "$H/loop.img")

@@ -13,6 +13,8 @@
 #   fdisk               sfdisk, for partitions on loop devices
 #   strace, gdb         fault injection; counting heap calls (t-heap.sh)
 #   g++, xz-utils, procps   build and run IBM's ziomon (t-ziomon-real.sh)
+#   zstd                compressed traces for t-zstd.sh (make ZSTD=1 builds the
+#                       library from Debian's source: tests/tools/zstd-build.sh)
 #   prometheus          promtool, to check monitor's --prom output (optional)
 #   clang-14, libclang-rt-14-dev   libFuzzer, ASan, UBSan (make fuzz; optional)
 #   tmux                the live top screen test (optional)
@@ -57,6 +59,8 @@ if has check; then
 	command -v g++ >/dev/null || need+=(g++)
 	command -v xz >/dev/null || need+=(xz-utils)
 	command -v ps >/dev/null || need+=(procps)
+	# compressed traces (t-zstd.sh); the library itself is built from source
+	command -v zstd >/dev/null || need+=(zstd)
 	command -v promtool >/dev/null || opt+=(prometheus)
 	command -v clang-14 >/dev/null || opt+=(clang-14)
 	ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || opt+=(libclang-rt-14-dev)

@@ -1,0 +1,152 @@
+/* capture/zsrc.c: capture: zstd-compressed input, decoded into a source's buffer without a heap */
+/*
+ * A source whose first bytes are zstd's frame magic is read through a
+ * decoder from a fixed table (ZSTD_DECODERS at once), each on a static
+ * workspace sized for ZSTD_WINDOW_LOG: a frame that needs a larger window
+ * is refused by name, never allocated for.  Damage is named by the
+ * compressed file's byte offset; everything decoded before it is used.
+ * Without zstd (make ZSTD=0) such an input is named and refused.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include "capture/capture.h"
+
+int zsrc_is(const u8 *p, u32 n)
+{
+	return n >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd;
+}
+
+#ifndef IOMON_ZSTD
+
+long zsrc_start(struct src *s, u32 n, u32 ask)
+{
+	(void)n, (void)ask;
+	warn_msg("%s: compressed with zstd, and this iomon was built without it (make ZSTD=1)", s->name);
+	return -2;
+}
+
+long zsrc_read(struct src *s, u32 ask)
+{
+	(void)s, (void)ask;
+	return -2;
+}
+
+#else
+
+#define ZSTD_STATIC_LINKING_ONLY
+#include "zstd.h"
+#include "zstd_errors.h"
+
+/* The library is built with these for its malloc, calloc and free: iomon
+ * has no heap, and the static workspaces below leave it nothing to ask. */
+void *iomon_zmalloc(size_t n);
+void *iomon_zcalloc(size_t n, size_t k);
+void iomon_zfree(void *p);
+void *iomon_zmalloc(size_t n) { (void)n; return 0; }
+void *iomon_zcalloc(size_t n, size_t k) { (void)n, (void)k; return 0; }
+void iomon_zfree(void *p) { (void)p; }
+
+static struct zdec {
+	ZSTD_DStream *d;
+	struct src *s;		/* the source using it; 0: free */
+	u64 zoff;		/* compressed bytes consumed */
+	size_t hint;		/* 0 at the end of a frame */
+	u32 ipos, ilen;
+	u8 in[ZSTD_IN_BUF];
+} zd[ZSTD_DECODERS];
+static u8 zwork[ZSTD_DECODERS][ZSTD_DWORK] __attribute__((aligned(64)));
+
+static void release(struct src *s)
+{
+	zd[s->z - 1].s = 0;
+	s->z = 0;
+}
+
+static long zfail(struct src *s, size_t r)
+{
+	struct zdec *z = &zd[s->z - 1];
+
+	if (ZSTD_getErrorCode(r) == ZSTD_error_frameParameter_windowTooLarge)
+		warn_msg("%s: zstd frame at compressed byte %llu needs a window over %u KiB (ZSTD_WINDOW_LOG %d): "
+			 "recompress with zstd --zstd=wlog=%d", s->name, (unsigned long long)z->zoff,
+			 (1u << ZSTD_WINDOW_LOG) >> 10, ZSTD_WINDOW_LOG, ZSTD_WINDOW_LOG);
+	else
+		warn_msg("%s: damaged zstd data at compressed byte %llu: %s", s->name,
+			 (unsigned long long)z->zoff, ZSTD_getErrorName(r));
+	release(s);
+	return -2;
+}
+
+long zsrc_read(struct src *s, u32 ask)
+{
+	struct zdec *z = &zd[s->z - 1];
+
+	for (;;) {
+		ZSTD_outBuffer o = { s->buf + s->len, ask, 0 };
+		ZSTD_inBuffer i;
+		size_t r;
+
+		if (z->ipos == z->ilen) {
+			ssize_t n = read(s->fd, z->in, sizeof(z->in));
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				return -1;
+			if (!n && z->hint) {
+				warn_msg("%s: truncated zstd frame at compressed byte %llu", s->name,
+					 (unsigned long long)z->zoff);
+				release(s);
+				return -2;
+			}
+			if (!n) {
+				release(s);
+				return 0;
+			}
+			z->ipos = 0, z->ilen = (u32)n;
+		}
+		i.src = z->in, i.size = z->ilen, i.pos = z->ipos;
+		r = ZSTD_decompressStream(z->d, &o, &i);
+		z->zoff += i.pos - z->ipos;
+		z->ipos = (u32)i.pos;
+		if (ZSTD_isError(r))
+			return zfail(s, r);
+		z->hint = r;
+		if (o.pos)
+			return (long)o.pos;
+	}
+}
+
+long zsrc_start(struct src *s, u32 n, u32 ask)
+{
+	struct zdec *z = 0;
+	int i;
+
+	/* a slot whose source was set up again (src_init) is free */
+	for (i = 0; i < ZSTD_DECODERS && !z; i++)
+		if (!zd[i].s || zd[i].s->z != i + 1)
+			z = &zd[i];
+	if (!z) {
+		warn_msg("%s: more than %d zstd inputs at once (ZSTD_DECODERS)", s->name, ZSTD_DECODERS);
+		return -2;
+	}
+	/* the window's needs, not only the context's: else a frame fails later */
+	if (ZSTD_estimateDStreamSize((size_t)1 << ZSTD_WINDOW_LOG) > sizeof(zwork[0]) ||
+	    (!z->d && !(z->d = ZSTD_initStaticDStream(zwork[z - zd], sizeof(zwork[0]))))) {
+		warn_msg("%s: zstd workspace too small (ZSTD_DWORK)", s->name);
+		return -2;
+	}
+	ZSTD_DCtx_reset(z->d, ZSTD_reset_session_only);
+	ZSTD_DCtx_setParameter(z->d, ZSTD_d_windowLogMax, ZSTD_WINDOW_LOG);
+	if (n > sizeof(z->in)) {	/* a first read is never larger than a source */
+		warn_msg("%s: first read of %u bytes beyond ZSTD_IN_BUF", s->name, n);
+		return -2;
+	}
+	memcpy(z->in, s->buf + s->len, n);
+	z->s = s, z->zoff = 0, z->hint = 1, z->ipos = 0, z->ilen = n;
+	s->z = (int)(z - zd) + 1;
+	return zsrc_read(s, ask);
+}
+
+#endif

@@ -1,0 +1,116 @@
+# needs: zstd python3
+# zstd input (issue 16): per-CPU files NAME.blktrace.N.zst and compressed
+# stdin read as the plain bytes would be, damage named by compressed byte,
+# a window past ZSTD_WINDOW_LOG refused, pools exhausted in the tiny build.
+# Without zstd built in (make ZSTD=0) a compressed input is named and refused.
+Z=$OUT/z; rm -rf "$Z"; mkdir -p "$Z"
+zstd -q -c "$FIX/ext4/nullb0.blktrace.0" >"$Z/probe.zst"
+"$IOMON" parse -i - <"$Z/probe.zst" >"$Z/probe.out" 2>"$Z/probe.err"
+if grep -q 'built without it' "$Z/probe.err"; then
+	check "no zstd built in: a compressed stream is named and refused" \
+		grep -q '^parse: (stdin): compressed with zstd, and this iomon was built without it (make ZSTD=1)$' "$Z/probe.err"
+	"$IOMON" parse -i - <"$Z/probe.zst" >/dev/null 2>&1
+	check "no zstd built in: exit 1" test $? = 1
+	skip "zstd input" "this iomon is built without zstd (make ZSTD=1; CI runs both)"
+	return 0 2>/dev/null || exit 0
+fi
+# names: NAME.blktrace.N.zst are found where NAME.blktrace.N are not
+plain() { sed 's/\.zst added$/ added/' "$1"; }
+for d in "$FIX"/*/; do
+	f=$(basename "$d")
+	ls "$d"*.blktrace.0 >/dev/null 2>&1 || continue
+	mkdir -p "$Z/$f"
+	a=()
+	for t in "$d"*.blktrace.*; do
+		zstd -q -c "$t" >"$Z/$f/$(basename "$t").zst"
+	done
+	for t in "$d"*.blktrace.0; do a+=(-i "$(basename "${t%.blktrace.0}")"); done
+	(cd "$d" && "$IOMON" parse "${a[@]}") >"$Z/$f.ref" 2>&1
+	(cd "$Z/$f" && "$IOMON" parse "${a[@]}") >"$Z/$f.out" 2>&1
+	plain "$Z/$f.out" >"$Z/$f.plain"
+	same "zstd $f: parse of the .zst files prints what the plain files do" "$Z/$f.plain" "$Z/$f.ref"
+done
+E=$FIX/mq-randrw
+(cd "$E" && "$IOMON" monitor -I 1 -i nullb0 -h -) >"$Z/mon.ref"
+(cd "$Z/mq-randrw" && "$IOMON" monitor -I 1 -i nullb0 -h -) >"$Z/mon.out"
+same "zstd: monitor -i replays .zst files" "$Z/mon.out" "$Z/mon.ref"
+(cd "$E" && "$IOMON" top -C -i nullb0 1) >"$Z/top.ref"
+(cd "$Z/mq-randrw" && "$IOMON" top -C -i nullb0 1) >"$Z/top.out"
+same "zstd: top -i replays .zst files" "$Z/top.out" "$Z/top.ref"
+
+# a stream on stdin: one frame, several frames, and fed a byte at a time
+cat "$E"/nullb0.blktrace.0 "$E"/nullb0.blktrace.1 >"$Z/s.bin"
+"$IOMON" parse -i - <"$Z/s.bin" >"$Z/s.ref"
+zstd -q -c "$Z/s.bin" >"$Z/s.zst"
+"$IOMON" parse -i - <"$Z/s.zst" >"$Z/s.out"
+same "zstd: a compressed stream on stdin" "$Z/s.out" "$Z/s.ref"
+head -c 100000 "$Z/s.bin" | zstd -q -c >"$Z/m.zst"
+tail -c +100001 "$Z/s.bin" | zstd -q -c >>"$Z/m.zst"
+"$IOMON" parse -i - <"$Z/m.zst" >"$Z/m.out"
+same "zstd: two frames one after the other (cut inside a record)" "$Z/m.out" "$Z/s.ref"
+# (monitor: parse's stream window makes its own choices on a trickle)
+"$IOMON" monitor -I 1 -h - <"$Z/s.bin" >"$Z/ms.ref"
+python3 -c '
+import os, sys
+d = open(sys.argv[1], "rb").read()
+for i in range(0, len(d), 7):
+    os.write(1, d[i:i + 7])' "$Z/s.zst" | "$IOMON" monitor -I 1 -h - >"$Z/p.out"
+same "zstd: the stream arriving 7 bytes at a time (monitor)" "$Z/p.out" "$Z/ms.ref"
+
+# btt's dump, compressed
+"$IOMON" parse -i "$E/nullb0" -d "$Z/dump" -O >/dev/null 2>&1
+zstd -q -c "$Z/dump" >"$Z/dump.zst"
+"$IOMON" btt -i "$Z/dump" >"$Z/btt.ref" 2>&1
+"$IOMON" btt -i "$Z/dump.zst" >"$Z/btt.out" 2>&1
+same "zstd: btt -i of a compressed dump" "$Z/btt.out" "$Z/btt.ref"
+
+# damage: everything decoded before it is printed, the compressed byte named
+events() { grep -cE '^ *[0-9]+,[0-9]+ +[0-9]+ ' "$1"; }
+n=$(stat -c %s "$Z/s.zst")
+head -c $((n / 2)) "$Z/s.zst" >"$Z/cut.zst"
+"$IOMON" parse -i - <"$Z/cut.zst" >"$Z/cut.out" 2>"$Z/cut.err"
+check "zstd truncated: exit 1" test $? = 1
+check "zstd truncated: named with the compressed byte" grep -q "^parse: (stdin): truncated zstd frame at compressed byte $((n / 2))\$" "$Z/cut.err"
+check "zstd truncated: the records before it printed ($(events "$Z/cut.out") of $(events "$Z/s.ref"))" \
+	test "$(events "$Z/cut.out")" -gt 1000
+python3 - "$Z/s.zst" "$Z/bad.zst" <<-'PY'
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+for i in range(len(d) // 2, len(d) // 2 + 64): d[i] ^= 0x5a
+open(sys.argv[2], "wb").write(d)
+PY
+"$IOMON" parse -i - <"$Z/bad.zst" >"$Z/bad.out" 2>"$Z/bad.err"
+check "zstd corrupt: exit 1" test $? = 1
+check "zstd corrupt: named with the compressed byte" grep -qE '^parse: \(stdin\): damaged zstd data at compressed byte [0-9]+: ' "$Z/bad.err"
+check "zstd corrupt: the records before it printed" test "$(events "$Z/bad.out")" -gt 1000
+mkdir -p "$Z/cutf"; cp "$Z/mq-randrw/nullb0.blktrace.1.zst" "$Z/cutf/"
+head -c 5000 "$Z/mq-randrw/nullb0.blktrace.0.zst" >"$Z/cutf/nullb0.blktrace.0.zst"
+(cd "$Z/cutf" && "$IOMON" parse -i nullb0) >/dev/null 2>"$Z/cutf.err"
+check "zstd truncated per-CPU file: named with its path" grep -q '^parse: nullb0.blktrace.0.zst: truncated zstd frame at compressed byte 5000$' "$Z/cutf.err"
+
+# a frame whose window is past ZSTD_WINDOW_LOG (2 MiB) is refused by name
+head -c 6000000 /dev/urandom >"$Z/rnd"; cat "$Z/s.bin" "$Z/rnd" "$Z/s.bin" >"$Z/far.bin"
+zstd -q -c --long=23 "$Z/far.bin" >"$Z/far.zst"
+"$IOMON" parse -i - <"$Z/far.zst" >/dev/null 2>"$Z/far.err"
+check "zstd window 8 MiB: exit 1" test $? = 1
+check "zstd window 8 MiB: refused, with what to do" grep -q 'needs a window over 2048 KiB (ZSTD_WINDOW_LOG 21): recompress with zstd --zstd=wlog=21' "$Z/far.err"
+
+# more compressed inputs at once than ZSTD_DECODERS (8): 9 devices of 2 files
+a=()
+for i in 1 2 3 4 5 6 7 8 9; do
+	for c in 0 1; do cp "$Z/mq-randrw/nullb0.blktrace.$c.zst" "$Z/many$i.blktrace.$c.zst"; done
+	a+=(-i "many$i")
+done
+(cd "$Z" && "$IOMON" parse "${a[@]}") >/dev/null 2>"$Z/many.err"
+check "zstd: decoders past ZSTD_DECODERS: exit 1" test $? = 1
+check "zstd: decoders past ZSTD_DECODERS are named" grep -q 'more than 8 zstd inputs at once (ZSTD_DECODERS)' "$Z/many.err"
+
+# the tiny build decodes with a 128 KiB window (ZSTD_WINDOW_LOG=17)
+if "$IOMON_TINY" parse -i - <"$Z/probe.zst" 2>&1 >/dev/null | grep -q 'built without it'; then
+	skip "zstd tiny" "the tiny build has no zstd"
+else
+	"$IOMON_TINY" parse -i - <"$Z/s.zst" >/dev/null 2>"$Z/tiny.err"
+	check "zstd tiny: a 2 MiB window is past its ZSTD_WINDOW_LOG, named" grep -q 'needs a window over 128 KiB (ZSTD_WINDOW_LOG 17)' "$Z/tiny.err"
+	zstd -q -c --zstd=wlog=17 "$Z/s.bin" | "$IOMON_TINY" parse -i - >"$Z/tiny.out" 2>&1
+	check "zstd tiny: a 128 KiB window decodes ($(events "$Z/tiny.out") events)" test "$(events "$Z/tiny.out")" = "$(events "$Z/s.ref")"
+fi
