@@ -1,34 +1,49 @@
-/* output/btt.c: driver: btt: options, reading the dump, the report file */
-/* usage: iomon btt -i DUMP [-o NAME]
- * The dump (blkparse -d, iomon parse -d) is read through the shared merge
- * (capture/merge.c); the figures are stats/bttstat.c's. */
+/* output/btt.c: driver: btt: options, inputs (dumps, trace files, a stream, live capture), the report */
+/* usage: iomon btt -i INPUT... | -t DEV... [-o NAME]
+ * A dump (blkparse -d, iomon parse -d) is read through the shared merge
+ * (capture/merge.c).  Trace files, a raw stream and a live capture go
+ * through blkparse's own engine (output/bploop.c) with its -d records
+ * handed to btt instead of a file: the same records, times from the same
+ * genesis, as `blkparse -d DUMP -O` and then btt on DUMP.  The figures are
+ * stats/bttstat.c's. */
 #include <fcntl.h>
 #include <getopt.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
-#include "output/output.h"
+#include "output/bp.h"
 
 const char btt_usage[] =
-"usage: btt -i DUMP|- [-o NAME]\n"
-"btt 1.2.0's report (NAME.avg, else stdout) from a blkparse -d dump\n";
+"usage: btt -i INPUT... | -t DEV... [-w SECS] [-o NAME]\n"
+"btt 1.2.0's report (NAME.avg, else stdout).  INPUT: a blkparse -d dump, a\n"
+"trace's NAME (NAME.blktrace.CPU files), or - (a dump, or a raw trace as\n"
+"blktrace -o - writes it); -t DEV traces DEV live, until -w SECS or a signal\n";
 
 static char btt_out[8192];
 static volatile sig_atomic_t btt_stop;	/* never set: btt reads to the end */
 
-/* The dump (-i DUMP, or - for stdin) through the merge, one input for now:
- * trace files by name need blkparse's time origin first (a dump's times
- * start at its first record; btt's active periods count from 0). */
-static COLD int read_input(const char *name)
+static struct {
+	char *in[MERGE_INPUTS];
+	const char *out;
+	int nin;
+} A;
+
+/* dumps (or stdin's, its first record already taken) merged by time */
+static COLD int read_dumps(int from_stdin)
 {
 	struct merge_in *m;
-	int fd = strcmp(name, "-") ? open(name, O_RDONLY | O_CLOEXEC) : 0;
+	int i, fd;
 
-	if (fd < 0) {
-		err_sys(name);
-		return 1;
-	}
 	merge_begin(MERGE_TIME, 1, NULL, &btt_stop);
-	merge_add(fd, fd ? name : "(stdin)", 0, 0, STREAM_BUF);
+	if (from_stdin)
+		merge_add(0, "(stdin)", 0, 0, STREAM_BUF);
+	for (i = 0; i < A.nin && !from_stdin; i++) {
+		if ((fd = open(A.in[i], O_RDONLY | O_CLOEXEC)) < 0) {
+			err_sys(A.in[i]);
+			return 1;
+		}
+		merge_add(fd, A.in[i], 0, 0, STREAM_BUF);
+	}
 	while ((m = merge_head())) {
 		btt_event(&m->head);
 		merge_pop();
@@ -36,6 +51,120 @@ static COLD int read_input(const char *name)
 	fd = merge_end();
 	src_zero_report();
 	return fd;
+}
+
+/* blkparse -O -d, its records to btt */
+static void engine(void)
+{
+	bp_defaults();
+	P.text = 0;
+	P.dumping = 1;
+	P.dump_to = btt_event;
+}
+
+static COLD int read_traces(void)
+{
+	int i;
+
+	engine();
+	for (i = 0; i < A.nin; i++)
+		if (!dev_add(A.in[i], 0)) {
+			warn_msg("%s: more than %d inputs (DEVS_MAX)", A.in[i], DEVS_MAX);
+			return 1;
+		}
+	return bp_files() < 0 ? 1 : bp_end(0);
+}
+
+/* Stdin up to its first record that is not a note, read exactly: a dump's
+ * times start at 0 (blkparse's genesis), a raw trace's at the kernel
+ * clock's (seconds since boot at least).  Notes do not count for btt. */
+static u8 peek[REC_V8_LEN + 65536];
+
+static COLD int read_stdin(void)
+{
+	struct rec r;
+	u32 n = 0, want = REC_V7_LEN;
+	ssize_t k;
+
+	for (;;) {
+		for (; n < want; n += (u32)k)
+			if ((k = read(0, peek + n, want - n)) <= 0)
+				return k < 0 || n ? (warn_msg("(stdin): truncated record"), 1) : 0;
+		if ((k = rec_decode(peek, n, &r)) == DEC_MORE) {
+			want = (u32)r.hdr_len + r.pdu_len;
+			continue;
+		}
+		if (k < 0) {
+			warn_msg("(stdin): neither a dump nor a trace");
+			return 1;
+		}
+		if (!REC_IS_NOTE(&r))
+			break;
+		n = 0;
+		want = REC_V7_LEN;
+	}
+	if (r.time < 1000000000) {
+		btt_event(&r);
+		return read_dumps(1);
+	}
+	engine();
+	bp_push_begin();
+	while (!bp_push(peek, n) && (k = read(0, peek, sizeof(peek))) > 0)
+		n = (u32)k;
+	return bp_end(0);
+}
+
+static int to_engine(void *ctx, const void *p, size_t n)
+{
+	(void)ctx;
+	return bp_push(p, n);
+}
+
+static void live_round(void *ctx)
+{
+	(void)ctx;
+	bp_pump();
+}
+
+/* blktrace -o - | blkparse -i - -d, as btrace runs it */
+static COLD int read_live(struct cap_cfg *c)
+{
+	int rc;
+
+	engine();
+	P.batch_n = 100000;
+	bp_push_begin();
+	c->to_stdout = 1;
+	c->sink = to_engine;
+	c->round = live_round;
+	rc = cap_run(c);
+	return bp_end(0) || rc;
+}
+
+/* 0: a dump (a regular file), 1: a trace's name, 2: stdin */
+static int kind(const char *s)
+{
+	struct stat st;
+
+	if (!strcmp(s, "-"))
+		return 2;
+	return str_find(s, ".blktrace.") || stat(s, &st) || !S_ISREG(st.st_mode);
+}
+
+static COLD int read_input(struct cap_cfg *c)
+{
+	int i, k = A.nin ? kind(A.in[0]) : 3;
+
+	for (i = 1; i < A.nin; i++)
+		if (kind(A.in[i]) != k || k == 2) {
+			warn_msg("-i: one kind of input: dumps, trace names, or one -");
+			return 1;
+		}
+	if (A.nin && cap_ndev()) {
+		warn_msg("-i and -t do not mix");
+		return 1;
+	}
+	return k == 3 ? read_live(c) : k == 2 ? read_stdin() : k ? read_traces() : read_dumps(0);
 }
 
 /* a pool that ran out makes the figures approximate: said, never silent */
@@ -54,23 +183,57 @@ static COLD void pools_report(void)
 			 btt_seek_dropped, BTT_SEEKS);
 }
 
+static COLD int report(void)
+{
+	char path[PATH_LEN];
+	struct obuf o;
+	int fd = 1;
+
+	if (A.out) {
+		if ((size_t)sfmt(path, sizeof(path), "%s.avg", A.out) >= sizeof(path)) {
+			warn_msg("%s: name too long", A.out);
+			return 1;
+		}
+		if ((fd = open_out(path, 0644)) < 0)
+			return 1;
+	}
+	ob_init(&o, fd, A.out ? path : "(stdout)", btt_out, sizeof(btt_out));
+	btt_report(&o);
+	return ob_close(&o) != 0;
+}
+
 static const struct option longopts[] = {
 	{ "input-file", 1, 0, 'i' },
 	{ "output-file", 1, 0, 'o' },
+	{ "trace", 1, 0, 't' },
 	{ 0, 0, 0, 0 },
 };
 
 COLD int btt_main(int argc, char **argv)
 {
-	const char *in = NULL, *out = NULL;
-	char path[PATH_LEN];
+	struct cap_cfg cfg;
 	struct obuf o;
-	int c, fd = 1, rc;
+	int c, rc;
 
-	while ((c = opt_get(argc, argv, "i:o:", longopts)) != -1) {
+	cap_defaults(&cfg);
+	while ((c = opt_get(argc, argv, "i:o:t:w:", longopts)) != -1) {
 		switch (c) {
-		case 'i': in = opt_arg; break;
-		case 'o': out = opt_arg; break;
+		case 'i':
+			if (A.nin == MERGE_INPUTS) {
+				warn_msg("%s: more than %d inputs (MERGE_INPUTS)", opt_arg, MERGE_INPUTS);
+				return 1;
+			}
+			A.in[A.nin++] = opt_arg;
+			break;
+		case 'o': A.out = opt_arg; break;
+		case 't':
+			if (cap_add_device(opt_arg))
+				return 1;
+			break;
+		case 'w':
+			if (cap_opt(&cfg, c, opt_arg))
+				return 1;
+			break;
 		default:
 			ob_init(&o, 2, "(stderr)", btt_out, sizeof(btt_out));
 			ob_puts(&o, btt_usage);
@@ -78,21 +241,11 @@ COLD int btt_main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (!in || opt_ind < argc) {
-		warn_msg("%s", !in ? "-i DUMP is needed" : "unexpected argument");
+	if ((!A.nin && !cap_ndev()) || opt_ind < argc) {
+		warn_msg("%s", opt_ind < argc ? "unexpected argument" : "-i DUMP or -t DEV is needed");
 		return 1;
 	}
-	rc = read_input(in);
+	rc = read_input(&cfg);
 	pools_report();
-	if (out) {
-		if ((size_t)sfmt(path, sizeof(path), "%s.avg", out) >= sizeof(path)) {
-			warn_msg("%s: name too long", out);
-			return 1;
-		}
-		if ((fd = open_out(path, 0644)) < 0)
-			return 1;
-	}
-	ob_init(&o, fd, out ? path : "(stdout)", btt_out, sizeof(btt_out));
-	btt_report(&o);
-	return ob_close(&o) || rc;
+	return report() || rc;
 }

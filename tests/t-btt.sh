@@ -24,18 +24,37 @@ btt_case() {
 }
 # fix_dump FIXTURE: its dump (every NAME.blktrace.0 in the folder merged)
 fix_dump() {
-	local d=$FIX/$1 a=() f
-	for f in "$d"/*.blktrace.0; do a+=(-i "${f%.blktrace.0}"); done
-	blkparse "${a[@]}" -d "$OUT/$1.dump" -O >/dev/null 2>&1
-	[ -s "$OUT/$1.dump" ] || "$IOMON" parse "${a[@]}" -d "$OUT/$1.dump" -O >/dev/null 2>&1
+	local d=$FIX/$1 f
+	FIX_IN=()
+	for f in "$d"/*.blktrace.0; do FIX_IN+=(-i "${f%.blktrace.0}"); done
+	blkparse "${FIX_IN[@]}" -d "$OUT/$1.dump" -O >/dev/null 2>&1
+	[ -s "$OUT/$1.dump" ] || "$IOMON" parse "${FIX_IN[@]}" -d "$OUT/$1.dump" -O >/dev/null 2>&1
 }
 
 if need "btt vs Debian's btt" btt blkparse; then
 	for d in "$FIX"/*/; do
 		f=$(basename "$d")
 		ls "$d"*.blktrace.0 >/dev/null 2>&1 || continue
-		fix_dump "$f" && btt_case "$f" "$OUT/$f.dump"
+		fix_dump "$f" && btt_case "$f" "$OUT/$f.dump" || continue
+		# the trace files by name (-i NAME per device, several per-CPU
+		# files, v8, big-endian): btt's report on blkparse's dump of them
+		"$IOMON" btt "${FIX_IN[@]}" -o "$OUT/files-$f" 2>/dev/null
+		same "btt -i NAME ($f): the trace files give btt's report on blkparse -d's dump" \
+			"$OUT/files-$f.avg" "$OUT/ref-$f.avg"
 	done
+	# a raw trace stream on stdin (blktrace -o -), as blkparse -i - -d and btt
+	blkparse -i - -d "$OUT/stream.dump" -O <"$FIX/stream/nullb0.stream" >/dev/null 2>&1
+	(cd "$OUT" && btt -i stream.dump -o ref-stream >/dev/null 2>&1)
+	"$IOMON" btt -i - <"$FIX/stream/nullb0.stream" >"$OUT/got-stream.avg" 2>/dev/null
+	same "btt -i -: a raw trace stream on stdin gives btt's report on blkparse's dump" \
+		"$OUT/got-stream.avg" "$OUT/ref-stream.avg"
+	# per-CPU files one after the other (out of time order across CPUs),
+	# big-endian: the same records as blkparse -i - -d hands btt
+	cat "$FIX"/ext4-be/nullb0.blktrace.* | tee "$OUT/be.stream" | "$IOMON" btt -i - >"$OUT/got-bes.avg" 2>/dev/null
+	blkparse -i - -d "$OUT/bes.dump" -O <"$OUT/be.stream" >/dev/null 2>&1
+	"$IOMON" btt -i "$OUT/bes.dump" >"$OUT/ref-bes.avg" 2>/dev/null
+	same "btt -i -: a big-endian stream through a pipe as through blkparse's dump" \
+		"$OUT/got-bes.avg" "$OUT/ref-bes.avg"
 	# v8 records (Debian's blkparse reads none): iomon parse -d writes v7
 	"$IOMON" parse -i "$FIX/v8-ext4-part/nullb0" -d "$OUT/v8.dump" -O >/dev/null 2>&1
 	btt_case v8-by-iomon-parse "$OUT/v8.dump"
@@ -65,7 +84,8 @@ if [ -s "$OUT/two-devs.dump" ]; then
 else
 	skip "tiny btt pools" "no two-devs dump (needs Debian's blkparse or the run above)"
 fi
-testcmd "btt: -i is needed" "btt 2>&1; echo rc=\$?" "btt: -i DUMP is needed\nrc=1\n"
+testcmd "btt: -i is needed" "btt 2>&1; echo rc=\$?" "btt: -i DUMP or -t DEV is needed\nrc=1\n"
+testcmd "btt: inputs of one kind" "btt -i - -i - 2>&1 >/dev/null; echo rc=\$?" "btt: -i: one kind of input: dumps, trace names, or one -\nrc=1\n"
 # the dump on stdin (-i -): the same report as from the file
 if [ -s "$OUT/two-devs.dump" ]; then
 	"$IOMON" btt -i - <"$OUT/two-devs.dump" >"$OUT/stdin.avg" 2>/dev/null
