@@ -15,15 +15,16 @@
 
 const char btt_usage[] =
 "usage: btt -i INPUT... | -t DEV... [-w SECS] [-o NAME]\n"
-"btt 1.2.0's report (NAME.avg, else stdout).  INPUT: a blkparse -d dump, a\n"
-"trace's NAME (NAME.blktrace.CPU files), or - (a dump, or a raw trace as\n"
-"blktrace -o - writes it); -t DEV traces DEV live, until -w SECS or a signal\n";
+"  INPUT: a dump, a trace's NAME, or -\n";
 
 static char btt_out[8192];
 static volatile sig_atomic_t btt_stop;	/* never set: btt reads to the end */
 
+/* each a device of blkparse's table or an input of the merge */
+#define BTT_INPUTS (DEVS_MAX < MERGE_INPUTS ? DEVS_MAX : MERGE_INPUTS)
+
 static struct {
-	char *in[MERGE_INPUTS];
+	char *in[BTT_INPUTS];
 	const char *out;
 	int nin;
 } A;
@@ -68,10 +69,7 @@ static COLD int read_traces(void)
 
 	engine();
 	for (i = 0; i < A.nin; i++)
-		if (!dev_add(A.in[i], 0)) {
-			warn_msg("%s: more than %d inputs (DEVS_MAX)", A.in[i], DEVS_MAX);
-			return 1;
-		}
+		dev_add(A.in[i], 0);	/* BTT_INPUTS: there is room */
 	return bp_files() < 0 ? 1 : bp_end(0);
 }
 
@@ -88,16 +86,17 @@ static COLD int read_stdin(void)
 
 	for (;;) {
 		for (; n < want; n += (u32)k)
-			if ((k = read(0, peek + n, want - n)) <= 0)
-				return k < 0 || n ? (warn_msg("(stdin): truncated record"), 1) : 0;
+			if ((k = read(0, peek + n, want - n)) <= 0) {
+				if (!k && !n)
+					return 0;	/* empty */
+				goto bad;
+			}
 		if ((k = rec_decode(peek, n, &r)) == DEC_MORE) {
 			want = (u32)r.hdr_len + r.pdu_len;
 			continue;
 		}
-		if (k < 0) {
-			warn_msg("(stdin): neither a dump nor a trace");
-			return 1;
-		}
+		if (k < 0)
+			goto bad;
 		if (!REC_IS_NOTE(&r))
 			break;
 		n = 0;
@@ -112,6 +111,9 @@ static COLD int read_stdin(void)
 	while (!bp_push(peek, n) && (k = read(0, peek, sizeof(peek))) > 0)
 		n = (u32)k;
 	return bp_end(0);
+bad:
+	warn_msg("(stdin): not a dump or a trace");
+	return 1;
 }
 
 static int to_engine(void *ctx, const void *p, size_t n)
@@ -156,12 +158,10 @@ static COLD int read_input(struct cap_cfg *c)
 	int i, k = A.nin ? kind(A.in[0]) : 3;
 
 	for (i = 1; i < A.nin; i++)
-		if (kind(A.in[i]) != k || k == 2) {
-			warn_msg("-i: one kind of input: dumps, trace names, or one -");
-			return 1;
-		}
-	if (A.nin && cap_ndev()) {
-		warn_msg("-i and -t do not mix");
+		if (kind(A.in[i]) != k || k == 2)
+			k = 4;
+	if (k == 4 || (A.nin && cap_ndev())) {
+		warn_msg("inputs of one kind: dumps, trace names, one -, or -t");
 		return 1;
 	}
 	return k == 3 ? read_live(c) : k == 2 ? read_stdin() : k ? read_traces() : read_dumps(0);
@@ -219,8 +219,8 @@ COLD int btt_main(int argc, char **argv)
 	while ((c = opt_get(argc, argv, "i:o:t:w:", longopts)) != -1) {
 		switch (c) {
 		case 'i':
-			if (A.nin == MERGE_INPUTS) {
-				warn_msg("%s: more than %d inputs (MERGE_INPUTS)", opt_arg, MERGE_INPUTS);
+			if (A.nin == BTT_INPUTS) {
+				warn_msg("%s: more than %d inputs (DEVS_MAX, MERGE_INPUTS)", opt_arg, BTT_INPUTS);
 				return 1;
 			}
 			A.in[A.nin++] = opt_arg;

@@ -85,10 +85,35 @@ else
 	skip "tiny btt pools" "no two-devs dump (needs Debian's blkparse or the run above)"
 fi
 testcmd "btt: -i is needed" "btt 2>&1; echo rc=\$?" "btt: -i DUMP or -t DEV is needed\nrc=1\n"
-testcmd "btt: inputs of one kind" "btt -i - -i - 2>&1 >/dev/null; echo rc=\$?" "btt: -i: one kind of input: dumps, trace names, or one -\nrc=1\n"
+testcmd "btt: inputs of one kind" "btt -i - -i - 2>&1 >/dev/null; echo rc=\$?" "btt: inputs of one kind: dumps, trace names, one -, or -t\nrc=1\n"
 # the dump on stdin (-i -): the same report as from the file
 if [ -s "$OUT/two-devs.dump" ]; then
 	"$IOMON" btt -i - <"$OUT/two-devs.dump" >"$OUT/stdin.avg" 2>/dev/null
 	"$IOMON" btt -i "$OUT/two-devs.dump" >"$OUT/file.avg" 2>/dev/null
 	same "btt -i -: the dump read from stdin gives the file's report" "$OUT/stdin.avg" "$OUT/file.avg"
+fi
+
+# live (-t DEV): a loop device, 100 direct 4 KiB writes, the report at the
+# end counts each of them from Q to C; -w ends the capture by itself
+if live_ok "btt live"; then
+	LI=$OUT/loop.img; rm -f "$LI"; truncate -s 16M "$LI"
+	LOOP=$(losetup -f --show "$LI")
+	"$IOMON" btt -t "$LOOP" -o "$OUT/live" 2>"$OUT/live.err" &
+	pid=$!
+	if capturing "$OUT/live.err" $pid; then
+		dd if=/dev/zero of="$LOOP" bs=4k count=100 oflag=direct 2>/dev/null
+		sleep 0.3
+	fi
+	kill -INT $pid; wait $pid
+	check "btt -t: exit 0 on SIGINT" test $? = 0
+	nfig() { awk -v f="$1" '$1 == f { print $5; exit }' "$2"; }
+	check "btt -t: D2C counts the 100 writes ($(nfig D2C "$OUT/live.avg"))" test "$(nfig D2C "$OUT/live.avg")" = 100
+	check "btt -t: Q2C counts the 100 writes ($(nfig Q2C "$OUT/live.avg"))" test "$(nfig Q2C "$OUT/live.avg")" = 100
+	check "btt -t: the device's overhead line" grep -q "^ (  7, *[0-9]*) |" "$OUT/live.avg"
+	( sleep 0.5; dd if=/dev/zero of="$LOOP" bs=4k count=10 oflag=direct 2>/dev/null ) &
+	timeout 20 "$IOMON" btt -t "$LOOP" -w 2 >"$OUT/livew.avg" 2>/dev/null
+	check "btt -t -w 2: ends by itself, exit 0" test $? = 0
+	check "btt -t -w 2: a report on stdout" grep -q "^==================== All Devices" "$OUT/livew.avg"
+	wait
+	losetup -d "$LOOP"
 fi
