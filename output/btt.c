@@ -8,25 +8,29 @@
  * stats/bttstat.c's. */
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "output/bp.h"
 
 const char btt_usage[] =
-"usage: btt -i INPUT... | -t DEV... [-w SECS] [-o NAME]\n"
-"  INPUT: a dump, a trace's NAME, or -\n";
+"usage: btt -i INPUT... | -t DEV... [-w SECS] [-S SECS] [-o NAME] [--hist]\n"
+"  [--json FILE] [--prom FILE]   INPUT: a dump, a trace's NAME, or -\n";
 
 static char btt_out[8192];
 static volatile sig_atomic_t btt_stop;	/* never set: btt reads to the end */
 
+static char json_buf[4096];
 /* each a device of blkparse's table or an input of the merge */
 #define BTT_INPUTS (DEVS_MAX < MERGE_INPUTS ? DEVS_MAX : MERGE_INPUTS)
 
 static struct {
 	char *in[BTT_INPUTS];
-	const char *out;
-	int nin;
+	const char *out, *prom;
+	struct obuf json;
+	int nin, hist, json_on, every;
+	u64 next;		/* -S: mono_ms of the next interval's end */
 } A;
 
 /* dumps (or stdin's, its first record already taken) merged by time */
@@ -122,10 +126,19 @@ static int to_engine(void *ctx, const void *p, size_t n)
 	return bp_push(p, n);
 }
 
+static COLD void export_now(void)
+{
+	btt_export(A.json_on ? &A.json : NULL, A.prom, wall_sec(), A.every);
+}
+
 static void live_round(void *ctx)
 {
 	(void)ctx;
 	bp_pump();
+	if (A.every && mono_ms() >= A.next) {
+		A.next += (u64)A.every * 1000;
+		export_now();
+	}
 }
 
 /* blktrace -o - | blkparse -i - -d, as btrace runs it */
@@ -139,6 +152,7 @@ static COLD int read_live(struct cap_cfg *c)
 	c->to_stdout = 1;
 	c->sink = to_engine;
 	c->round = live_round;
+	A.next = mono_ms() + (u64)A.every * 1000;
 	rc = cap_run(c);
 	return bp_end(0) || rc;
 }
@@ -199,6 +213,8 @@ static COLD int report(void)
 	}
 	ob_init(&o, fd, A.out ? path : "(stdout)", btt_out, sizeof(btt_out));
 	btt_report(&o);
+	if (A.hist)
+		btt_hist_report(&o);
 	return ob_close(&o) != 0;
 }
 
@@ -206,6 +222,9 @@ static const struct option longopts[] = {
 	{ "input-file", 1, 0, 'i' },
 	{ "output-file", 1, 0, 'o' },
 	{ "trace", 1, 0, 't' },
+	{ "hist", 0, 0, 'H' },
+	{ "json", 1, 0, 'J' },
+	{ "prom", 1, 0, 'P' },
 	{ 0, 0, 0, 0 },
 };
 
@@ -216,7 +235,7 @@ COLD int btt_main(int argc, char **argv)
 	int c, rc;
 
 	cap_defaults(&cfg);
-	while ((c = opt_get(argc, argv, "i:o:t:w:", longopts)) != -1) {
+	while ((c = opt_get(argc, argv, "i:o:t:w:S:", longopts)) != -1) {
 		switch (c) {
 		case 'i':
 			if (A.nin == BTT_INPUTS) {
@@ -226,6 +245,14 @@ COLD int btt_main(int argc, char **argv)
 			A.in[A.nin++] = opt_arg;
 			break;
 		case 'o': A.out = opt_arg; break;
+		case 'H': A.hist = 1; break;
+		case 'P': A.prom = opt_arg; break;
+		case 'J':
+			if ((c = strcmp(opt_arg, "-") ? open_out(opt_arg, 0644) : 1) < 0)
+				return 1;
+			ob_init(&A.json, c, opt_arg, json_buf, sizeof(json_buf));
+			A.json_on = 1;
+			break;
 		case 't':
 			if (cap_add_device(opt_arg))
 				return 1;
@@ -234,6 +261,10 @@ COLD int btt_main(int argc, char **argv)
 			if (cap_opt(&cfg, c, opt_arg))
 				return 1;
 			break;
+		case 'S':
+			if ((A.every = atoi(opt_arg)) > 0)
+				break;
+			/* fall through */
 		default:
 			ob_init(&o, 2, "(stderr)", btt_out, sizeof(btt_out));
 			ob_puts(&o, btt_usage);
@@ -247,5 +278,7 @@ COLD int btt_main(int argc, char **argv)
 	}
 	rc = read_input(&cfg);
 	pools_report();
-	return report() || rc;
+	if (A.json_on || A.prom)	/* the last (or only) interval */
+		export_now();
+	return report() || (A.json_on && ob_close(&A.json)) || rc;
 }
