@@ -33,22 +33,20 @@ static struct {
 	u64 next;		/* -S: mono_ms of the next interval's end */
 } A;
 
-/* dumps (or stdin's, its first record already taken) merged by time */
-static COLD int read_dumps(int from_stdin)
+/* the dump (stdin's: its first record already taken) in its order.  One:
+ * a dump's notes keep the kernel's times, its records blkparse's, so two
+ * would not merge by time. */
+static COLD int read_dump(int from_stdin)
 {
 	struct merge_in *m;
-	int i, fd;
+	int fd = from_stdin ? 0 : open(A.in[0], O_RDONLY | O_CLOEXEC);
 
-	merge_begin(MERGE_TIME, 1, NULL, &btt_stop);
-	if (from_stdin)
-		merge_add(0, "(stdin)", 0, 0, STREAM_BUF);
-	for (i = 0; i < A.nin && !from_stdin; i++) {
-		if ((fd = open(A.in[i], O_RDONLY | O_CLOEXEC)) < 0) {
-			err_sys(A.in[i]);
-			return 1;
-		}
-		merge_add(fd, A.in[i], 0, 0, STREAM_BUF);
+	if (fd < 0) {
+		err_sys(A.in[0]);
+		return 1;
 	}
+	merge_begin(MERGE_TIME, 1, NULL, &btt_stop);
+	merge_add(fd, fd ? A.in[0] : "(stdin)", 0, 0, STREAM_BUF);
 	while ((m = merge_head())) {
 		btt_event(&m->head);
 		merge_pop();
@@ -108,7 +106,7 @@ static COLD int read_stdin(void)
 	}
 	if (r.time < 1000000000) {
 		btt_event(&r);
-		return read_dumps(1);
+		return read_dump(1);
 	}
 	engine();
 	bp_push_begin();
@@ -172,13 +170,13 @@ static COLD int read_input(struct cap_cfg *c)
 	int i, k = A.nin ? kind(A.in[0]) : 3;
 
 	for (i = 1; i < A.nin; i++)
-		if (kind(A.in[i]) != k || k == 2)
+		if (kind(A.in[i]) != k || k != 1)
 			k = 4;
 	if (k == 4 || (A.nin && cap_ndev())) {
-		warn_msg("inputs of one kind: dumps, trace names, one -, or -t");
+		warn_msg("one dump, one -, trace names, or -t");
 		return 1;
 	}
-	return k == 3 ? read_live(c) : k == 2 ? read_stdin() : k ? read_traces() : read_dumps(0);
+	return k == 3 ? read_live(c) : k == 2 ? read_stdin() : k ? read_traces() : read_dump(0);
 }
 
 /* a pool that ran out makes the figures approximate: said, never silent */

@@ -85,9 +85,11 @@ else
 	skip "tiny btt pools" "no two-devs dump (needs Debian's blkparse or the run above)"
 fi
 testcmd "btt: -i is needed" "btt 2>&1; echo rc=\$?" "btt: -i DUMP or -t DEV is needed\nrc=1\n"
-testcmd "btt: inputs of one kind" "btt -i - -i - 2>&1 >/dev/null; echo rc=\$?" "btt: inputs of one kind: dumps, trace names, one -, or -t\nrc=1\n"
+testcmd "btt: inputs of one kind, several only of trace names" "btt -i - -i - 2>&1 >/dev/null; echo rc=\$?" "btt: one dump, one -, trace names, or -t\nrc=1\n"
 # the dump on stdin (-i -): the same report as from the file
 if [ -s "$OUT/two-devs.dump" ]; then
+	"$IOMON_TINY" btt -i "$FIX/two-devs/nullb0" -i "$FIX/two-devs/nullb1" >/dev/null 2>"$OUT/tiny.err"
+	check "tiny btt: inputs past DEVS_MAX or MERGE_INPUTS are refused, and said" grep -q "more than 1 inputs (DEVS_MAX, MERGE_INPUTS)" "$OUT/tiny.err"
 	"$IOMON" btt -i - <"$OUT/two-devs.dump" >"$OUT/stdin.avg" 2>/dev/null
 	"$IOMON" btt -i "$OUT/two-devs.dump" >"$OUT/file.avg" 2>/dev/null
 	same "btt -i -: the dump read from stdin gives the file's report" "$OUT/stdin.avg" "$OUT/file.avg"
