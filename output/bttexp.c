@@ -1,4 +1,4 @@
-/* output/bttexp.c: output: beyond btt: Q2D, D2C and Q2C histograms (--hist), btt's figures as JSON and Prometheus */
+/* output/bttexp.c: output: beyond btt: Q2D, D2C and Q2C histograms (--hist), btt's figures as JSON, the histograms for Prometheus */
 /* Nothing here is in btt's .avg, which stays btt's byte for byte: the
  * histograms print after it only when asked, the exports go elsewhere,
  * through the writers monitor's exports use (export.c). */
