@@ -102,6 +102,7 @@ SRCS := \
 	output/bploop.c \
 	output/btrace.c \
 	output/btt.c \
+	output/bttexp.c \
 	output/bttrep.c \
 	output/export.c \
 	output/fmt.c \

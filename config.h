@@ -254,4 +254,7 @@
 #ifndef BTT_LIVES
 #define BTT_LIVES 64		/* busy intervals kept open per device */
 #endif
+#ifndef BTT_HIST
+#define BTT_HIST 24		/* btt --hist: log2 buckets of us, 0 to >2097152 */
+#endif
 #endif

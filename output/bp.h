@@ -1,4 +1,4 @@
-/* output/bp.h: output: private to output/: blkparse's state and functions, shared by bpevent.c, bploop.c, summary.c and the parse and btrace drivers */
+/* output/bp.h: output: private to output/: blkparse's state and functions, shared by bpevent.c, bploop.c, summary.c and the parse, btrace and btt drivers */
 #ifndef OUTPUT_BP_H
 #define OUTPUT_BP_H
 #include <signal.h>
@@ -37,6 +37,7 @@ struct parse_state {
 	int text, dumping, bin_msgs, track, per_proc, sort_key, show_stats;
 	int verbose, have_drv_data, notes_direct;
 	u64 cpu_overflow, dev_overflow;
+	void (*dump_to)(const struct rec *r);	/* -d's records to a function (btt), not a file */
 };
 extern struct parse_state P;
 

@@ -80,7 +80,10 @@ static void dump_rec(const struct rec *r, u64 time, u32 dev)
 			return;
 	h.time = time;
 	h.dev = dev;
-	rec_write(&P.dump, &h);
+	if (P.dump_to)
+		P.dump_to(&h);
+	else
+		rec_write(&P.dump, &h);
 }
 
 /* PROCESS and TIMESTAMP notes act when they are read, as in blkparse,

@@ -1,34 +1,52 @@
-/* output/btt.c: driver: btt: options, reading the dump, the report file */
-/* usage: iomon btt -i DUMP [-o NAME]
- * The dump (blkparse -d, iomon parse -d) is read through the shared merge
- * (capture/merge.c); the figures are stats/bttstat.c's. */
+/* output/btt.c: driver: btt: options, inputs (dumps, trace files, a stream, live capture), the report */
+/* usage: iomon btt -i INPUT... | -t DEV... [-o NAME]
+ * A dump (blkparse -d, iomon parse -d) is read through the shared merge
+ * (capture/merge.c).  Trace files, a raw stream and a live capture go
+ * through blkparse's own engine (output/bploop.c) with its -d records
+ * handed to btt instead of a file: the same records, times from the same
+ * genesis, as `blkparse -d DUMP -O` and then btt on DUMP.  The figures are
+ * stats/bttstat.c's. */
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
-#include "output/output.h"
+#include "output/bp.h"
 
 const char btt_usage[] =
-"usage: btt -i DUMP|- [-o NAME]\n"
-"btt 1.2.0's report (NAME.avg, else stdout) from a blkparse -d dump\n";
+"usage: btt -i INPUT... | -t DEV... [-w SECS] [-S SECS] [-o NAME] [--hist]\n"
+"  [--json FILE] [--prom FILE]   INPUT: a dump, a trace's NAME, or -\n";
 
 static char btt_out[8192];
 static volatile sig_atomic_t btt_stop;	/* never set: btt reads to the end */
 
-/* The dump (-i DUMP, or - for stdin) through the merge, one input for now:
- * trace files by name need blkparse's time origin first (a dump's times
- * start at its first record; btt's active periods count from 0). */
-static COLD int read_input(const char *name)
+static char json_buf[4096];
+/* each a device of blkparse's table or an input of the merge */
+#define BTT_INPUTS (DEVS_MAX < MERGE_INPUTS ? DEVS_MAX : MERGE_INPUTS)
+
+static struct {
+	char *in[BTT_INPUTS];
+	const char *out, *prom;
+	struct obuf json;
+	int nin, hist, json_on, every;
+	u64 next;		/* -S: mono_ms of the next interval's end */
+} A;
+
+/* the dump (stdin's: its first record already taken) in its order.  One:
+ * a dump's notes keep the kernel's times, its records blkparse's, so two
+ * would not merge by time. */
+static COLD int read_dump(int from_stdin)
 {
 	struct merge_in *m;
-	int fd = strcmp(name, "-") ? open(name, O_RDONLY | O_CLOEXEC) : 0;
+	int fd = from_stdin ? 0 : open(A.in[0], O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
-		err_sys(name);
+		err_sys(A.in[0]);
 		return 1;
 	}
 	merge_begin(MERGE_TIME, 1, NULL, &btt_stop);
-	merge_add(fd, fd ? name : "(stdin)", 0, 0, STREAM_BUF);
+	merge_add(fd, fd ? A.in[0] : "(stdin)", 0, 0, STREAM_BUF);
 	while ((m = merge_head())) {
 		btt_event(&m->head);
 		merge_pop();
@@ -36,6 +54,129 @@ static COLD int read_input(const char *name)
 	fd = merge_end();
 	src_zero_report();
 	return fd;
+}
+
+/* blkparse -O -d, its records to btt */
+static void engine(void)
+{
+	bp_defaults();
+	P.text = 0;
+	P.dumping = 1;
+	P.dump_to = btt_event;
+}
+
+static COLD int read_traces(void)
+{
+	int i;
+
+	engine();
+	for (i = 0; i < A.nin; i++)
+		dev_add(A.in[i], 0);	/* BTT_INPUTS: there is room */
+	return bp_files() < 0 ? 1 : bp_end(0);
+}
+
+/* Stdin up to its first record that is not a note, read exactly: a dump's
+ * times start at 0 (blkparse's genesis), a raw trace's at the kernel
+ * clock's (seconds since boot at least).  Notes do not count for btt. */
+static u8 peek[REC_V8_LEN + 65536];
+
+static COLD int read_stdin(void)
+{
+	struct rec r;
+	u32 n = 0, want = REC_V7_LEN;
+	ssize_t k;
+
+	for (;;) {
+		for (; n < want; n += (u32)k)
+			if ((k = read(0, peek + n, want - n)) <= 0) {
+				if (!k && !n)
+					return 0;	/* empty */
+				goto bad;
+			}
+		if ((k = rec_decode(peek, n, &r)) == DEC_MORE) {
+			want = (u32)r.hdr_len + r.pdu_len;
+			continue;
+		}
+		if (k < 0)
+			goto bad;
+		if (!REC_IS_NOTE(&r))
+			break;
+		n = 0;
+		want = REC_V7_LEN;
+	}
+	if (r.time < 1000000000) {
+		btt_event(&r);
+		return read_dump(1);
+	}
+	engine();
+	bp_push_begin();
+	while (!bp_push(peek, n) && (k = read(0, peek, sizeof(peek))) > 0)
+		n = (u32)k;
+	return bp_end(0);
+bad:
+	warn_msg("(stdin): not a dump or a trace");
+	return 1;
+}
+
+static int to_engine(void *ctx, const void *p, size_t n)
+{
+	(void)ctx;
+	return bp_push(p, n);
+}
+
+static COLD void export_now(void)
+{
+	btt_export(A.json_on ? &A.json : NULL, A.prom, wall_sec(), A.every);
+}
+
+static void live_round(void *ctx)
+{
+	(void)ctx;
+	bp_pump();
+	if (A.every && mono_ms() >= A.next) {
+		A.next += (u64)A.every * 1000;
+		export_now();
+	}
+}
+
+/* blktrace -o - | blkparse -i - -d, as btrace runs it */
+static COLD int read_live(struct cap_cfg *c)
+{
+	int rc;
+
+	engine();
+	P.batch_n = 100000;
+	bp_push_begin();
+	c->to_stdout = 1;
+	c->sink = to_engine;
+	c->round = live_round;
+	A.next = mono_ms() + (u64)A.every * 1000;
+	rc = cap_run(c);
+	return bp_end(0) || rc;
+}
+
+/* 0: a dump (a regular file), 1: a trace's name, 2: stdin */
+static int kind(const char *s)
+{
+	struct stat st;
+
+	if (!strcmp(s, "-"))
+		return 2;
+	return str_find(s, ".blktrace.") || stat(s, &st) || !S_ISREG(st.st_mode);
+}
+
+static COLD int read_input(struct cap_cfg *c)
+{
+	int i, k = A.nin ? kind(A.in[0]) : 3;
+
+	for (i = 1; i < A.nin; i++)
+		if (kind(A.in[i]) != k || k != 1)
+			k = 4;
+	if (k == 4 || (A.nin && cap_ndev())) {
+		warn_msg("one dump, one -, trace names, or -t");
+		return 1;
+	}
+	return k == 3 ? read_live(c) : k == 2 ? read_stdin() : k ? read_traces() : read_dump(0);
 }
 
 /* a pool that ran out makes the figures approximate: said, never silent */
@@ -54,23 +195,74 @@ static COLD void pools_report(void)
 			 btt_seek_dropped, BTT_SEEKS);
 }
 
+static COLD int report(void)
+{
+	char path[PATH_LEN];
+	struct obuf o;
+	int fd = 1;
+
+	if (A.out) {
+		if ((size_t)sfmt(path, sizeof(path), "%s.avg", A.out) >= sizeof(path)) {
+			warn_msg("%s: name too long", A.out);
+			return 1;
+		}
+		if ((fd = open_out(path, 0644)) < 0)
+			return 1;
+	}
+	ob_init(&o, fd, A.out ? path : "(stdout)", btt_out, sizeof(btt_out));
+	btt_report(&o);
+	if (A.hist)
+		btt_hist_report(&o);
+	return ob_close(&o) != 0;
+}
+
 static const struct option longopts[] = {
 	{ "input-file", 1, 0, 'i' },
 	{ "output-file", 1, 0, 'o' },
+	{ "trace", 1, 0, 't' },
+	{ "hist", 0, 0, 'H' },
+	{ "json", 1, 0, 'J' },
+	{ "prom", 1, 0, 'P' },
 	{ 0, 0, 0, 0 },
 };
 
 COLD int btt_main(int argc, char **argv)
 {
-	const char *in = NULL, *out = NULL;
-	char path[PATH_LEN];
+	struct cap_cfg cfg;
 	struct obuf o;
-	int c, fd = 1, rc;
+	int c, rc;
 
-	while ((c = opt_get(argc, argv, "i:o:", longopts)) != -1) {
+	cap_defaults(&cfg);
+	while ((c = opt_get(argc, argv, "i:o:t:w:S:", longopts)) != -1) {
 		switch (c) {
-		case 'i': in = opt_arg; break;
-		case 'o': out = opt_arg; break;
+		case 'i':
+			if (A.nin == BTT_INPUTS) {
+				warn_msg("%s: more than %d inputs (DEVS_MAX, MERGE_INPUTS)", opt_arg, BTT_INPUTS);
+				return 1;
+			}
+			A.in[A.nin++] = opt_arg;
+			break;
+		case 'o': A.out = opt_arg; break;
+		case 'H': A.hist = 1; break;
+		case 'P': A.prom = opt_arg; break;
+		case 'J':
+			if ((c = strcmp(opt_arg, "-") ? open_out(opt_arg, 0644) : 1) < 0)
+				return 1;
+			ob_init(&A.json, c, opt_arg, json_buf, sizeof(json_buf));
+			A.json_on = 1;
+			break;
+		case 't':
+			if (cap_add_device(opt_arg))
+				return 1;
+			break;
+		case 'w':
+			if (cap_opt(&cfg, c, opt_arg))
+				return 1;
+			break;
+		case 'S':
+			if ((A.every = atoi(opt_arg)) > 0)
+				break;
+			/* fall through */
 		default:
 			ob_init(&o, 2, "(stderr)", btt_out, sizeof(btt_out));
 			ob_puts(&o, btt_usage);
@@ -78,21 +270,13 @@ COLD int btt_main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (!in || opt_ind < argc) {
-		warn_msg("%s", !in ? "-i DUMP is needed" : "unexpected argument");
+	if ((!A.nin && !cap_ndev()) || opt_ind < argc) {
+		warn_msg("%s", opt_ind < argc ? "unexpected argument" : "-i DUMP or -t DEV is needed");
 		return 1;
 	}
-	rc = read_input(in);
+	rc = read_input(&cfg);
 	pools_report();
-	if (out) {
-		if ((size_t)sfmt(path, sizeof(path), "%s.avg", out) >= sizeof(path)) {
-			warn_msg("%s: name too long", out);
-			return 1;
-		}
-		if ((fd = open_out(path, 0644)) < 0)
-			return 1;
-	}
-	ob_init(&o, fd, out ? path : "(stdout)", btt_out, sizeof(btt_out));
-	btt_report(&o);
-	return ob_close(&o) || rc;
+	if (A.json_on || A.prom)	/* the last (or only) interval */
+		export_now();
+	return report() || (A.json_on && ob_close(&A.json)) || rc;
 }

@@ -13,26 +13,22 @@
 #include "output/output.h"
 
 /* Bounds and sums are counts of unit 10^e (bytes, microseconds); they
- * print as %.9g printed them. */
-static void prom_hist(struct obuf *o, const char *name, const struct total *t, const u64 *b, int n,
-		      u64 delta, int e, u64 sum)
+ * print as %.9g printed them.  Monitor's and btt's. */
+void prom_hist(struct obuf *o, const char *name, u32 dev, const u64 *b, int n, u64 delta, int e, u64 sum)
 {
 	char g[16];
 	u64 cum = 0;
 	int i;
 
-	for (i = 0; i < n - 1; i++) {
+	for (i = 0; i < n; i++) {
 		cum += b[i];
 		*fmt_g9(g, hist_bound(i, delta), e) = 0;
-		ob_printf(o, "%s_bucket{device=\"%u,%u\",le=\"%s\"} %llu\n", name, DEV_MAJOR(t->device),
-			  DEV_MINOR(t->device), g, (unsigned long long)cum);
+		ob_printf(o, "%s_bucket{device=\"%u,%u\",le=\"%s\"} %llu\n", name, DEV_MAJOR(dev), DEV_MINOR(dev),
+			  i < n - 1 ? g : "+Inf", (unsigned long long)cum);
 	}
-	cum += b[n - 1];
-	ob_printf(o, "%s_bucket{device=\"%u,%u\",le=\"+Inf\"} %llu\n", name, DEV_MAJOR(t->device),
-		  DEV_MINOR(t->device), (unsigned long long)cum);
 	*fmt_g9(g, sum, e) = 0;
-	ob_printf(o, "%s_sum{device=\"%u,%u\"} %s\n", name, DEV_MAJOR(t->device), DEV_MINOR(t->device), g);
-	ob_printf(o, "%s_count{device=\"%u,%u\"} %llu\n", name, DEV_MAJOR(t->device), DEV_MINOR(t->device),
+	ob_printf(o, "%s_sum{device=\"%u,%u\"} %s\n", name, DEV_MAJOR(dev), DEV_MINOR(dev), g);
+	ob_printf(o, "%s_count{device=\"%u,%u\"} %llu\n", name, DEV_MAJOR(dev), DEV_MINOR(dev),
 		  (unsigned long long)cum);
 }
 
@@ -49,18 +45,33 @@ static void prom_counter(struct obuf *o, const char *name, int off)
 				  (unsigned long long)(off ? mon.tot[i].bytes[d] : mon.tot[i].num[d]));
 }
 
-/* Written to FILE.tmp and renamed, so the collector never sees half. */
+/* Written to FILE.tmp (tmp, PATH_LEN) and renamed, so the collector
+ * never sees half; -1: said why. */
+COLD int prom_open(struct obuf *o, const char *path, char *tmp, char *buf, u32 cap)
+{
+	int fd;
+
+	sfmt(tmp, PATH_LEN, "%s.tmp", path);
+	if ((fd = open_out(tmp, 0644)) < 0)
+		return -1;
+	ob_init(o, fd, tmp, buf, cap);
+	return 0;
+}
+
+COLD void prom_commit(struct obuf *o, const char *tmp, const char *path)
+{
+	if (!ob_close(o) && rename(tmp, path))
+		warn_msg("rename %s: %s", tmp, strerror(errno));
+}
+
 COLD static void prom_write(const char *path)
 {
 	char tmp[PATH_LEN], buf[4096];
 	struct obuf o;
-	int fd;
 	u32 i;
 
-	sfmt(tmp, sizeof(tmp), "%s.tmp", path);
-	if ((fd = open_out(tmp, 0644)) < 0)
+	if (prom_open(&o, path, tmp, buf, sizeof(buf)))
 		return;
-	ob_init(&o, fd, tmp, buf, sizeof(buf));
 	ob_puts(&o, "# HELP iomon_requests_total Requests matched from issue (D) to completion (C).\n"
 		    "# TYPE iomon_requests_total counter\n");
 	prom_counter(&o, "iomon_requests_total", 0);
@@ -74,15 +85,25 @@ COLD static void prom_write(const char *path)
 			  (unsigned long long)mon.tot[i].bidir);
 	ob_puts(&o, "# HELP iomon_request_size_bytes Request sizes.\n# TYPE iomon_request_size_bytes histogram\n");
 	for (i = 0; i < mon.ntot; i++)
-		prom_hist(&o, "iomon_request_size_bytes", &mon.tot[i], mon.tot[i].size_hist, SIZE_BUCKETS, 1024, 0,
+		prom_hist(&o, "iomon_request_size_bytes", mon.tot[i].device, mon.tot[i].size_hist, SIZE_BUCKETS, 1024, 0,
 			  mon.tot[i].size_sum);
 	ob_puts(&o, "# HELP iomon_device_latency_seconds Issue (D) to completion (C) time.\n"
 		    "# TYPE iomon_device_latency_seconds histogram\n");
 	for (i = 0; i < mon.ntot; i++)
-		prom_hist(&o, "iomon_device_latency_seconds", &mon.tot[i], mon.tot[i].d2c_hist, D2C_BUCKETS, 8, -6,
+		prom_hist(&o, "iomon_device_latency_seconds", mon.tot[i].device, mon.tot[i].d2c_hist, D2C_BUCKETS, 8, -6,
 			  mon.tot[i].d2c_sum_us);
-	if (!ob_close(&o) && rename(tmp, path))
-		warn_msg("rename %s: %s", tmp, strerror(errno));
+	prom_commit(&o, tmp, path);
+}
+
+/* key":[b0,b1,...]: key brings its opening quote, and a comma before it */
+void json_u32s(struct obuf *o, const char *key, const u32 *b, int n)
+{
+	int i;
+
+	ob_printf(o, "%s\":[", key);
+	for (i = 0; i < n; i++)
+		ob_printf(o, "%s%u", i ? "," : "", b[i]);
+	ob_puts(o, "]");
 }
 
 static void json_mm(struct obuf *o, const char *k, const struct minmax *m, int last)
@@ -112,13 +133,9 @@ static void json_write(struct obuf *o, const struct dstat *s, s64 t, int interva
 		json_mm(o, "throughput_bytes_per_msec", &s->thr[i], 1);
 		ob_puts(o, "},");
 	}
-	ob_puts(o, "\"size_hist_bytes\":[");
-	for (i = 0; i < SIZE_BUCKETS; i++)
-		ob_printf(o, "%s%u", i ? "," : "", s->size_hist[i]);
-	ob_puts(o, "],\"d2c_hist_usec\":[");
-	for (i = 0; i < D2C_BUCKETS; i++)
-		ob_printf(o, "%s%u", i ? "," : "", s->d2c_hist[i]);
-	ob_printf(o, "],\"bidirectional\":%llu}\n", (unsigned long long)s->bidir);
+	json_u32s(o, "\"size_hist_bytes", s->size_hist, SIZE_BUCKETS);
+	json_u32s(o, ",\"d2c_hist_usec", s->d2c_hist, D2C_BUCKETS);
+	ob_printf(o, ",\"bidirectional\":%llu}\n", (unsigned long long)s->bidir);
 }
 
 static void mm_print(struct obuf *o, const char *what, const struct minmax *m)
@@ -133,7 +150,7 @@ static void mm_print(struct obuf *o, const char *what, const struct minmax *m)
 		  (unsigned long long)m->sum, (unsigned long long)m->sos, avg, var);
 }
 
-static void hist_print(struct obuf *o, const char *what, const u32 *b, int n, u64 delta)
+void hist_print(struct obuf *o, const char *what, const u32 *b, int n, u64 delta)
 {
 	int i;
 

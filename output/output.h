@@ -36,6 +36,15 @@ struct mon_out {
 };
 void export_interval(struct mon_out *o, s64 t);
 int export_queue(struct mon_out *o, const char *path, long qid);	/* o->msq; -1 said why */
+/* the writers monitor and btt share: a Prometheus file written whole
+ * (prom_open: -1 said why; tmp is PATH_LEN), a histogram in it, a JSON
+ * array of counts (key brings its quote and any comma before it), a
+ * histogram as text */
+int prom_open(struct obuf *o, const char *path, char *tmp, char *buf, u32 cap);
+void prom_commit(struct obuf *o, const char *tmp, const char *path);
+void prom_hist(struct obuf *o, const char *name, u32 dev, const u64 *b, int n, u64 delta, int e, u64 sum);
+void json_u32s(struct obuf *o, const char *key, const u32 *b, int n);
+void hist_print(struct obuf *o, const char *what, const u32 *b, int n, u64 delta);	/* blkiomon's text */
 
 /* output/toptable.c: biotop's table of stats/topstat.c's rows, which it
  * spends; clear: the screen first; replay: the trace's name, no /proc, /sys */
@@ -50,4 +59,9 @@ int top_main(int, char **);
 /* output/bttrep.c: btt's report (NAME.avg); output/btt.c: its driver */
 void btt_report(struct obuf *o);
 int btt_main(int, char **);
+/* output/bttexp.c: beyond btt: the histograms after the report (--hist);
+ * JSON lines (the interval's figures) and a Prometheus file (the run's)
+ * at wall time t; the interval's figures start again */
+void btt_hist_report(struct obuf *o);
+void btt_export(struct obuf *json, const char *prom, s64 t, int interval);
 #endif

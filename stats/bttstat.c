@@ -127,6 +127,17 @@ static void both(struct btt_dev *d, int which, u64 t)
 {
 	avg_add(&btt_all[which], t);
 	avg_add(&d->avg[which], t);
+	avg_add(&d->iv.avg[which], t);
+}
+
+/* beyond btt (--hist, the exports): t in a log2 bucket of microseconds */
+static void hist(struct btt_dev *d, int k, u64 t)
+{
+	int i = hist_idx(t / 1000, BTT_HIST, 1);
+
+	d->hist[k][i]++;
+	d->iv.hist[k][i]++;
+	d->hist_ns[k] += t;
 }
 
 static void q2q(u64 *last, struct btt_avg *a, u64 t)
@@ -209,6 +220,7 @@ static void issued(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 	else if (q->m != UNSET)
 		both(d, BTT_M2D, tdelta(q->m, r->time));
 	q->d = r->time;
+	hist(d, BTT_H_Q2D, tdelta(q->time, r->time));
 }
 
 /* [dt, ct] joins the busy intervals it touches.  Completions come in
@@ -240,7 +252,9 @@ static void live_add(struct btt_live *l, u64 dt, u64 ct)
 static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 {
 	both(d, btt_remapper(d->dev) ? BTT_Q2C_DM : BTT_Q2C, tdelta(q->time, r->time));
+	hist(d, BTT_H_Q2C, tdelta(q->time, r->time));
 	if (q->d != UNSET) {
+		hist(d, BTT_H_D2C, tdelta(q->d, r->time));
 		live_add(&d->live, q->d, r->time);
 		live_add(&btt_live_all, q->d, r->time);
 		both(d, BTT_D2C, tdelta(q->d, r->time));

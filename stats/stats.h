@@ -112,6 +112,7 @@ unsigned long long top_aged(void);	/* requests aged out of TOP_REQS */
 enum { BTT_Q2Q_DM, BTT_Q2A_DM, BTT_Q2C_DM, BTT_Q2Q, BTT_Q2A, BTT_Q2G, BTT_S2G, BTT_G2I,
        BTT_Q2M, BTT_I2D, BTT_M2D, BTT_D2C, BTT_Q2C, BTT_NAVG };
 struct btt_avg { u64 min, max, total; u32 n; };
+enum { BTT_H_Q2D, BTT_H_D2C, BTT_H_Q2C, BTT_NHIST };
 /* the times a device was busy (a D to its C), as a union of intervals:
  * the newest BTT_LIVES kept open, older ones folded into the sums */
 struct btt_live {
@@ -144,6 +145,12 @@ struct btt_dev {
 	struct btt_avg avg[BTT_NAVG], blks;
 	struct btt_live live;
 	struct btt_seek q2q, d2d;
+	/* beyond btt: Q2D, D2C, Q2C in log2 buckets of microseconds
+	 * (hist_idx, delta 1) and their sums in ns, since the start; and the
+	 * figures and buckets since the last interval (the exports') */
+	u32 hist[BTT_NHIST][BTT_HIST];
+	u64 hist_ns[BTT_NHIST];
+	struct { struct btt_avg avg[BTT_NAVG]; u32 hist[BTT_NHIST][BTT_HIST]; } iv;
 };
 extern struct btt_dev btt_devs[];
 extern u32 btt_ndevs;

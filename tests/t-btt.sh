@@ -24,18 +24,37 @@ btt_case() {
 }
 # fix_dump FIXTURE: its dump (every NAME.blktrace.0 in the folder merged)
 fix_dump() {
-	local d=$FIX/$1 a=() f
-	for f in "$d"/*.blktrace.0; do a+=(-i "${f%.blktrace.0}"); done
-	blkparse "${a[@]}" -d "$OUT/$1.dump" -O >/dev/null 2>&1
-	[ -s "$OUT/$1.dump" ] || "$IOMON" parse "${a[@]}" -d "$OUT/$1.dump" -O >/dev/null 2>&1
+	local d=$FIX/$1 f
+	FIX_IN=()
+	for f in "$d"/*.blktrace.0; do FIX_IN+=(-i "${f%.blktrace.0}"); done
+	blkparse "${FIX_IN[@]}" -d "$OUT/$1.dump" -O >/dev/null 2>&1
+	[ -s "$OUT/$1.dump" ] || "$IOMON" parse "${FIX_IN[@]}" -d "$OUT/$1.dump" -O >/dev/null 2>&1
 }
 
 if need "btt vs Debian's btt" btt blkparse; then
 	for d in "$FIX"/*/; do
 		f=$(basename "$d")
 		ls "$d"*.blktrace.0 >/dev/null 2>&1 || continue
-		fix_dump "$f" && btt_case "$f" "$OUT/$f.dump"
+		fix_dump "$f" && btt_case "$f" "$OUT/$f.dump" || continue
+		# the trace files by name (-i NAME per device, several per-CPU
+		# files, v8, big-endian): btt's report on blkparse's dump of them
+		"$IOMON" btt "${FIX_IN[@]}" -o "$OUT/files-$f" 2>/dev/null
+		same "btt -i NAME ($f): the trace files give btt's report on blkparse -d's dump" \
+			"$OUT/files-$f.avg" "$OUT/ref-$f.avg"
 	done
+	# a raw trace stream on stdin (blktrace -o -), as blkparse -i - -d and btt
+	blkparse -i - -d "$OUT/stream.dump" -O <"$FIX/stream/nullb0.stream" >/dev/null 2>&1
+	(cd "$OUT" && btt -i stream.dump -o ref-stream >/dev/null 2>&1)
+	"$IOMON" btt -i - <"$FIX/stream/nullb0.stream" >"$OUT/got-stream.avg" 2>/dev/null
+	same "btt -i -: a raw trace stream on stdin gives btt's report on blkparse's dump" \
+		"$OUT/got-stream.avg" "$OUT/ref-stream.avg"
+	# per-CPU files one after the other (out of time order across CPUs),
+	# big-endian: the same records as blkparse -i - -d hands btt
+	cat "$FIX"/ext4-be/nullb0.blktrace.* | tee "$OUT/be.stream" | "$IOMON" btt -i - >"$OUT/got-bes.avg" 2>/dev/null
+	blkparse -i - -d "$OUT/bes.dump" -O <"$OUT/be.stream" >/dev/null 2>&1
+	"$IOMON" btt -i "$OUT/bes.dump" >"$OUT/ref-bes.avg" 2>/dev/null
+	same "btt -i -: a big-endian stream through a pipe as through blkparse's dump" \
+		"$OUT/got-bes.avg" "$OUT/ref-bes.avg"
 	# v8 records (Debian's blkparse reads none): iomon parse -d writes v7
 	"$IOMON" parse -i "$FIX/v8-ext4-part/nullb0" -d "$OUT/v8.dump" -O >/dev/null 2>&1
 	btt_case v8-by-iomon-parse "$OUT/v8.dump"
@@ -65,10 +84,114 @@ if [ -s "$OUT/two-devs.dump" ]; then
 else
 	skip "tiny btt pools" "no two-devs dump (needs Debian's blkparse or the run above)"
 fi
-testcmd "btt: -i is needed" "btt 2>&1; echo rc=\$?" "btt: -i DUMP is needed\nrc=1\n"
+testcmd "btt: -i is needed" "btt 2>&1; echo rc=\$?" "btt: -i DUMP or -t DEV is needed\nrc=1\n"
+testcmd "btt: inputs of one kind, several only of trace names" "btt -i - -i - 2>&1 >/dev/null; echo rc=\$?" "btt: one dump, one -, trace names, or -t\nrc=1\n"
 # the dump on stdin (-i -): the same report as from the file
 if [ -s "$OUT/two-devs.dump" ]; then
+	"$IOMON_TINY" btt -i "$FIX/two-devs/nullb0" -i "$FIX/two-devs/nullb1" >/dev/null 2>"$OUT/tiny.err"
+	check "tiny btt: inputs past DEVS_MAX or MERGE_INPUTS are refused, and said" grep -q "more than 1 inputs (DEVS_MAX, MERGE_INPUTS)" "$OUT/tiny.err"
 	"$IOMON" btt -i - <"$OUT/two-devs.dump" >"$OUT/stdin.avg" 2>/dev/null
 	"$IOMON" btt -i "$OUT/two-devs.dump" >"$OUT/file.avg" 2>/dev/null
 	same "btt -i -: the dump read from stdin gives the file's report" "$OUT/stdin.avg" "$OUT/file.avg"
+fi
+
+# beyond btt: --hist, --json, --prom.  A crafted dump: five requests on
+# 8,0, one after another, 2 us from Q to D and D2C of 0.5, 1, 3 and 100 us
+# and 5 s: each lands in the bucket its whole microseconds say
+python3 - "$OUT/craft.dump" <<-'PY'
+import struct, sys
+W, Q, D, C = 1 << 17, 1 << 20, 1 << 22, 1 << 23
+out, t, seq = b"", 0, 0
+def rec(time, sec, act):
+    global out, seq
+    seq += 1
+    out += struct.pack("<IIQQIIIIIHH", 0x65617407, seq, time, sec, 4096, act, 1, 8 << 20, 0, 0, 0)
+for i, d2c in enumerate((500, 1000, 3000, 100000, 5000000000)):
+    rec(t, 8 * i, W | Q | 1); rec(t + 2000, 8 * i, W | D | 7); rec(t + 2000 + d2c, 8 * i, W | C | 8)
+    t += 2000 + d2c + 1000
+open(sys.argv[1], "wb").write(out)
+PY
+"$IOMON" btt -i "$OUT/craft.dump" >"$OUT/craft.avg" 2>&1
+"$IOMON" btt -i "$OUT/craft.dump" --hist --json "$OUT/craft.json" --prom "$OUT/craft.prom" >"$OUT/crafth.avg" 2>&1
+check "btt --hist: btt's report first, unchanged" cmp -n "$(wc -c <"$OUT/craft.avg")" "$OUT/craft.avg" "$OUT/crafth.avg"
+check "btt --hist: a section after it" grep -q "^==================== Latency Histograms ====================" "$OUT/crafth.avg"
+# bucket: counts as [index, count] pairs where not 0
+hb() { python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    j = json.loads(l)
+    print(j["device"], [[i, n] for i, n in enumerate(j[sys.argv[2]]) if n])' "$@"; }
+testcmd "btt --json: D2C buckets (0.5 1 3 100 us, 5 s)" "true; hb '$OUT/craft.json' d2c_hist_usec" "8,0 [[0, 1], [1, 1], [3, 1], [8, 1], [23, 1]]\n"
+testcmd "btt --json: Q2C buckets" "true; hb '$OUT/craft.json' q2c_hist_usec" "8,0 [[2, 1], [3, 1], [4, 1], [8, 1], [23, 1]]\n"
+testcmd "btt --json: Q2D buckets" "true; hb '$OUT/craft.json' q2d_hist_usec" "8,0 [[2, 5]]\n"
+check "btt --hist: the text shows the 5 s D2C above the last bound" sh -c "grep -A6 '^(  8,  0) D2C (usec):' '$OUT/crafth.avg' | grep -q '> 2097152:     1'"
+# prom_ok FILE: every line a comment or NAME{LABELS} VALUE; each histogram's
+# buckets cumulative, +Inf its _count
+prom_ok() { python3 - "$1" <<-'PY'
+	import re, sys
+	b = {}
+	for l in open(sys.argv[1]):
+	    l = l.rstrip("\n")
+	    if l.startswith("# TYPE ") or l.startswith("# HELP "):
+	        continue
+	    m = re.fullmatch(r'([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[a-zA-Z_]+="[^"]*"(,[a-zA-Z_]+="[^"]*")*\})? (\S+)', l)
+	    assert m, l
+	    v = float(m.group(4))
+	    n, lab = m.group(1), m.group(2) or ""
+	    dev = re.search(r'device="([^"]*)"', lab).group(1)
+	    if n.endswith("_bucket"):
+	        k = (n[:-7], dev); assert v >= b.get(k, 0), l; b[k] = v
+	    elif n.endswith("_count"):
+	        assert b[(n[:-6], dev)] == v, l
+	PY
+}
+check "btt --prom: Prometheus text that parses, buckets cumulative" prom_ok "$OUT/craft.prom"
+check "btt --prom: the 5 s D2C in the +Inf bucket only" sh -c "grep -q 'iomon_btt_d2c_seconds_bucket{device=\"8,0\",le=\"2.097152\"} 4' '$OUT/craft.prom' && grep -q 'iomon_btt_d2c_seconds_count{device=\"8,0\"} 5' '$OUT/craft.prom'"
+# on a real trace: each histogram counts what btt counts
+if [ -s "$OUT/two-devs.dump" ]; then
+	"$IOMON" btt -i "$OUT/two-devs.dump" -o "$OUT/two" --json - >"$OUT/two.json" 2>/dev/null
+	check "btt --json: lines of valid JSON" sh -c "python3 -m json.tool --json-lines '$OUT/two.json' >/dev/null"
+	check "btt --json: D2C and Q2C buckets sum to their counts, per device" python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    j = json.loads(l)
+    assert sum(j["d2c_hist_usec"]) == j["d2c_ns"]["num"] > 0 and sum(j["q2c_hist_usec"]) == j["q2c_ns"]["num"], l' "$OUT/two.json"
+fi
+
+# live (-t DEV): a loop device, 100 direct 4 KiB writes, the report at the
+# end counts each of them from Q to C; -w ends the capture by itself
+if live_ok "btt live"; then
+	LI=$OUT/loop.img; rm -f "$LI"; truncate -s 16M "$LI"
+	LOOP=$(losetup -f --show "$LI")
+	"$IOMON" btt -t "$LOOP" -o "$OUT/live" 2>"$OUT/live.err" &
+	pid=$!
+	if capturing "$OUT/live.err" $pid; then
+		dd if=/dev/zero of="$LOOP" bs=4k count=100 oflag=direct 2>/dev/null
+		sleep 0.3
+	fi
+	kill -INT $pid; wait $pid
+	check "btt -t: exit 0 on SIGINT" test $? = 0
+	nfig() { awk -v f="$1" '$1 == f { print $5; exit }' "$2"; }
+	check "btt -t: D2C counts the 100 writes ($(nfig D2C "$OUT/live.avg"))" test "$(nfig D2C "$OUT/live.avg")" = 100
+	check "btt -t: Q2C counts the 100 writes ($(nfig Q2C "$OUT/live.avg"))" test "$(nfig Q2C "$OUT/live.avg")" = 100
+	check "btt -t: the device's overhead line" grep -q "^ (  7, *[0-9]*) |" "$OUT/live.avg"
+	# -S 1: the exports each second and at the end; they add up to the run
+	"$IOMON" btt -t "$LOOP" -S 1 --json "$OUT/live.json" --prom "$OUT/live.prom" >/dev/null 2>"$OUT/lives.err" &
+	pid=$!
+	if capturing "$OUT/lives.err" $pid; then
+		dd if=/dev/zero of="$LOOP" bs=4k count=100 oflag=direct 2>/dev/null
+		sleep 1.5
+	fi
+	kill -INT $pid; wait $pid
+	check "btt -t -S 1: two JSON lines at least ($(wc -l <"$OUT/live.json"))" test "$(wc -l <"$OUT/live.json")" -ge 2
+	check "btt -t -S 1: the intervals' D2C counts and buckets add up to the 100 writes" python3 -c 'import json, sys
+n = h = 0
+for l in open(sys.argv[1]):
+    j = json.loads(l); n += j["d2c_ns"]["num"]; h += sum(j["d2c_hist_usec"])
+assert n == h == 100, (n, h)' "$OUT/live.json"
+	check "btt -t --prom: the run's D2C count" grep -qE '^iomon_btt_d2c_seconds_count\{device="7,[0-9]+"\} 100$' "$OUT/live.prom"
+	( sleep 0.5; dd if=/dev/zero of="$LOOP" bs=4k count=10 oflag=direct 2>/dev/null ) &
+	timeout 20 "$IOMON" btt -t "$LOOP" -w 2 >"$OUT/livew.avg" 2>/dev/null
+	check "btt -t -w 2: ends by itself, exit 0" test $? = 0
+	check "btt -t -w 2: a report on stdout" grep -q "^==================== All Devices" "$OUT/livew.avg"
+	wait
+	losetup -d "$LOOP"
 fi
