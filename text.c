@@ -76,7 +76,7 @@ COLD void ob_printf(struct obuf *o, const char *fmt, ...)
 		ob_write(o, tmp, (size_t)n);
 }
 
-int ob_close(struct obuf *o)
+COLD int ob_close(struct obuf *o)
 {
 	ob_flush(o);
 	if (o->fd > 2 && close(o->fd) && !o->failed) {
@@ -495,7 +495,7 @@ COLD char *fmt_g9(char *p, u64 k, int e)
 
 /* "%H:%M:%S" and ctime's "%a %b %e %H:%M:%S %Y" (blkiomon's time line),
  * without strftime and its locale tables. */
-char *fmt_hms(char *p, const struct tm *tm)
+COLD char *fmt_hms(char *p, const struct tm *tm)
 {
 	p = fmt_zpad(p, (u64)tm->tm_hour, 2);
 	*p++ = ':';

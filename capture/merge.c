@@ -37,7 +37,7 @@ static u8 pool[MERGE_INPUTS][STREAM_BUF];
 
 u8 *merge_mem(u32 i) { return pool[i]; }
 
-void merge_begin(int mode, u32 batch, void (*note)(const struct rec *r), volatile sig_atomic_t *stop)
+COLD void merge_begin(int mode, u32 batch, void (*note)(const struct rec *r), volatile sig_atomic_t *stop)
 {
 	G.mode = mode, G.batch = batch, G.note = note, G.stop = stop, G.rc = 0;
 	merge_first = -1;
@@ -190,7 +190,7 @@ static void read_head(struct merge_in *m)
 /* Add fd (path for messages, cpu its records must carry under
  * MERGE_BLKPARSE, tag the caller's) with cap bytes of buffer; -1 when the
  * table is full (the caller says so). */
-int merge_add(int fd, const char *path, u32 cpu, u16 tag, u32 cap)
+COLD int merge_add(int fd, const char *path, u32 cpu, u16 tag, u32 cap)
 {
 	struct merge_in *m;
 
@@ -224,7 +224,7 @@ void merge_pop(void)
 }
 
 /* Close what is still open; 1 if an input was damaged. */
-int merge_end(void)
+COLD int merge_end(void)
 {
 	u32 i;
 
@@ -241,7 +241,7 @@ int merge_end(void)
  * inputs (the pool named lim) ends the list, said and counted in
  * src_errors.  added() hears of each file added.  The number of names
  * found; 0 when there was none (said, unless an error was). */
-u32 merge_files(const char *dir, const char *name, u16 tag, u32 max, const char *lim, u32 cap,
+COLD u32 merge_files(const char *dir, const char *name, u16 tag, u32 max, const char *lim, u32 cap,
 		int skip_empty, void (*added)(const char *path))
 {
 	u32 cpu;
@@ -294,7 +294,7 @@ bad:
 
 /* monitor -i, top -i: NAME's per-CPU files merged by time into fn until
  * they end or *stop is set.  1 if any file was damaged or none was found. */
-int merge_replay(const char *name, void (*fn)(const struct rec *), volatile sig_atomic_t *stop)
+COLD int merge_replay(const char *name, void (*fn)(const struct rec *), volatile sig_atomic_t *stop)
 {
 	unsigned long long errors = src_errors;	/* a read error ends a file quietly */
 	int rc = 0;

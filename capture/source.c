@@ -12,7 +12,7 @@ unsigned long long src_errors, src_zero_records;
 const char *src_zero_first;
 unsigned long long src_zero_first_off;
 
-void src_init(struct src *s, int fd, const char *name, u8 *buf, u32 cap)
+COLD void src_init(struct src *s, int fd, const char *name, u8 *buf, u32 cap)
 {
 	s->fd = fd;
 	s->eof = fd < 0;
@@ -135,7 +135,7 @@ int src_record(struct src *s, struct rec *r)
 }
 
 /* Unfilled records stepped over are damage too: say where the first was. */
-void src_zero_report(void)
+COLD void src_zero_report(void)
 {
 	if (src_zero_records)
 		warn_msg("skipped %llu unfilled (all-zero) records, the first in %s at byte %llu",
@@ -163,7 +163,7 @@ size_t src_push(struct src *s, const void *p, size_t n)
 }
 
 /* A source fed by a live capture rather than read from a file. */
-void src_init_push(struct src *s, u8 *buf, u32 cap)
+COLD void src_init_push(struct src *s, u8 *buf, u32 cap)
 {
 	src_init(s, -1, "(capture)", buf, cap);
 	s->eof = 0;

@@ -56,7 +56,7 @@ static char *split_dir(char *name)
 	return base + 1;
 }
 
-static void file_added(const char *path)
+COLD static void file_added(const char *path)
 {
 	char line[PATH_LEN + 32];
 
@@ -351,7 +351,7 @@ void bp_pump(void)
 }
 
 /* For btrace: a stream fed by bp_push instead of an fd. */
-void bp_push_begin(void)
+COLD void bp_push_begin(void)
 {
 	src_init(&PS, -1, "(capture)", merge_mem(0), STREAM_BUF);
 	PS.eof = 0;

@@ -23,7 +23,7 @@ __attribute__((noreturn)) static void fmt_fatal(const char *why)
 	_exit(1);
 }
 
-static const char *fmt_keep(const char *s)
+COLD static const char *fmt_keep(const char *s)
 {
 	size_t n = strlen(s) + 1;
 	char *p;
@@ -38,7 +38,7 @@ static const char *fmt_keep(const char *s)
 	return p;
 }
 
-int fmt_set_all(const char *f)
+COLD int fmt_set_all(const char *f)
 {
 	const char *p, *k = fmt_keep(f);
 
@@ -52,7 +52,7 @@ int fmt_set_all(const char *f)
 
 int fmt_overridden(int act) { return override[act & 127] != NULL; }
 
-int fmt_set_one(const char *spec)
+COLD int fmt_set_one(const char *spec)
 {
 	int c = (unsigned char)spec[0];
 

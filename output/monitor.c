@@ -76,7 +76,7 @@ static void debug_rec(const char *what, const struct dc_rec *p)
 			  p->action, p->dev);
 }
 
-static void debug_note(void *ctx, const char *what, const struct dc_rec *r)
+COLD static void debug_note(void *ctx, const char *what, const struct dc_rec *r)
 {
 	(void)ctx;
 	debug_rec(what, r);
@@ -236,7 +236,7 @@ static int run_files(void)
 
 /* ---- options, main ---- */
 
-static int open_output(struct obuf *o, const char *name, char *buf, u32 len)
+COLD static int open_output(struct obuf *o, const char *name, char *buf, u32 len)
 {
 	int fd = strcmp(name, "-") ? open_out(name, 0644) : 1;
 

@@ -114,7 +114,7 @@ void mon_account(const struct dc_rec *d, const struct dc_rec *c)
 }
 
 /* the interval's devices are reported: the next one starts empty */
-void mon_restart(void)
+COLD void mon_restart(void)
 {
 	mon.ndev = 0;
 	mon.list = 0;
