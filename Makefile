@@ -86,6 +86,7 @@ SRCS := \
 	capture/tpevent.c \
 	capture/tracefs.c \
 	capture/window.c \
+	capture/zout.c \
 	capture/zsrc.c \
 	match/dcpair.c \
 	match/inflight.c \
@@ -149,7 +150,7 @@ $(B)/obj/%.o: %.c $(HDRS) $(STAMP)
 
 $(ZDIR)/libzstd.a:
 	bash tests/tools/zstd-build.sh $(ZDIR) $(CC)
-$(B)/obj/capture/zsrc.o: $(ZLIB)
+$(B)/obj/capture/zsrc.o $(B)/obj/capture/zout.o: $(ZLIB)
 
 # The link map tells make size which object each global came from.
 $(UNSTRIPPED): $(OBJS) $(ZLIB)

@@ -54,6 +54,22 @@
 #ifndef ZSTD_IN_BUF
 #define ZSTD_IN_BUF STREAM_BUF
 #endif
+/* zstd output (trace -z): each output gathers ZSTD_CHUNK bytes into one
+ * frame (so no frame's window exceeds it), ZSTD_OUTS outputs at once; one
+ * context for the highest level allowed (ZSTD_getCParams for a chunk:
+ * 2.9 MB at level 19), checked when -z is given. */
+#ifndef ZSTD_CHUNK
+#define ZSTD_CHUNK (128 * 1024)
+#endif
+#ifndef ZSTD_OUTS
+#define ZSTD_OUTS 64
+#endif
+#ifndef ZSTD_LEVEL_MAX
+#define ZSTD_LEVEL_MAX 19
+#endif
+#ifndef ZSTD_CWORK
+#define ZSTD_CWORK (3 * 1024 * 1024)
+#endif
 
 /* Per-CPU files monitor and top replay together (-i); each gets
  * STREAM_BUF / REPLAY_FILES bytes, which bounds one record there. */

@@ -114,8 +114,9 @@ static int out_open(struct tdev *d, u32 cpu)
 		d->out[cpu] = 1;
 		return 0;
 	}
-	if ((size_t)sfmt(path, sizeof(path), "%s%s%s.blktrace.%u", C.cfg.dir ? C.cfg.dir : "",
-			     C.cfg.dir ? "/" : "", C.cfg.oname ? C.cfg.oname : d->name, cpu) >= sizeof(path)) {
+	if ((size_t)sfmt(path, sizeof(path), "%s%s%s.blktrace.%u%s", C.cfg.dir ? C.cfg.dir : "",
+			     C.cfg.dir ? "/" : "", C.cfg.oname ? C.cfg.oname : d->name, cpu,
+			     C.cfg.zlevel ? ".zst" : "") >= sizeof(path)) {
 		warn_msg("%s: output path too long", d->name);
 		return -1;
 	}
@@ -141,7 +142,7 @@ int cap_write(struct tdev *d, u32 cpu, const void *p, size_t n)
 		goto fail;
 	d->bytes[cpu] += n;
 	while (n) {
-		ssize_t k = write(d->out[cpu], b, n);
+		ssize_t k = C.cfg.zlevel ? (zout_write(d->out[cpu], b, n) ? -1 : (ssize_t)n) : write(d->out[cpu], b, n);
 
 		if (k < 0 && errno == EINTR)
 			continue;
@@ -374,6 +375,8 @@ int cap_opt(struct cap_cfg *c, int opt, const char *arg)
 		c->debugfs = arg;
 		return 0;
 	}
+	if (opt == 'z')
+		return (c->zlevel = !zout_level(arg)) ? 0 : -1;
 	v = scan_u64(arg, &e, 10);
 	if (opt == 'w') {
 		if (e == arg || *e || !v) {
@@ -456,6 +459,10 @@ int cap_run(const struct cap_cfg *c)
 		return 1;
 	}
 	rc = backends();
+	if (C.cfg.zlevel && zout_flush()) {	/* the last frame of each output */
+		warn_msg("-z: the last frames could not be written: %s", strerror(errno));
+		C.write_failed = 1;
+	}
 	summary();
 	return rc || C.write_failed;
 }

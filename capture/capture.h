@@ -141,12 +141,17 @@ struct cap_cfg {
 	int to_stdout;		/* one stream: stdout, or the sink */
 	int watch_stdout;	/* stop when whoever reads stdout has gone */
 	int kill, verbose, backend;
+	int zlevel;		/* -z: outputs compressed (capture/zout.c) */
 	int (*sink)(void *ctx, const void *p, size_t n);	/* non-zero: stop */
 	void (*round)(void *ctx);	/* after each round of reads */
 	void *ctx;
 };
 void cap_defaults(struct cap_cfg *c);	/* and no devices yet */
-int cap_opt(struct cap_cfg *c, int opt, const char *arg);	/* -a -A -b -n -w -r -B; -1: said why */
+int cap_opt(struct cap_cfg *c, int opt, const char *arg);	/* -a -A -b -n -w -r -B -z; -1: said why */
+/* capture/zout.c: -z, per-output frames of ZSTD_CHUNK bytes */
+int zout_level(const char *arg);	/* 0, or -1 said why */
+int zout_write(int fd, const void *p, size_t n);	/* -1 with errno */
+int zout_flush(void);
 int cap_add_device(const char *path);	/* -1: said why */
 int cap_add_devices_from(const char *file);	/* one per line or word */
 u32 cap_ndev(void);

@@ -21,6 +21,8 @@ const char trace_usage[] =
 " -b, --buffer-size=KIB       kernel sub-buffer size (default 512)\n"
 " -n, --num-sub-buffers=N     kernel sub-buffers per CPU (default 4)\n"
 " -k, --kill                  stop and remove a trace left running, then exit\n"
+" -z[LEVEL]                   write zstd frames (NAME.blktrace.CPU.zst; level 1-19,\n"
+"                             default 3; make ZSTD=1 builds it in)\n"
 "     --backend=NAME          relay, tracefs or auto (default)\n"
 " -v, --verbose               notices too: the backend, fallbacks (named blktrace, -v is\n"
 "                             -V as in blktrace: say --verbose)\n"
@@ -36,7 +38,7 @@ static const struct option longopts[] = {
 	{ "set-mask", 1, 0, 'A' }, { "relay", 1, 0, 'r' }, { "output", 1, 0, 'o' },
 	{ "output-dir", 1, 0, 'D' }, { "stopwatch", 1, 0, 'w' }, { "buffer-size", 1, 0, 'b' },
 	{ "num-sub-buffers", 1, 0, 'n' }, { "kill", 0, 0, 'k' }, { "verbose", 0, 0, 'v' | 256 },
-	{ "version", 0, 0, 'V' }, { "backend", 1, 0, 'B' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
+	{ "version", 0, 0, 'V' }, { "backend", 1, 0, 'B' }, { "zstd", 2, 0, 'z' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
 };
 
 static int version(const char *prog)
@@ -53,7 +55,7 @@ static int option(struct cap_cfg *c, int opt, const char *prog)
 	switch (opt) {
 	case 'd': return cap_add_device(opt_arg) ? 1 : 0;
 	case 'I': return cap_add_devices_from(opt_arg) ? 1 : 0;
-	case 'a': case 'A': case 'r': case 'w': case 'b': case 'n': case 'B':
+	case 'a': case 'A': case 'r': case 'w': case 'b': case 'n': case 'B': case 'z':
 		return cap_opt(c, opt, opt_arg) ? 1 : 0;
 	case 'o': c->oname = opt_arg; return 0;
 	case 'D': c->dir = opt_arg; return 0;
@@ -78,7 +80,7 @@ static int options(struct cap_cfg *c, int argc, char **argv)
 {
 	int opt, rc;
 
-	while ((opt = opt_get(argc, argv, "d:I:a:A:r:o:D:w:b:n:kvV", longopts)) != -1)
+	while ((opt = opt_get(argc, argv, "d:I:a:A:r:o:D:w:b:n:kvVz::", longopts)) != -1)
 		if ((rc = option(c, opt, argv[0])))
 			return rc;
 	for (; opt_ind < argc; opt_ind++)

@@ -11,6 +11,8 @@ if grep -q 'built without it' "$Z/probe.err"; then
 		grep -q '^parse: (stdin): compressed with zstd, and this iomon was built without it (make ZSTD=1)$' "$Z/probe.err"
 	"$IOMON" parse -i - <"$Z/probe.zst" >/dev/null 2>&1
 	check "no zstd built in: exit 1" test $? = 1
+	"$IOMON" trace -z -d /dev/null >/dev/null 2>"$Z/tz.err"
+	check "no zstd built in: trace -z is refused, and says why" grep -q -- '-z: this iomon was built without zstd (make ZSTD=1)' "$Z/tz.err"
 	skip "zstd input" "this iomon is built without zstd (make ZSTD=1; CI runs both)"
 	return 0 2>/dev/null || exit 0
 fi
@@ -113,4 +115,44 @@ else
 	check "zstd tiny: a 2 MiB window is past its ZSTD_WINDOW_LOG, named" grep -q 'needs a window over 128 KiB (ZSTD_WINDOW_LOG 17)' "$Z/tiny.err"
 	zstd -q -c --zstd=wlog=17 "$Z/s.bin" | "$IOMON_TINY" parse -i - >"$Z/tiny.out" 2>&1
 	check "zstd tiny: a 128 KiB window decodes ($(events "$Z/tiny.out") events)" test "$(events "$Z/tiny.out")" = "$(events "$Z/s.ref")"
+fi
+
+# trace -z: two captures of one loop device at once (tracefs instances are
+# private), one compressed: the same events, and zstd -d gives the files
+testcmd "zstd: a level past ZSTD_LEVEL_MAX" "trace -z20 -d /dev/null 2>&1; echo rc=\$?" "trace: -z20: a level from 1 to 19\nrc=1\n"
+if live_ok "zstd: trace -z live" zstd; then
+	LI=$OUT/loop.img; rm -f "$LI"; truncate -s 64M "$LI"
+	LOOP=$(losetup -f --show "$LI"); LN=${LOOP#/dev/}
+	rm -rf "$Z/cz" "$Z/cp"; mkdir -p "$Z/cz" "$Z/cp"
+	rm -f "$Z/cz.err" "$Z/cp.err"
+	"$IOMON" trace -z -d "$LOOP" -D "$Z/cz" >"$Z/cz.sum" 2>"$Z/cz.err" & pz=$!
+	"$IOMON" trace -d "$LOOP" -D "$Z/cp" >"$Z/cp.sum" 2>"$Z/cp.err" & pp=$!
+	capturing "$Z/cz.err" $pz; capturing "$Z/cp.err" $pp
+	dd if=/dev/urandom of="$LOOP" bs=4k count=500 oflag=direct 2>/dev/null
+	dd if="$LOOP" of=/dev/null bs=64k count=20 iflag=direct 2>/dev/null
+	kill -INT $pz $pp; wait $pz; rz=$?; wait $pp
+	check "trace -z: exit 0" test $rz = 0
+	check "trace -z: files NAME.blktrace.CPU.zst, mode 0600" test "$(stat -c %a "$Z/cz/$LN.blktrace.0.zst")" = 600
+	same "trace -z: the summary counts what was traced (uncompressed), as without" "$Z/cz.sum" "$Z/cp.sum"
+	ok=1
+	for f in "$Z"/cz/*.zst; do zstd -q -t "$f" || ok=0; done
+	check "trace -z: every file is valid zstd (zstd -t)" test $ok = 1
+	for f in "$Z"/cz/*.zst; do b=$(basename "$f" .zst); zstd -q -d -c "$f" >"$Z/cz/$b.plain"; done
+	check "trace -z: zstd -d gives files of the plain capture's sizes" \
+		test "$(cd "$Z/cz" && stat -c %s *.plain | tr '\n' ' ')" = "$(cd "$Z/cp" && stat -c %s *.blktrace.* | tr '\n' ' ')"
+	notime() { "$IOMON" parse -i "$LN" | sed '/^Input file/d' | awk '{ $4 = ""; print }'; }
+	(cd "$Z/cz" && notime) >"$Z/cz.txt"; (cd "$Z/cp" && notime) >"$Z/cp.txt"
+	check "trace -z: parse shows the plain capture's events ($(grep -c ' C ' "$Z/cz.txt") completions)" \
+		sh -c "grep -q ' C ' '$Z/cz.txt' && cmp -s '$Z/cz.txt' '$Z/cp.txt'"
+	# -o - -z: one compressed stream
+	rm -f "$Z/st.err"
+	"$IOMON" trace -z -o - -d "$LOOP" >"$Z/st.zst" 2>"$Z/st.err" & ps=$!
+	capturing "$Z/st.err" $ps
+	dd if=/dev/urandom of="$LOOP" bs=4k count=100 oflag=direct 2>/dev/null
+	kill -INT $ps; wait $ps
+	check "trace -z -o -: one valid zstd stream" zstd -q -t "$Z/st.zst"
+	"$IOMON" parse -i - <"$Z/st.zst" >"$Z/st.txt" 2>&1
+	check "trace -z -o -: parse reads it ($(grep -cE ' Q +WS? [0-9]+ \+ 8 ' "$Z/st.txt") queued writes)" \
+		test "$(grep -cE ' Q +WS? [0-9]+ \+ 8 ' "$Z/st.txt")" -ge 100
+	losetup -d "$LOOP"; rm -f "$LI"
 fi
