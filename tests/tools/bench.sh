@@ -32,6 +32,20 @@ if command -v blkparse >/dev/null; then
 else
 	echo "blkparse: not installed, no ratio (tests/tools/setup-deps.sh installs it)"
 fi
+# zstd (make ZSTD=1): the same trace compressed at zstd's default level
+IOMON_BIN=$OLDPWD/iomon
+if printf '\x28\xb5\x2f\xfd' | "$IOMON_BIN" parse -i - 2>&1 | grep -q 'built without it'; then
+	echo "iomon parse of .zst: this iomon is built without zstd (make ZSTD=1)"
+elif command -v zstd >/dev/null; then
+	mkdir -p "$B/z"
+	for f in big.blktrace.*; do
+		[ -s "z/$f.zst" ] || zstd -q -f -3 "$f" -o "z/$f.zst"	# (made once, as big is)
+	done
+	read -r zt zr < <(cd z && measure "$IOMON_BIN" parse -i big)
+	awk -v a="$(cat big.blktrace.* | wc -c)" -v b="$(cat z/big.blktrace.*.zst | wc -c)" -v t="$zt" -v p="$it" \
+		'BEGIN { printf "iomon parse of .zst (zstd -3, ratio %.1f): %ss, %.2fx plain input\n", a / b, t, t / p }'
+	echo "  peak RSS ${zr} KiB"
+fi
 read -r qt qr < <(measure "$OLDPWD/iomon" parse -i big -q -O -d /dev/null)
 echo "iomon parse -O -d /dev/null (merge only): ${qt}s  peak RSS ${qr} KiB"
 if [ -n "${VM:-}" ]; then
