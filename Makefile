@@ -9,7 +9,9 @@ CFLAGS ?= -Os -g
 WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter
 # C without exceptions needs no unwind tables: .eh_frame was 10 KiB of the
 # binary.  gdb still walks the stack from -g's debug frames.
-NOUNWIND := -fno-asynchronous-unwind-tables -fno-unwind-tables
+# The binary is static and not position-independent, so its code need not
+# be either (Debian's gcc makes PIE code by default): -fno-pie.
+NOUNWIND := -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-pie
 CPPFLAGS += -I. $(CFLAGS_EXTRA)
 # noseparate-code: no page of padding between code and rodata (8 KiB).
 # norelro: a static musl binary never write-protects its RELRO part (no

@@ -13,4 +13,4 @@ EXTRA_BIN="${BENCH_DIR:-/tmp/iomon-bench}/iomon" bash "$VMCAP" "$O" tests/vm/ben
 awk '/cpu_ms=/ { split($2, a, "="); cpu[substr($1,1,2)] += a[2]; n[substr($1,1,2)]++ }
      / Total:/ { t = substr($1,1,2); ev[t] += $3; sub(/\)/, "", $6); dr[t] += $6 }
      END { for (t in n) printf "%-8s %d runs: %8.0f events, %6.0f dropped, %6.0f ms CPU per run\n",
-	       t == "bt" ? "blktrace" : "iomon", n[t], ev[t]/n[t], dr[t]/n[t], cpu[t]/n[t] }' "$O/bench.txt" | sort
+	       t == "bt" ? "blktrace" : t == "iz" ? "iomon -z" : "iomon", n[t], ev[t]/n[t], dr[t]/n[t], cpu[t]/n[t] }' "$O/bench.txt" | sort

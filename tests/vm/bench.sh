@@ -20,7 +20,10 @@ run() {	# NAME CMD...: trace for 4 s under load, report
 	echo "$name cpu_ms=$ms" >> /out/bench.txt
 	grep 'Total' /out/$name.sum | sed "s/^/$name /" >> /out/bench.txt
 }
+# -z (an iomon built with zstd): the same load, compressed at level 3
+z=; iomon trace -z -d /dev/null 2>&1 | grep -q 'built without' || z=1
 for r in 1 2 3; do
 	run bt$r blktrace.real -d /dev/nullb0 -b 256 -n 4 -w 4 -D /out/bt$r
 	run io$r iomon trace -d /dev/nullb0 -b 256 -n 4 -w 4 -D /out/io$r
+	[ -z "$z" ] || run iz$r iomon trace -z -d /dev/nullb0 -b 256 -n 4 -w 4 -D /out/iz$r
 done
