@@ -34,9 +34,19 @@ static long src_read(struct src *s, u32 ask)
 	if (s->z)
 		return zsrc_read(s, ask);
 	n = read(s->fd, s->buf + s->len, ask);
-	if (n > 0 && !s->base && !s->len && zsrc_is(s->buf, (u32)n))
-		return zsrc_start(s, (u32)n, ask);
-	return n;
+	if (n <= 0 || s->base || s->len)
+		return n;
+	/* the magic can come in pieces down a pipe: 4 bytes before deciding */
+	while (n < 4 && (u32)n < ask) {
+		long k = read(s->fd, s->buf + n, ask - (u32)n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		n += k;
+	}
+	return zsrc_is(s->buf, (u32)n) ? zsrc_start(s, (u32)n, ask) : n;
 }
 
 u32 src_need(struct src *s, u32 want)

@@ -66,6 +66,23 @@ zstd -q -c "$Z/dump" >"$Z/dump.zst"
 "$IOMON" btt -i "$Z/dump.zst" >"$Z/btt.out" 2>&1
 same "zstd: btt -i of a compressed dump" "$Z/btt.out" "$Z/btt.ref"
 
+# every read boundary: a small compressed piece of one CPU's records,
+# written in two parts split at each byte in turn, a pause between
+head -c 2992 "$E/nullb0.blktrace.0" | zstd -q -c >"$Z/small.zst"	# (whole records)
+head -c 2992 "$E/nullb0.blktrace.0" | "$IOMON" parse -i - >"$Z/small.ref" 2>&1
+python3 - "$IOMON" "$Z/small.zst" "$Z/small.ref" >"$Z/split.out" <<-'PY'
+import subprocess, sys, time
+iomon, z, ref = sys.argv[1], open(sys.argv[2], "rb").read(), open(sys.argv[3], "rb").read()
+bad = []
+for i in range(1, len(z)):
+    p = subprocess.Popen([iomon, "parse", "-i", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    p.stdin.write(z[:i]); p.stdin.flush(); time.sleep(0.002)
+    out, _ = p.communicate(z[i:])
+    if out != ref: bad.append(i)
+print("%d splits, %d differ %s" % (len(z) - 1, len(bad), bad[:5]))
+PY
+check "zstd: split at every byte of a $(stat -c %s "$Z/small.zst")-byte frame, the same output ($(cat "$Z/split.out"))" grep -q ' 0 differ' "$Z/split.out"
+
 # damage: everything decoded before it is printed, the compressed byte named
 events() { grep -cE '^ *[0-9]+,[0-9]+ +[0-9]+ ' "$1"; }
 n=$(stat -c %s "$Z/s.zst")
