@@ -70,6 +70,11 @@
 #ifndef ZSTD_CWORK
 #define ZSTD_CWORK (3 * 1024 * 1024)
 #endif
+/* The pipe to the compressing child (F_SETPIPE_SZ; the kernel's limit for
+ * others than root is /proc/sys/fs/pipe-max-size, 1 MiB by default). */
+#ifndef ZSTD_PIPE
+#define ZSTD_PIPE (1024 * 1024)
+#endif
 
 /* Per-CPU files monitor and top replay together (-i); each gets
  * STREAM_BUF / REPLAY_FILES bytes, which bounds one record there. */

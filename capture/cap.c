@@ -111,8 +111,8 @@ static int out_open(struct tdev *d, u32 cpu)
 	char path[PATH_LEN];
 
 	if (C.cfg.to_stdout) {
-		d->out[cpu] = 1;
-		return 0;
+		d->out[cpu] = C.cfg.zlevel ? zout_open(NULL, create_trace) : 1;
+		return d->out[cpu] < 0 ? -1 : 0;
 	}
 	if ((size_t)sfmt(path, sizeof(path), "%s%s%s.blktrace.%u%s", C.cfg.dir ? C.cfg.dir : "",
 			     C.cfg.dir ? "/" : "", C.cfg.oname ? C.cfg.oname : d->name, cpu,
@@ -120,7 +120,8 @@ static int out_open(struct tdev *d, u32 cpu)
 		warn_msg("%s: output path too long", d->name);
 		return -1;
 	}
-	d->out[cpu] = create_trace(path);
+	/* -z: a slot of the compressor's, which creates the file (zout.c) */
+	d->out[cpu] = C.cfg.zlevel ? zout_open(path, create_trace) : create_trace(path);
 	return d->out[cpu] < 0 ? -1 : 0;
 }
 
@@ -459,10 +460,8 @@ int cap_run(const struct cap_cfg *c)
 		return 1;
 	}
 	rc = backends();
-	if (C.cfg.zlevel && zout_flush()) {	/* the last frame of each output */
-		warn_msg("-z: the last frames could not be written: %s", strerror(errno));
+	if (C.cfg.zlevel && zout_finish())	/* the compressor said why */
 		C.write_failed = 1;
-	}
 	summary();
 	return rc || C.write_failed;
 }

@@ -148,10 +148,12 @@ struct cap_cfg {
 };
 void cap_defaults(struct cap_cfg *c);	/* and no devices yet */
 int cap_opt(struct cap_cfg *c, int opt, const char *arg);	/* -a -A -b -n -w -r -B -z; -1: said why */
-/* capture/zout.c: -z, per-output frames of ZSTD_CHUNK bytes */
+/* capture/zout.c: -z, per-output frames of ZSTD_CHUNK bytes, compressed
+ * by a child process that creates the files with create() */
 int zout_level(const char *arg);	/* 0, or -1 said why */
-int zout_write(int fd, const void *p, size_t n);	/* -1 with errno */
-int zout_flush(void);
+int zout_open(const char *path, int (*create)(const char *path));	/* slot; -1 said */
+int zout_write(int slot, const void *p, size_t n);	/* -1 with errno */
+int zout_finish(void);		/* -1: a byte did not reach its file */
 int cap_add_device(const char *path);	/* -1: said why */
 int cap_add_devices_from(const char *file);	/* one per line or word */
 u32 cap_ndev(void);

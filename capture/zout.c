@@ -6,6 +6,10 @@
  * file is a sequence of frames that `zstd -d` restores to the very bytes an
  * uncompressed capture writes, each frame's window no larger than a chunk,
  * and one compression context on a static workspace serves every output.
+ * The compressing runs in a child process, fed through a pipe: the capture
+ * loop only copies, so the kernel's buffers are read as fast as without
+ * -z while another CPU compresses.  The child creates the files (with the
+ * capture's own rules, create()) when the capture first names them.
  */
 #include <errno.h>
 #include <string.h>
@@ -20,8 +24,9 @@ int zout_level(const char *arg)
 	warn_msg("-z: this iomon was built without zstd (make ZSTD=1)");
 	return -1;
 }
+int zout_open(const char *path, int (*create)(const char *path)) { (void)path, (void)create; return -1; }
 int zout_write(int fd, const void *p, size_t n) { (void)fd, (void)p, (void)n; return -1; }
-int zout_flush(void) { return 0; }
+int zout_finish(void) { return 0; }
 
 #else
 
@@ -86,7 +91,7 @@ static int emit(struct zout *z)
 }
 
 /* n bytes for fd, compressed; -1 with errno (or said) when they cannot be */
-int zout_write(int fd, const void *p, size_t n)
+static int zput(int fd, const void *p, size_t n)
 {
 	const u8 *b = p;
 	struct zout *z = 0;
@@ -116,7 +121,7 @@ int zout_write(int fd, const void *p, size_t n)
 }
 
 /* What every output holds, as a last frame each; -1 if one failed. */
-int zout_flush(void)
+static int flush_all(void)
 {
 	int rc = 0;
 	u32 i;
@@ -124,6 +129,137 @@ int zout_flush(void)
 	for (i = 0; i < nzo; i++)
 		rc |= emit(&zo[i]);
 	return rc ? -1 : 0;
+}
+
+/* ---- the capture's side and the child's, over one pipe ---- */
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+/* a message: slot and length, then the bytes; ZOPEN: the bytes are a path
+ * (empty: stdout) for the next slot */
+struct zmsg { u32 slot, len; };
+#define ZOPEN 0xffffffffu
+
+static int zpipe = -1, nslots;
+static pid_t zchild;
+
+static int get(int fd, void *p, size_t n)
+{
+	u8 *b = p;
+
+	while (n) {
+		ssize_t k = read(fd, b, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		b += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* The child: files opened and data compressed as the messages say; its
+ * exit status says whether every byte reached its file. */
+static void child(int in, int (*create)(const char *path))
+{
+	static u8 data[ZSTD_CHUNK];
+	static int fds[ZSTD_OUTS];
+	struct zmsg m;
+	int n = 0;
+
+	signal(SIGINT, SIG_IGN);	/* Ctrl-C stops the capture; we finish */
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	while (!get(in, &m, sizeof(m))) {
+		if (m.len > sizeof(data) - 1 || get(in, data, m.len))
+			_exit(1);
+		if (m.slot == ZOPEN) {
+			data[m.len] = 0;
+			if (n == ZSTD_OUTS || (fds[n] = m.len ? create((char *)data) : 1) < 0)
+				_exit(1);
+			n++;
+		} else if (m.slot >= (u32)n || zput(fds[m.slot], data, m.len)) {
+			if (errno != EPIPE)
+				warn_msg("-z: writing a compressed file: %s", strerror(errno));
+			_exit(1);
+		}
+	}
+	_exit(flush_all() ? 1 : 0);
+}
+
+static int send(u32 slot, const void *p, u32 n)
+{
+	struct zmsg m = { slot, n };
+
+	return put(zpipe, (const u8 *)&m, sizeof(m)) || put(zpipe, p, n) ? -1 : 0;
+}
+
+/* An output named path (NULL: stdout, once for every CPU); its slot, or
+ * -1 said.  The first starts the child. */
+int zout_open(const char *path, int (*create)(const char *path))
+{
+	static int out_slot = -1;
+	int p[2];
+
+	if (!path && out_slot >= 0)
+		return out_slot;
+	if (nslots == ZSTD_OUTS) {
+		warn_msg("-z: more than %d compressed outputs (ZSTD_OUTS)", ZSTD_OUTS);
+		return -1;
+	}
+	if (zpipe < 0) {
+		if (pipe2(p, O_CLOEXEC) < 0 || (zchild = fork()) < 0) {
+			err_sys("-z: starting the compressor");
+			return -1;
+		}
+		if (!zchild) {
+			close(p[1]);
+			child(p[0], create);
+		}
+		close(p[0]);
+		zpipe = p[1];
+		fcntl(zpipe, F_SETPIPE_SZ, ZSTD_PIPE);	/* room for a burst; a smaller pipe still works */
+	}
+	if (send(ZOPEN, path ? path : "", path ? (u32)strlen(path) : 0))
+		return -1;
+	if (!path)
+		out_slot = nslots;
+	return nslots++;
+}
+
+/* n bytes for output slot, to the compressor; -1 with errno */
+int zout_write(int slot, const void *p, size_t n)
+{
+	const u8 *b = p;
+
+	while (n) {
+		u32 k = n < ZSTD_CHUNK - 1 ? (u32)n : ZSTD_CHUNK - 1;
+
+		if (send((u32)slot, b, k))
+			return -1;
+		b += k;
+		n -= k;
+	}
+	return 0;
+}
+
+/* The end: the child writes what is left and says how it went. */
+int zout_finish(void)
+{
+	int st;
+
+	if (zpipe < 0)
+		return 0;
+	close(zpipe);
+	zpipe = -1;
+	while (waitpid(zchild, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -1;
 }
 
 #endif

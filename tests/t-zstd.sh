@@ -50,13 +50,13 @@ head -c 100000 "$Z/s.bin" | zstd -q -c >"$Z/m.zst"
 tail -c +100001 "$Z/s.bin" | zstd -q -c >>"$Z/m.zst"
 "$IOMON" parse -i - <"$Z/m.zst" >"$Z/m.out"
 same "zstd: two frames one after the other (cut inside a record)" "$Z/m.out" "$Z/s.ref"
-# (monitor: parse's stream window makes its own choices on a trickle)
-"$IOMON" monitor -I 1 -h - <"$Z/s.bin" >"$Z/ms.ref"
+# (monitor by trace time: parse's stream window makes its own choices on a trickle, and wall time its own intervals)
+"$IOMON" monitor -I 1 --clock=trace -h - <"$Z/s.bin" >"$Z/ms.ref"
 python3 -c '
 import os, sys
 d = open(sys.argv[1], "rb").read()
 for i in range(0, len(d), 7):
-    os.write(1, d[i:i + 7])' "$Z/s.zst" | "$IOMON" monitor -I 1 -h - >"$Z/p.out"
+    os.write(1, d[i:i + 7])' "$Z/s.zst" | "$IOMON" monitor -I 1 --clock=trace -h - >"$Z/p.out"
 same "zstd: the stream arriving 7 bytes at a time (monitor)" "$Z/p.out" "$Z/ms.ref"
 
 # btt's dump, compressed
@@ -171,5 +171,12 @@ if live_ok "zstd: trace -z live" zstd; then
 	"$IOMON" parse -i - <"$Z/st.zst" >"$Z/st.txt" 2>&1
 	check "trace -z -o -: parse reads it ($(grep -cE ' Q +WS? [0-9]+ \+ 8 ' "$Z/st.txt") queued writes)" \
 		test "$(grep -cE ' Q +WS? [0-9]+ \+ 8 ' "$Z/st.txt")" -ge 100
+	# the compressing child creates the files by the capture's rules: a
+	# symlink at the path is refused, and the capture fails, saying so
+	rm -rf "$Z/cs"; mkdir -p "$Z/cs"; ln -s "$Z/elsewhere" "$Z/cs/$LN.blktrace.0.zst"
+	"$IOMON" trace -z -w 1 -d "$LOOP" -D "$Z/cs" >/dev/null 2>"$Z/cs.err"
+	check "trace -z: a symlink where a file goes: exit 1" test $? = 1
+	check "trace -z: a symlink where a file goes: named, never followed" \
+		sh -c "grep -q 'blktrace.0.zst: a symbolic link' '$Z/cs.err' && [ ! -e '$Z/elsewhere' ]"
 	losetup -d "$LOOP"; rm -f "$LI"
 fi
