@@ -67,6 +67,11 @@
 #ifndef ZSTD_LEVEL_MAX
 #define ZSTD_LEVEL_MAX 19
 #endif
+/* -z alone: level 1, zstd's fastest positive level (390 MB/s here against
+ * level 3's 314, ratio 5.2 against 5.3 on traces): capture must keep up. */
+#ifndef ZSTD_LEVEL_DEFAULT
+#define ZSTD_LEVEL_DEFAULT 1
+#endif
 #ifndef ZSTD_CWORK
 #define ZSTD_CWORK (3 * 1024 * 1024)
 #endif

@@ -40,11 +40,11 @@ static ZSTD_CCtx *cc;
 static u8 cwork[ZSTD_CWORK] __attribute__((aligned(64)));
 static u8 frame[ZSTD_COMPRESSBOUND(ZSTD_CHUNK)];
 
-/* -z[LEVEL]: 1 to ZSTD_LEVEL_MAX, 3 when none is given; 0 ok, -1 said */
+/* -z[LEVEL]: 1 to ZSTD_LEVEL_MAX, ZSTD_LEVEL_DEFAULT when none is given; 0 ok, -1 said */
 int zout_level(const char *arg)
 {
 	char *e;
-	u64 v = arg ? scan_u64(arg, &e, 10) : 3;
+	u64 v = arg ? scan_u64(arg, &e, 10) : ZSTD_LEVEL_DEFAULT;
 
 	if (arg && (e == arg || *e || !v || v > ZSTD_LEVEL_MAX)) {
 		warn_msg("-z%s: a level from 1 to %d", arg, ZSTD_LEVEL_MAX);

@@ -22,7 +22,7 @@ const char trace_usage[] =
 " -n, --num-sub-buffers=N     kernel sub-buffers per CPU (default 4)\n"
 " -k, --kill                  stop and remove a trace left running, then exit\n"
 " -z[LEVEL]                   write zstd frames (NAME.blktrace.CPU.zst; level 1-19,\n"
-"                             default 3; make ZSTD=1 builds it in)\n"
+"                             default 1; make ZSTD=1 builds it in)\n"
 "     --backend=NAME          relay, tracefs or auto (default)\n"
 " -v, --verbose               notices too: the backend, fallbacks (named blktrace, -v is\n"
 "                             -V as in blktrace: say --verbose)\n"
