@@ -72,6 +72,7 @@ SRCS := \
 	match/taghelper.c \
 	match/track.c \
 	stats/exact.c \
+	stats/bttrb.c \
 	stats/bttseek.c \
 	stats/bttstat.c \
 	stats/iostats.c \
@@ -81,6 +82,7 @@ SRCS := \
 	output/bploop.c \
 	output/btrace.c \
 	output/btt.c \
+	output/bttfiles.c \
 	output/bttrep.c \
 	output/export.c \
 	output/fmt.c \

@@ -235,4 +235,7 @@
 #ifndef BTT_LIVES
 #define BTT_LIVES 64		/* busy intervals kept open per device */
 #endif
+#ifndef BTT_FILE_BUF
+#define BTT_FILE_BUF 2048	/* each -l/-q/-z file's buffer (3 a device) */
+#endif
 #endif

@@ -9,7 +9,7 @@
 #include "output/output.h"
 
 const char btt_usage[] =
-"usage: btt -i DUMP|- [-o NAME]\n"
+"usage: btt -i DUMP|- [-o NAME] [-l|-q|-z NAME]\n"
 "btt 1.2.0's report (NAME.avg, else stdout) from a blkparse -d dump\n";
 
 static char btt_out[8192];
@@ -57,6 +57,9 @@ static COLD void pools_report(void)
 static const struct option longopts[] = {
 	{ "input-file", 1, 0, 'i' },
 	{ "output-file", 1, 0, 'o' },
+	{ "d2c-latencies", 1, 0, 'l' },
+	{ "q2c-latencies", 1, 0, 'q' },
+	{ "q2d-latencies", 1, 0, 'z' },
 	{ 0, 0, 0, 0 },
 };
 
@@ -67,10 +70,11 @@ COLD int btt_main(int argc, char **argv)
 	struct obuf o;
 	int c, fd = 1, rc;
 
-	while ((c = opt_get(argc, argv, "i:o:", longopts)) != -1) {
+	while ((c = opt_get(argc, argv, "i:o:l:q:z:", longopts)) != -1) {
 		switch (c) {
 		case 'i': in = opt_arg; break;
 		case 'o': out = opt_arg; break;
+		case 'l': case 'q': case 'z': btt_files_opt(c, opt_arg); break;
 		default:
 			ob_init(&o, 2, "(stderr)", btt_out, sizeof(btt_out));
 			ob_puts(&o, btt_usage);
@@ -83,6 +87,7 @@ COLD int btt_main(int argc, char **argv)
 		return 1;
 	}
 	rc = read_input(in);
+	rc |= btt_files_end();
 	pools_report();
 	if (out) {
 		if ((size_t)sfmt(path, sizeof(path), "%s.avg", out) >= sizeof(path)) {

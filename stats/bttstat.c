@@ -34,6 +34,7 @@ struct btt_avg btt_all[BTT_NAVG];
 struct btt_live btt_live_all;
 unsigned long long btt_dev_dropped, btt_req_dropped, btt_live_folds;
 static u64 last_q = UNSET;
+void (*btt_lat_fn)(const struct btt_dev *d, int kind, u64 t, u64 lat);
 
 static struct btt_dev *dev_find(u32 dev)
 {
@@ -156,6 +157,8 @@ static void queued(struct btt_dev *d, const struct rec *r)
 	q->len = r->bytes >> 9;
 	q->li = n_live_q;
 	live_q[n_live_q++] = slot_of(q);
+	/* at a start btt's tree holds already: in no D or C's walk */
+	btt_rb_ins((u32)(d - btt_devs), slot_of(q), r->sector, r->sector + q->len);
 }
 
 /* the Q holding sector, start <= sector < end, as btt's tree search:
@@ -209,6 +212,8 @@ static void issued(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 	else if (q->m != UNSET)
 		both(d, BTT_M2D, tdelta(q->m, r->time));
 	q->d = r->time;
+	if (btt_lat_fn)
+		btt_lat_fn(d, BTT_LQ2D, r->time, r->time - q->time);
 }
 
 /* [dt, ct] joins the busy intervals it touches.  Completions come in
@@ -240,11 +245,16 @@ static void live_add(struct btt_live *l, u64 dt, u64 ct)
 static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 {
 	both(d, btt_remapper(d->dev) ? BTT_Q2C_DM : BTT_Q2C, tdelta(q->time, r->time));
+	if (btt_lat_fn)
+		btt_lat_fn(d, BTT_LQ2C, q->time, tdelta(q->time, r->time));
 	if (q->d != UNSET) {
 		live_add(&d->live, q->d, r->time);
 		live_add(&btt_live_all, q->d, r->time);
 		both(d, BTT_D2C, tdelta(q->d, r->time));
+		if (btt_lat_fn)
+			btt_lat_fn(d, BTT_LD2C, r->time, tdelta(q->d, r->time));
 	}
+	btt_rb_del((u32)(d - btt_devs), slot_of(q));
 	n_live_q--;
 	q_of(live_q[n_live_q])->li = q->li;
 	live_q[q->li] = live_q[n_live_q];
@@ -254,19 +264,8 @@ static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 /* every Q inside a D or C's range [sector, sector + len) */
 static void each_q(struct btt_dev *d, const struct rec *r, void (*fn)(struct btt_dev *, struct btt_q *, const struct rec *))
 {
-	u64 s = r->sector, e = s + (r->bytes >> 9);
-	struct btt_q *q;
-	u32 k, n = 0, j, v;
+	u32 k, n = btt_rb_within((u32)(d - btt_devs), r->sector, r->sector + (r->bytes >> 9), hits);
 
-	for (k = 0; k < n_live_q; k++) {
-		q = q_of(live_q[k]);
-		if (q->h.dev == r->dev && s <= q->h.sector && q->h.sector + q->len <= e) {
-			/* in slot order, as a walk of the table would meet them */
-			for (v = live_q[k], j = n++; j && hits[j - 1] > v; j--)
-				hits[j] = hits[j - 1];
-			hits[j] = v;
-		}
-	}
 	for (k = 0; k < n; k++)	/* fn may complete (drop) its Q */
 		fn(d, q_of(hits[k]), r);
 }

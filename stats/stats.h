@@ -155,4 +155,12 @@ void btt_event(const struct rec *r);
 int btt_remapper(u32 dev);
 double btt_time(u64 t);	/* btt's BIT_TIME: whole seconds plus the rest */
 void btt_unplug(struct btt_dev *d, double now, u64 nios, int timer);	/* majors 9, 253, 254: btt's "dm" figures */
+/* each I/O's Q2D (at its D), D2C (at its C) and Q2C (at its Q's time), as
+ * btt's -z, -l and -q files take them; set by the driver when asked for */
+/* stats/bttrb.c: a device's (r: its index) Qs by start, as btt's tree */
+int btt_rb_ins(u32 r, u32 slot, u64 start, u64 end);
+void btt_rb_del(u32 r, u32 slot);
+u32 btt_rb_within(u32 r, u64 start, u64 end, u32 *slots);
+enum { BTT_LQ2D, BTT_LD2C, BTT_LQ2C, BTT_NLAT };
+extern void (*btt_lat_fn)(const struct btt_dev *d, int kind, u64 t, u64 lat);
 #endif
