@@ -72,6 +72,7 @@ SRCS := \
 	match/taghelper.c \
 	match/track.c \
 	stats/exact.c \
+	stats/bttios.c \
 	stats/bttrb.c \
 	stats/bttseek.c \
 	stats/bttstat.c \

@@ -9,7 +9,7 @@
 #include "output/output.h"
 
 const char btt_usage[] =
-"usage: btt -i DUMP|- [-o NAME] [-l|-q|-z NAME]\n"
+"usage: btt -i DUMP|- [-o NAME] [-l|-q|-z|-I NAME] [-S SECS]\n"
 "btt 1.2.0's report (NAME.avg, else stdout) from a blkparse -d dump\n";
 
 static char btt_out[8192];
@@ -60,6 +60,8 @@ static const struct option longopts[] = {
 	{ "d2c-latencies", 1, 0, 'l' },
 	{ "q2c-latencies", 1, 0, 'q' },
 	{ "q2d-latencies", 1, 0, 'z' },
+	{ "iostat", 1, 0, 'I' },
+	{ "iostat-interval", 1, 0, 'S' },
 	{ 0, 0, 0, 0 },
 };
 
@@ -70,11 +72,14 @@ COLD int btt_main(int argc, char **argv)
 	struct obuf o;
 	int c, fd = 1, rc;
 
-	while ((c = opt_get(argc, argv, "i:o:l:q:z:", longopts)) != -1) {
+	while ((c = opt_get(argc, argv, "i:o:l:q:z:I:S:", longopts)) != -1) {
 		switch (c) {
 		case 'i': in = opt_arg; break;
 		case 'o': out = opt_arg; break;
-		case 'l': case 'q': case 'z': btt_files_opt(c, opt_arg); break;
+		case 'l': case 'q': case 'z': case 'I': case 'S':
+			if (btt_files_opt(c, opt_arg))
+				return 1;
+			break;
 		default:
 			ob_init(&o, 2, "(stderr)", btt_out, sizeof(btt_out));
 			ob_puts(&o, btt_usage);

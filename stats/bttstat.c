@@ -251,6 +251,8 @@ static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 		live_add(&d->live, q->d, r->time);
 		live_add(&btt_live_all, q->d, r->time);
 		both(d, BTT_D2C, tdelta(q->d, r->time));
+		if (btt_ios_fn)
+			btt_ios_done((u32)(d - btt_devs), q->i != UNSET ? q->i : q->m, q->time, r->time);
 		if (btt_lat_fn)
 			btt_lat_fn(d, BTT_LD2C, r->time, tdelta(q->d, r->time));
 	}
@@ -297,6 +299,8 @@ void btt_event(const struct rec *r)
 
 	if (a & (TC(TC_NOTIFY) | TC(TC_PC)))
 		return;
+	if (btt_ios_fn)
+		btt_ios_time(r->time);
 	if (act == TA_PLUG || act == TA_UNPLUG_IO || act == TA_UNPLUG_TIMER) {
 		plug(r, act);
 		return;
@@ -315,6 +319,8 @@ void btt_event(const struct rec *r)
 		d->culling = 0;
 	}
 	d->end = r->time;
+	if (btt_ios_fn && (act == TA_GETRQ || act == TA_BACKMERGE || act == TA_FRONTMERGE || act == TA_ISSUE))
+		btt_ios_event((u32)(d - btt_devs), r, act);
 	switch (act) {
 	case TA_QUEUE: queued(d, r); break;
 	case TA_REMAP: remapped(r); break;

@@ -24,8 +24,8 @@ btt_case() {
 }
 # BTT_FILES: the options of the files btt writes beside the .avg that
 # iomon does too, and the globs of those files' names
-BTT_FILES="-l L -q Q -z Z"
-BTT_GLOBS="L_* Q_* Z_*"
+BTT_FILES="-l L -q Q -z Z -I I"
+BTT_GLOBS="L_* Q_* Z_* I"
 # btt_files NAME DUMP: btt and iomon btt, each in a folder of its own with
 # BTT_FILES, write the same files (names too: the folders' listings) with
 # the same bytes
@@ -60,6 +60,9 @@ if need "btt vs Debian's btt" btt blkparse; then
 	"$IOMON" parse -i "$FIX/v8-ext4-part/nullb0" -d "$OUT/v8.dump" -O >/dev/null 2>&1
 	btt_case v8-by-iomon-parse "$OUT/v8.dump"
 	btt_files v8-by-iomon-parse "$OUT/v8.dump"
+	# -S: iostat's interval (0: a block at every record)
+	BTT_FILES="-I I -S 0" btt_files S0-discard-flush "$OUT/discard-flush.dump"
+	BTT_FILES="-I I -S 2" btt_files S2-two-devs "$OUT/two-devs.dump"
 	# a big-endian dump (as an s390x blkparse -d writes it) reads the same
 	python3 - "$OUT/s390x-discard-flush.dump" "$OUT/be.dump" <<-'PY'
 	import struct, sys
