@@ -1,6 +1,7 @@
 /* stats/bttrb.c: stats: btt's red-black trees of the queued requests (a device each), for the order btt meets them */
 /* btt keeps a device's Qs in flight in a red-black tree by start sector
- * (a second Q at a taken start is not linked) and meets the Qs a D or C
+ * (a Q at a taken start takes the older one's node: a dump made to tell
+ * that from erasing and inserting shows it) and meets the Qs a D or C
  * covers in a pruned pre-order walk, the order of its per-I/O lines
  * (-l, -q, -z).  The textbook insert and erase (btt's rbtree.c does the
  * same: a node with two children gives way to its successor) give the same
@@ -34,20 +35,27 @@ static void rot(u32 r, u32 x, int d)
 	par[x] = y;
 }
 
-/* slot n, [s, e) into device r's tree; 0 when s is taken */
-int btt_rb_ins(u32 r, u32 n, u64 s, u64 e)
+/* slot n, [s, e) into device r's tree; the slot it put out (0: none) */
+u32 btt_rb_ins(u32 r, u32 n, u64 s, u64 e)
 {
 	u32 p = 0, c = root[r], g, u;
 	int d = 0;
 
+	from[n] = s;
+	to[n] = e;
 	for (; c; c = kid[c][d]) {
-		if (s == from[c])
-			return 0;
+		if (s == from[c]) {
+			for (d = 0; d < 2; d++)
+				par[kid[n][d] = kid[c][d]] = n;
+			par[n] = par[c];
+			red[n] = red[c];
+			relink(r, par[c], c, n);
+			par[0] = 0;
+			return c;
+		}
 		p = c;
 		d = s > from[c];
 	}
-	from[n] = s;
-	to[n] = e;
 	kid[n][0] = kid[n][1] = 0;
 	par[n] = p;
 	red[n] = 1;
@@ -74,7 +82,7 @@ int btt_rb_ins(u32 r, u32 n, u64 s, u64 e)
 		rot(r, g, !d);
 	}
 	red[root[r]] = 0;
-	return 1;
+	return 0;
 }
 
 static void erase_fix(u32 r, u32 n, u32 p)

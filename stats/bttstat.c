@@ -137,9 +137,18 @@ static void q2q(u64 *last, struct btt_avg *a, u64 t)
 	*last = t;
 }
 
+static void q_drop(struct btt_q *q)
+{
+	n_live_q--;
+	q_of(live_q[n_live_q])->li = q->li;
+	live_q[q->li] = live_q[n_live_q];
+	ift_del(&bq, q);
+}
+
 static void queued(struct btt_dev *d, const struct rec *r)
 {
 	struct btt_q *q;
+	u32 k;
 	int dm = btt_remapper(r->dev);
 
 	d->n_qs++;
@@ -157,8 +166,9 @@ static void queued(struct btt_dev *d, const struct rec *r)
 	q->len = r->bytes >> 9;
 	q->li = n_live_q;
 	live_q[n_live_q++] = slot_of(q);
-	/* at a start btt's tree holds already: in no D or C's walk */
-	btt_rb_ins((u32)(d - btt_devs), slot_of(q), r->sector, r->sector + q->len);
+	/* at a start btt's tree holds: the older one is out of btt's sight */
+	if ((k = btt_rb_ins((u32)(d - btt_devs), slot_of(q), r->sector, r->sector + q->len)))
+		q_drop(q_of(k));
 }
 
 /* the Q holding sector, start <= sector < end, as btt's tree search:
@@ -257,10 +267,7 @@ static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 			btt_lat_fn(d, BTT_LD2C, r->time, tdelta(q->d, r->time));
 	}
 	btt_rb_del((u32)(d - btt_devs), slot_of(q));
-	n_live_q--;
-	q_of(live_q[n_live_q])->li = q->li;
-	live_q[q->li] = live_q[n_live_q];
-	ift_del(&bq, q);
+	q_drop(q);
 }
 
 /* every Q inside a D or C's range [sector, sector + len) */

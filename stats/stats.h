@@ -158,7 +158,7 @@ void btt_unplug(struct btt_dev *d, double now, u64 nios, int timer);	/* majors 9
 /* each I/O's Q2D (at its D), D2C (at its C) and Q2C (at its Q's time), as
  * btt's -z, -l and -q files take them; set by the driver when asked for */
 /* stats/bttrb.c: a device's (r: its index) Qs by start, as btt's tree */
-int btt_rb_ins(u32 r, u32 slot, u64 start, u64 end);
+u32 btt_rb_ins(u32 r, u32 slot, u64 start, u64 end);	/* the slot it replaced, or 0 */
 void btt_rb_del(u32 r, u32 slot);
 u32 btt_rb_within(u32 r, u64 start, u64 end, u32 *slots);
 /* stats/bttios.c: btt's -I figures; btt_ios_fn (set by the driver: -I

@@ -63,6 +63,20 @@ if need "btt vs Debian's btt" btt blkparse; then
 	# -S: iostat's interval (0: a block at every record)
 	BTT_FILES="-I I -S 0" btt_files S0-discard-flush "$OUT/discard-flush.dump"
 	BTT_FILES="-I I -S 2" btt_files S2-two-devs "$OUT/two-devs.dump"
+	# Qs at a start btt's tree holds already: the newer takes the older's
+	# node (not erased and inserted: the D and C lines come in that order)
+	python3 - "$OUT/dupq.dump" <<-'PY'
+	import struct, sys
+	def rec(i, t, act, sector, nsec):
+	    return struct.pack("<IIQQIIIIIHH", 0x65617407, i, t, sector, nsec * 512,
+	                       act | 1 << 16, 42, 254 << 20, 0, 0, 0)
+	ev = [(1000, 1, 200, 8), (2000, 1, 100, 8), (3000, 1, 200, 8), (4000, 7, 100, 108),
+	      (5000, 8, 100, 108), (6000, 1, 300, 8), (7000, 1, 300, 8), (8000, 1, 300, 8),
+	      (9000, 7, 300, 8), (9500, 8, 300, 8)]
+	open(sys.argv[1], "wb").write(b"".join(rec(i + 1, *e) for i, e in enumerate(ev)))
+	PY
+	btt_case dup-starts "$OUT/dupq.dump"
+	btt_files dup-starts "$OUT/dupq.dump"
 	# a big-endian dump (as an s390x blkparse -d writes it) reads the same
 	python3 - "$OUT/s390x-discard-flush.dump" "$OUT/be.dump" <<-'PY'
 	import struct, sys
