@@ -4,12 +4,13 @@
  * D stamps and a C completes (and drops) every Q inside its range.  A Q
  * that never completes whole (a split one) stays for the rest of the run,
  * as in btt.  Checked against btt's output: Qs with the same start sector
- * are all kept, and of several Qs holding a sector the newest is taken.
- * The Qs live on the shared in-flight table (match/inflight.c); the
- * searches by range go through a dense list of the Qs in flight, so their
- * cost grows with those (BTT_REQS bounds them; past it a Q is counted,
- * not kept), not with the table's high-water mark.  Where slot order
- * decided (ties), it still does. */
+ * are all counted, but only the newest stays (in the older one's place in
+ * btt's tree, stats/bttrb.c, which gives the order a D or C meets its Qs
+ * in); of several Qs holding a sector the newest is taken.  The Qs live
+ * on the shared in-flight table (match/inflight.c); the searches by sector
+ * go through a dense list of the Qs in flight, so their cost grows with
+ * those (BTT_REQS bounds them; past it a Q is counted, not kept), not with
+ * the table's high-water mark. */
 #include <string.h>
 #include "stats/stats.h"
 
