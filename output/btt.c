@@ -57,11 +57,6 @@ static COLD void pools_report(void)
 static const struct option longopts[] = {
 	{ "input-file", 1, 0, 'i' },
 	{ "output-file", 1, 0, 'o' },
-	{ "d2c-latencies", 1, 0, 'l' },
-	{ "q2c-latencies", 1, 0, 'q' },
-	{ "q2d-latencies", 1, 0, 'z' },
-	{ "iostat", 1, 0, 'I' },
-	{ "iostat-interval", 1, 0, 'S' },
 	{ 0, 0, 0, 0 },
 };
 

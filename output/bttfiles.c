@@ -71,8 +71,8 @@ static void ios_dump(u64 stamp, int all)
 		btt_ios_row(i, stamp, all, v);
 		sfmt(name, 11, "(%3u,%3u)", DEV_MAJOR(btt_devs[i].dev), DEV_MINOR(btt_devs[i].dev));
 		ios_cols(name, v, stamp, all);
-		for (j = 0; j < BTT_IOS_COLS; j++)
-			t[j] += !all && (j < 8 || j == 9) ? 0.0 : v[j];
+		for (j = all ? 0 : 8; j < BTT_IOS_COLS; j++)
+			t[j] += j == 9 && !all ? 0.0 : v[j];
 	}
 	if (btt_ndevs >= 2) {
 		for (j = 0; j < BTT_IOS_COLS; j++)
