@@ -15,11 +15,16 @@ static struct obuf *lat_file(int k, u32 i)
 	struct obuf *o = &lat_ob[k][i];
 	char path[PATH_LEN];
 	u32 dev = btt_devs[i].dev;
+	int fd = -1;
 
 	if (!o->buf) {		/* not tried yet; a failed open stays failed */
-		sfmt(path, sizeof(path), "%s_%u,%u_%s.dat", lat_name[k], DEV_MAJOR(dev), DEV_MINOR(dev), lat_post[k]);
-		ob_init(o, open_out(path, 0644), lat_name[k], lat_buf[k][i], BTT_FILE_BUF);
-		o->failed = o->fd < 0;
+		if ((size_t)sfmt(path, sizeof(path), "%s_%u,%u_%s.dat", lat_name[k], DEV_MAJOR(dev),
+				 DEV_MINOR(dev), lat_post[k]) < sizeof(path))
+			fd = open_out(path, 0644);
+		else
+			warn_msg("%s: name too long", lat_name[k]);
+		ob_init(o, fd, lat_name[k], lat_buf[k][i], BTT_FILE_BUF);
+		o->failed = fd < 0;
 	}
 	return o;
 }
