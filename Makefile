@@ -96,6 +96,8 @@ SRCS := \
 	match/taghelper.c \
 	match/track.c \
 	stats/exact.c \
+	stats/bttios.c \
+	stats/bttrb.c \
 	stats/bttseek.c \
 	stats/bttstat.c \
 	stats/iostats.c \
@@ -106,6 +108,7 @@ SRCS := \
 	output/btrace.c \
 	output/btt.c \
 	output/bttexp.c \
+	output/bttfiles.c \
 	output/bttrep.c \
 	output/export.c \
 	output/fmt.c \

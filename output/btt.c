@@ -15,8 +15,8 @@
 #include "output/bp.h"
 
 const char btt_usage[] =
-"usage: btt -i INPUT... | -t DEV... [-w SECS] [-S SECS] [-o NAME] [--hist]\n"
-"  [--json FILE] [--prom FILE]   INPUT: a dump, a trace's NAME, or -\n";
+"usage: btt -i INPUT... | -t DEV... [-w SECS] [-S SECS] [-o NAME] [-l|-q|-z|-I NAME]\n"
+"  [--hist] [--json FILE] [--prom FILE]   INPUT: a dump, a trace's NAME, or -\n";
 
 static char btt_out[8192];
 static volatile sig_atomic_t btt_stop;	/* never set: btt reads to the end */
@@ -233,7 +233,7 @@ COLD int btt_main(int argc, char **argv)
 	int c, rc;
 
 	cap_defaults(&cfg);
-	while ((c = opt_get(argc, argv, "i:o:t:w:S:", longopts)) != -1) {
+	while ((c = opt_get(argc, argv, "i:o:t:w:S:l:q:z:I:", longopts)) != -1) {
 		switch (c) {
 		case 'i':
 			if (A.nin == BTT_INPUTS) {
@@ -259,10 +259,13 @@ COLD int btt_main(int argc, char **argv)
 			if (cap_opt(&cfg, c, opt_arg))
 				return 1;
 			break;
-		case 'S':
-			if ((A.every = atoi(opt_arg)) > 0)
-				break;
+		case 'S':	/* btt's iostat interval, and the exports' */
+			A.every = atoi(opt_arg);
 			/* fall through */
+		case 'l': case 'q': case 'z': case 'I':
+			if (btt_files_opt(c, opt_arg))
+				return 1;
+			break;
 		default:
 			ob_init(&o, 2, "(stderr)", btt_out, sizeof(btt_out));
 			ob_puts(&o, btt_usage);
@@ -275,6 +278,7 @@ COLD int btt_main(int argc, char **argv)
 		return 1;
 	}
 	rc = read_input(&cfg);
+	rc |= btt_files_end();
 	pools_report();
 	if (A.json_on || A.prom)	/* the last (or only) interval */
 		export_now();

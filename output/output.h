@@ -58,6 +58,9 @@ int monitor_main(int, char **);
 int top_main(int, char **);
 /* output/bttrep.c: btt's report (NAME.avg); output/btt.c: its driver */
 void btt_report(struct obuf *o);
+/* output/bttfiles.c: btt's -z, -l, -q, -I files */
+int btt_files_opt(int c, const char *arg);
+int btt_files_end(void);
 int btt_main(int, char **);
 /* output/bttexp.c: beyond btt: the histograms after the report (--hist);
  * JSON lines (the interval's figures) and a Prometheus file (the run's)

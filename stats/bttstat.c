@@ -4,12 +4,13 @@
  * D stamps and a C completes (and drops) every Q inside its range.  A Q
  * that never completes whole (a split one) stays for the rest of the run,
  * as in btt.  Checked against btt's output: Qs with the same start sector
- * are all kept, and of several Qs holding a sector the newest is taken.
- * The Qs live on the shared in-flight table (match/inflight.c); the
- * searches by range go through a dense list of the Qs in flight, so their
- * cost grows with those (BTT_REQS bounds them; past it a Q is counted,
- * not kept), not with the table's high-water mark.  Where slot order
- * decided (ties), it still does. */
+ * are all counted, but only the newest stays (in the older one's place in
+ * btt's tree, stats/bttrb.c, which gives the order a D or C meets its Qs
+ * in); of several Qs holding a sector the newest is taken.  The Qs live
+ * on the shared in-flight table (match/inflight.c); the searches by sector
+ * go through a dense list of the Qs in flight, so their cost grows with
+ * those (BTT_REQS bounds them; past it a Q is counted, not kept), not with
+ * the table's high-water mark. */
 #include <string.h>
 #include "stats/stats.h"
 
@@ -34,6 +35,7 @@ struct btt_avg btt_all[BTT_NAVG];
 struct btt_live btt_live_all;
 unsigned long long btt_dev_dropped, btt_req_dropped, btt_live_folds;
 static u64 last_q = UNSET;
+void (*btt_lat_fn)(const struct btt_dev *d, int kind, u64 t, u64 lat);
 
 static struct btt_dev *dev_find(u32 dev)
 {
@@ -147,9 +149,18 @@ static void q2q(u64 *last, struct btt_avg *a, u64 t)
 	*last = t;
 }
 
+static void q_drop(struct btt_q *q)
+{
+	n_live_q--;
+	q_of(live_q[n_live_q])->li = q->li;
+	live_q[q->li] = live_q[n_live_q];
+	ift_del(&bq, q);
+}
+
 static void queued(struct btt_dev *d, const struct rec *r)
 {
 	struct btt_q *q;
+	u32 k;
 	int dm = btt_remapper(r->dev);
 
 	d->n_qs++;
@@ -167,6 +178,9 @@ static void queued(struct btt_dev *d, const struct rec *r)
 	q->len = r->bytes >> 9;
 	q->li = n_live_q;
 	live_q[n_live_q++] = slot_of(q);
+	/* at a start btt's tree holds: the older one is out of btt's sight */
+	if ((k = btt_rb_ins((u32)(d - btt_devs), slot_of(q), r->sector, r->sector + q->len)))
+		q_drop(q_of(k));
 }
 
 /* the Q holding sector, start <= sector < end, as btt's tree search:
@@ -221,6 +235,8 @@ static void issued(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 		both(d, BTT_M2D, tdelta(q->m, r->time));
 	q->d = r->time;
 	hist(d, BTT_H_Q2D, tdelta(q->time, r->time));
+	if (btt_lat_fn)
+		btt_lat_fn(d, BTT_LQ2D, r->time, r->time - q->time);
 }
 
 /* [dt, ct] joins the busy intervals it touches.  Completions come in
@@ -253,34 +269,27 @@ static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 {
 	both(d, btt_remapper(d->dev) ? BTT_Q2C_DM : BTT_Q2C, tdelta(q->time, r->time));
 	hist(d, BTT_H_Q2C, tdelta(q->time, r->time));
+	if (btt_lat_fn)
+		btt_lat_fn(d, BTT_LQ2C, q->time, tdelta(q->time, r->time));
 	if (q->d != UNSET) {
 		hist(d, BTT_H_D2C, tdelta(q->d, r->time));
 		live_add(&d->live, q->d, r->time);
 		live_add(&btt_live_all, q->d, r->time);
 		both(d, BTT_D2C, tdelta(q->d, r->time));
+		if (btt_ios_fn)
+			btt_ios_done((u32)(d - btt_devs), q->i != UNSET ? q->i : q->m, q->time, r->time);
+		if (btt_lat_fn)
+			btt_lat_fn(d, BTT_LD2C, r->time, tdelta(q->d, r->time));
 	}
-	n_live_q--;
-	q_of(live_q[n_live_q])->li = q->li;
-	live_q[q->li] = live_q[n_live_q];
-	ift_del(&bq, q);
+	btt_rb_del((u32)(d - btt_devs), slot_of(q));
+	q_drop(q);
 }
 
 /* every Q inside a D or C's range [sector, sector + len) */
 static void each_q(struct btt_dev *d, const struct rec *r, void (*fn)(struct btt_dev *, struct btt_q *, const struct rec *))
 {
-	u64 s = r->sector, e = s + (r->bytes >> 9);
-	struct btt_q *q;
-	u32 k, n = 0, j, v;
+	u32 k, n = btt_rb_within((u32)(d - btt_devs), r->sector, r->sector + (r->bytes >> 9), hits);
 
-	for (k = 0; k < n_live_q; k++) {
-		q = q_of(live_q[k]);
-		if (q->h.dev == r->dev && s <= q->h.sector && q->h.sector + q->len <= e) {
-			/* in slot order, as a walk of the table would meet them */
-			for (v = live_q[k], j = n++; j && hits[j - 1] > v; j--)
-				hits[j] = hits[j - 1];
-			hits[j] = v;
-		}
-	}
 	for (k = 0; k < n; k++)	/* fn may complete (drop) its Q */
 		fn(d, q_of(hits[k]), r);
 }
@@ -312,6 +321,8 @@ void btt_event(const struct rec *r)
 
 	if (a & (TC(TC_NOTIFY) | TC(TC_PC)))
 		return;
+	if (btt_ios_fn)
+		btt_ios_time(r->time);
 	if (act == TA_PLUG || act == TA_UNPLUG_IO || act == TA_UNPLUG_TIMER) {
 		plug(r, act);
 		return;
@@ -330,6 +341,8 @@ void btt_event(const struct rec *r)
 		d->culling = 0;
 	}
 	d->end = r->time;
+	if (btt_ios_fn && (act == TA_GETRQ || act == TA_BACKMERGE || act == TA_FRONTMERGE || act == TA_ISSUE))
+		btt_ios_event((u32)(d - btt_devs), r, act);
 	switch (act) {
 	case TA_QUEUE: queued(d, r); break;
 	case TA_REMAP: remapped(r); break;

@@ -162,4 +162,21 @@ void btt_event(const struct rec *r);
 int btt_remapper(u32 dev);
 double btt_time(u64 t);	/* btt's BIT_TIME: whole seconds plus the rest */
 void btt_unplug(struct btt_dev *d, double now, u64 nios, int timer);	/* majors 9, 253, 254: btt's "dm" figures */
+/* each I/O's Q2D (at its D), D2C (at its C) and Q2C (at its Q's time), as
+ * btt's -z, -l and -q files take them; set by the driver when asked for */
+/* stats/bttrb.c: a device's (r: its index) Qs by start, as btt's tree */
+u32 btt_rb_ins(u32 r, u32 slot, u64 start, u64 end);	/* the slot it replaced, or 0 */
+void btt_rb_del(u32 r, u32 slot);
+u32 btt_rb_within(u32 r, u64 start, u64 end, u32 *slots);
+/* stats/bttios.c: btt's -I figures; btt_ios_fn (set by the driver: -I
+ * asked for) writes an interval's rows (all: the whole run's) */
+#define BTT_IOS_COLS 13
+extern void (*btt_ios_fn)(u64 stamp, int all);
+extern u64 btt_ios_every, btt_ios_last;	/* ns */
+void btt_ios_time(u64 t);
+void btt_ios_event(u32 dev_index, const struct rec *r, u32 act);
+void btt_ios_done(u32 dev_index, u64 im, u64 qt, u64 ct);
+void btt_ios_row(u32 dev_index, u64 stamp, int all, double *v);
+enum { BTT_LQ2D, BTT_LD2C, BTT_LQ2C, BTT_NLAT };
+extern void (*btt_lat_fn)(const struct btt_dev *d, int kind, u64 t, u64 lat);
 #endif

@@ -1,0 +1,127 @@
+/* output/bttfiles.c: output: btt's files beside the .avg: per-I/O latencies (-z, -l, -q: NAME_MAJ,MIN_q2d.dat ...), iostat (-I) */
+/* One file a device and kind, "seconds latency" a line as btt writes them
+ * ("%lf %lf" of the ns / 1e9), in the order the stats meet the I/Os (btt's
+ * tree walk).  btt removes the files left empty at its end: here a file is
+ * made at its first line. */
+#include "output/output.h"
+
+static const char lat_post[BTT_NLAT][4] = { "q2d", "d2c", "q2c" };
+static const char *lat_name[BTT_NLAT];
+static struct obuf lat_ob[BTT_NLAT][BTT_DEVS];
+static char lat_buf[BTT_NLAT][BTT_DEVS][BTT_FILE_BUF];
+
+static struct obuf *lat_file(int k, u32 i)
+{
+	struct obuf *o = &lat_ob[k][i];
+	char path[PATH_LEN];
+	u32 dev = btt_devs[i].dev;
+	int fd = -1;
+
+	if (!o->buf) {		/* not tried yet; a failed open stays failed */
+		if ((size_t)sfmt(path, sizeof(path), "%s_%u,%u_%s.dat", lat_name[k], DEV_MAJOR(dev),
+				 DEV_MINOR(dev), lat_post[k]) < sizeof(path))
+			fd = open_out(path, 0644);
+		else
+			warn_msg("%s: name too long", lat_name[k]);
+		ob_init(o, fd, lat_name[k], lat_buf[k][i], BTT_FILE_BUF);
+		o->failed = fd < 0;
+	}
+	return o;
+}
+
+static void lat_line(const struct btt_dev *d, int k, u64 t, u64 lat)
+{
+	if (lat_name[k])
+		ob_printf(lat_file(k, (u32)(d - btt_devs)), "%f %f\n", (double)(s64)t / 1e9, (double)(s64)lat / 1e9);
+}
+
+/* -I NAME: btt's iostat-like table, a block an interval and the totals */
+static struct obuf ios_ob;
+static char ios_buf[BTT_FILE_BUF];
+static const char ios_hdr[] = "Device:       rrqm/s   wrqm/s     r/s     w/s    rsec/s    wsec/s     "
+	"rkB/s     wkB/s avgrq-sz avgqu-sz   await   svctm  %util   Stamp\n";
+
+static void ios_cols(const char *name, const double *v, u64 stamp, int all)
+{
+	static const char w[BTT_IOS_COLS] = "8877999988776";
+	char f[] = "%0.2f ";
+	int j;
+
+	ob_printf(&ios_ob, "%-11s ", name);
+	for (j = 0; j < BTT_IOS_COLS; j++) {
+		f[1] = w[j];
+		f[5] = j < BTT_IOS_COLS - 1 ? ' ' : 0;
+		ob_printf(&ios_ob, f, v[j]);
+	}
+	if (all)
+		ob_printf(&ios_ob, "%8s\n", "TOTAL");
+	else
+		ob_printf(&ios_ob, "%8.2f\n", (double)(s64)stamp / 1e9);
+}
+
+/* a row a device; with two or more, btt's TOTAL row: its first eight
+ * columns the sums in the other order (write before read, and the kB from
+ * the sectors), those and avgqu-sz 0 in an interval (btt sums them after
+ * starting the counts again), the others the devices' average */
+static void ios_dump(u64 stamp, int all)
+{
+	double v[BTT_IOS_COLS], t[BTT_IOS_COLS] = { 0 };
+	char name[16];
+	u32 i;
+	int j;
+
+	if (all)
+		ob_puts(&ios_ob, ios_hdr);
+	for (i = 0; i < btt_ndevs; i++) {
+		btt_ios_row(i, stamp, all, v);
+		sfmt(name, 11, "(%3u,%3u)", DEV_MAJOR(btt_devs[i].dev), DEV_MINOR(btt_devs[i].dev));
+		ios_cols(name, v, stamp, all);
+		for (j = all ? 0 : 8; j < BTT_IOS_COLS; j++)
+			t[j] += j == 9 && !all ? 0.0 : v[j];
+	}
+	if (btt_ndevs >= 2) {
+		for (j = 0; j < BTT_IOS_COLS; j++)
+			v[j] = j < 6 ? t[j ^ 1] : j < 8 ? t[(j ^ 1) - 2] / 2.0 : t[j] / (double)btt_ndevs;
+		ios_cols("TOTAL", v, stamp, all);
+	}
+	if (!all)
+		ob_puts(&ios_ob, "\n");
+}
+
+/* -z, -l, -q, -I NAME or -S SECONDS; 1 when -I's file cannot be made */
+int btt_files_opt(int c, const char *arg)
+{
+	int fd;
+
+	if (c == 'S') {
+		btt_ios_every = scan_u64(arg, NULL, 10) * 1000000000;
+	} else if (c == 'I') {
+		if ((fd = open_out(arg, 0644)) < 0)
+			return 1;
+		ob_init(&ios_ob, fd, arg, ios_buf, sizeof(ios_buf));
+		ob_puts(&ios_ob, ios_hdr);
+		btt_ios_fn = ios_dump;
+	} else {
+		lat_name[c == 'z' ? BTT_LQ2D : c == 'l' ? BTT_LD2C : BTT_LQ2C] = arg;
+		btt_lat_fn = lat_line;
+	}
+	return 0;
+}
+
+int btt_files_end(void)
+{
+	int k, rc = 0;
+	u32 i;
+
+	if (btt_ios_fn) {
+		ob_puts(&ios_ob, "\n");
+		ios_dump(btt_ios_last, 1);
+		rc = ob_close(&ios_ob);
+	}
+
+	for (k = 0; k < BTT_NLAT; k++)
+		for (i = 0; i < btt_ndevs; i++)
+			if (lat_ob[k][i].buf)
+				rc |= ob_close(&lat_ob[k][i]);
+	return rc;
+}
