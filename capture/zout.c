@@ -31,7 +31,7 @@ int zout_finish(void) { return 0; }
 #else
 
 #define ZSTD_STATIC_LINKING_ONLY
-#include "zstd.h"
+#include <zstd.h>
 
 static struct zout { int fd; u32 len; u8 buf[ZSTD_CHUNK]; } zo[ZSTD_OUTS];
 static u32 nzo;

@@ -35,8 +35,8 @@ long zsrc_read(struct src *s, u32 ask)
 #else
 
 #define ZSTD_STATIC_LINKING_ONLY
-#include "zstd.h"
-#include "zstd_errors.h"
+#include <zstd.h>
+#include <zstd_errors.h>
 
 /* The library is built with these for its malloc, calloc and free: iomon
  * has no heap, and the static workspaces below leave it nothing to ask. */
