@@ -26,6 +26,8 @@ PREFIX ?= /usr/local
 # unset, it is in when that build of it is there.
 ZDIR := build/zstd/$(or $(ARCH),host)
 ZSTD ?= $(if $(wildcard $(ZDIR)/libzstd.a),1,0)
+# the tests' own make runs (make size, print-budget) build what this one does
+export ZSTD
 ifeq ($(ZSTD),1)
 ZCPP := -DIOMON_ZSTD -I$(ZDIR)
 CPPFLAGS += $(ZCPP)

@@ -61,30 +61,24 @@ layers_scan_raw() (
 			/^\}/ && start { if (NR - start + 1 > 80 && name != "vfmt") print "size: " f " " name "() over 80 lines"; start = 0 }
 			{ prev = $0 }' "$f"
 	done
-	# 3 calls and data, link level; 4 entry points
+	# 3 calls and data, link level; 4 entry points: one nm for every object
 	[ -d "$objs" ] || { echo "objects: $objs missing"; exit 0; }
-	declare -A def
-	for o in $(cd "$objs" && ls *.o */*.o 2>/dev/null); do
-		s=${o%.o}.c
-		[ -n "${rank[$s]:-}" ] || continue
-		while read -r _ t sym; do
-			def[$sym]=$s
-			case $t:$sym in
-			T:main) [ "$s" = applet.c ] || echo "entry: $s defines main" ;;
-			T:*_main) [ "${rank[$s]}" = 5 ] && [ "$s" != applet.c ] || echo "entry: $s defines $sym" ;;
-			esac
-		done < <(nm -g --defined-only "$objs/$o" 2>/dev/null)
-	done
-	for o in $(cd "$objs" && ls *.o */*.o 2>/dev/null); do
-		s=${o%.o}.c
-		[ -n "${rank[$s]:-}" ] || continue
-		for sym in $(nm -u "$objs/$o" 2>/dev/null | awk '{ print $NF }'); do
-			d=${def[$sym]:-}
-			[ -n "$d" ] && [ "$d" != "$s" ] || continue
-			if [ "${rank[$d]}" -gt "${rank[$s]}" ]; then echo "link: $s -> $sym ($d, against the flow)"
-			elif [ "${rank[$d]}" = 5 ] && [ "$s" != applet.c ]; then echo "link: $s -> $sym ($d, a driver)"; fi
-		done
-	done
+	{
+		for f in $files; do echo "R $f ${rank[$f]}"; done
+		(cd "$objs" && nm -A -g --defined-only *.o */*.o 2>/dev/null) | sed 's/^/D /'
+		(cd "$objs" && nm -A -u *.o */*.o 2>/dev/null) | sed 's/^/U /'
+	} | awk '
+		$1 == "R" { rank[$2] = $3; next }
+		{ split($2, a, ":"); s = a[1]; sub(/\.o$/, ".c", s); if (!(s in rank)) next; sym = $NF }
+		$1 == "D" { def[sym] = s
+			if ($(NF - 1) == "T" && sym == "main" && s != "applet.c") print "entry: " s " defines main"
+			if ($(NF - 1) == "T" && sym ~ /_main$/ && !(rank[s] == 5 && s != "applet.c")) print "entry: " s " defines " sym
+			next }
+		$1 == "U" { us[++n] = s; usym[n] = sym }
+		END { for (i = 1; i <= n; i++) { s = us[i]; d = def[usym[i]]
+			if (d == "" || d == s) continue
+			if (rank[d] > rank[s]) print "link: " s " -> " usym[i] " (" d ", against the flow)"
+			else if (rank[d] == 5 && s != "applet.c") print "link: " s " -> " usym[i] " (" d ", a driver)" } }'
 )
 
 if [ -z "$LAYER_APPLETS" ]; then

@@ -1,4 +1,5 @@
 # needs: python3
+# serial: its live screen is timed, and other files' load would stretch it
 # top: biotop's table from trace replays, checked against counts computed
 # independently from blkparse-format text (tests/tools/topref.py).
 
@@ -128,7 +129,7 @@ fi
 if live_ok "top live screen" tmux; then
 	TI=$OUT/top-loop.img; rm -f "$TI"; truncate -s 32M "$TI"
 	TL=$(losetup -f --show "$TI"); TN=${TL#/dev/}
-	TS="tmux -L iomon-top-test"
+	TS="tmux -L iomon-top-test-$$"
 	$TS kill-server 2>/dev/null
 	# the pane outlives the program, so its last words and exit code stay
 	rm -f "$OUT/tt.err"

@@ -1,3 +1,4 @@
+# serial: it compares the kernel's global tracing state before and after
 # Live capture on this machine: a loop device, real I/O, the files read
 # back and checked against the I/O actually issued.  Needs root and loop
 # devices; on a kernel in lockdown (as here) relay is refused and the
