@@ -28,6 +28,7 @@ count() { grep -c "^$1	${2:+$2	}" "$T_RESULTS"; }	# PASS|FAIL|SKIP [FILE]
 run_file() {
 	local t=$1 name rc t0=$SECONDS miss= tool
 	name=${t#tests/}; name=${name%.sh}
+	mkdir -p "$OUT_ROOT/${name%/*}"
 	{
 	echo "== $t"
 	# Under qemu-user: no blktrace ioctls (ENOSYS) and no VM of this
@@ -63,7 +64,8 @@ run_file() {
 	echo "-- $t: $(count PASS "$t") passed, $(count FAIL "$t") failed, $(count SKIP "$t") skipped, $((SECONDS - t0)) s"
 	} >"$OUT_ROOT/$name.log" 2>&1
 }
-JOBS=${JOBS:-$(nproc 2>/dev/null || echo 1)}
+# (the long files, VMs and fuzzing, take the machine each: one at a time)
+if [ -n "${LONG:-}" ]; then JOBS=${JOBS:-1}; else JOBS=${JOBS:-$(nproc 2>/dev/null || echo 1)}; fi
 ORDER=() PIDS=() running=0 next=0
 for t in $FILES; do
 	[ -n "${ONLY:-}" ] && case $t in *"$ONLY"*) ;; *) continue ;; esac
@@ -74,7 +76,9 @@ flush_logs() {
 	while [ $next -lt ${#ORDER[@]} ] && [ -n "${PIDS[$next]:-}" ] && ! kill -0 "${PIDS[$next]}" 2>/dev/null; do
 		wait "${PIDS[$next]}" 2>/dev/null
 		local n=${ORDER[$next]#tests/}
-		cat "$OUT_ROOT/${n%.sh}.log"
+		# a file whose log is missing did not run: that is a failure
+		cat "$OUT_ROOT/${n%.sh}.log" 2>/dev/null ||
+			T_FILE=${ORDER[$next]} fail "${ORDER[$next]} ran" "no log: it did not start"
 		next=$((next + 1))
 	done
 }
