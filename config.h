@@ -277,6 +277,9 @@
 #ifndef BTT_SEEKS
 #define BTT_SEEKS 65536		/* distinct seek distances, all devices */
 #endif
+#ifndef BTT_SEEK_HASH
+#define BTT_SEEK_HASH 16384	/* chains finding a distance's node (a power of 2) */
+#endif
 #ifndef BTT_LIVES
 #define BTT_LIVES 64		/* busy intervals kept open per device */
 #endif

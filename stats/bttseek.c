@@ -5,16 +5,21 @@
  * modes are collected in post-order.  Where counts tie, the answer depends
  * on the tree's shape, so the same tree is built here: the classic
  * insertion with its recolouring and rotations, in a fixed pool of nodes
- * (BTT_SEEKS) shared by every device. */
+ * (BTT_SEEKS) shared by every device.  Most seeks repeat a distance the
+ * tree holds: a hash of (tree, distance) finds its node without the walk
+ * down the tree (BTT_SEEK_HASH chains), and only a new distance goes in. */
 #include "stats/stats.h"
 
 struct seek_node {
 	s64 val;
 	u32 cnt, l, r, p;	/* slot + 1; 0: none */
+	u32 next;		/* the hash chain */
+	u16 tree;
 	u8 red;
 };
 static struct seek_node sn[BTT_SEEKS];
-static u32 sn_used;
+static u32 sn_used, bucket[BTT_SEEK_HASH];
+static u16 trees;
 unsigned long long btt_seek_dropped;
 
 #define N(i) (&sn[(i) - 1])
@@ -68,16 +73,20 @@ static void fixup(u32 *root, u32 z)
 	N(*root)->red = 0;
 }
 
-static void tree_add(u32 *root, s64 v)
+static void tree_add(struct btt_seek *k, s64 v)
 {
-	u32 i = *root, p = 0;
+	u32 *root = &k->root, i, p = 0, *b;
 	int left = 0;
 
-	while (i) {
-		if (v == N(i)->val) {
+	if (!k->id)
+		k->id = ++trees;
+	b = &bucket[(u32)(((u64)v * 0x9e3779b97f4a7c15ull + k->id) >> 40) & (BTT_SEEK_HASH - 1)];
+	for (i = *b; i; i = N(i)->next)
+		if (N(i)->val == v && N(i)->tree == k->id) {
 			N(i)->cnt++;
 			return;
 		}
+	for (i = *root; i;) {
 		p = i;
 		left = v < N(i)->val;
 		i = left ? N(i)->l : N(i)->r;
@@ -87,7 +96,8 @@ static void tree_add(u32 *root, s64 v)
 		return;
 	}
 	i = ++sn_used;
-	*N(i) = (struct seek_node){ .val = v, .cnt = 1, .p = p, .red = 1 };
+	*N(i) = (struct seek_node){ .val = v, .cnt = 1, .p = p, .red = 1, .next = *b, .tree = k->id };
+	*b = i;
 	if (!p)
 		*root = i;
 	else if (left)
@@ -114,7 +124,7 @@ void btt_seek_add(struct btt_seek *k, u64 sector, u32 bytes)
 		dist = -dist;
 	k->n++;
 	k->sum += (double)dist;
-	tree_add(&k->root, dist);
+	tree_add(k, dist);
 }
 
 static int median(u32 i, u64 target, s64 *v)

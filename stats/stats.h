@@ -78,13 +78,18 @@ void mon_restart(void);
 char *mm_var(char *p, const struct minmax *m, int decimals);	/* at most 80 bytes */
 /* histogram bucket i holds values up to hist_bound(i); the last, the rest */
 static inline u64 hist_bound(int i, u64 delta) { return i ? delta << (i - 1) : 0; }
+/* the first i with v <= hist_bound(i): from the bit length of ceil(v /
+ * delta) - 1, not a walk up the buckets (btt counts three per request) */
 static inline int hist_idx(u64 v, int n, u64 delta)
 {
+	u64 w;
 	int i;
 
-	for (i = 0; i < n - 1 && v > hist_bound(i, delta); i++)
-		;
-	return i;
+	if (!v)
+		return 0;
+	w = (v + delta - 1) / delta;
+	i = w == 1 ? 1 : 65 - __builtin_clzll(w - 1);
+	return i < n - 1 ? i : n - 1;
 }
 
 /* stats/topstat.c: biotop's rows, per (process or tag, device, direction) */
@@ -126,6 +131,7 @@ struct btt_seek {
 	u64 n;
 	double sum;
 	u32 root;
+	u16 id;			/* the tree's, for the hash of its values */
 };
 struct btt_mode { s64 *val; u32 cap, n, most; };
 void btt_seek_add(struct btt_seek *k, u64 sector, u32 bytes);
