@@ -17,7 +17,8 @@ dmg() {
 # run NAME CMD...: in $H, output NAME.out, NAME.err, exit status NAME.rc
 run() { local n=$1; shift; ( cd "$H" && "$@" ) >"$H/$n.out" 2>"$H/$n.err"; echo $? >"$H/$n.rc"; }
 rc() { test "$(cat "$H/$1.rc")" = "$2"; }
-# same, but a monitor stream's "time:" lines are the wall clock
+# same, but a monitor stream's "time:" lines are the wall clock (its intervals
+# go by trace time: a loaded machine must not split them otherwise)
 msame() { grep -v '^time: ' "$2" >"$2.nt"; grep -v '^time: ' "$3" >"$3.nt"; same "$1" "$2.nt" "$3.nt"; }
 # the three replays of the damaged files and of the damaged stream
 replays() {
@@ -25,7 +26,7 @@ replays() {
 	run m "$IOMON" monitor -I 1 -i nullb0 -h -
 	run t "$IOMON" top -C -i nullb0 1
 	run ps sh -c "exec '$IOMON' parse -i - <x.stream"
-	run ms sh -c "exec '$IOMON' monitor -I 1 -h - <x.stream"
+	run ms sh -c "exec '$IOMON' monitor -I 1 --clock=trace -h - <x.stream"
 	run ts sh -c "exec '$IOMON' top -C -i - 1 <x.stream"
 }
 # the same replays of undamaged input, as references
