@@ -33,7 +33,7 @@ int zout_finish(void) { return 0; }
 #define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
-static struct zout { int fd; u32 len; u8 buf[ZSTD_CHUNK]; } zo[ZSTD_OUTS];
+static struct zout { int fd; u32 len, frames; u8 buf[ZSTD_CHUNK]; } zo[ZSTD_OUTS];
 static u32 nzo;
 static int level;
 static ZSTD_CCtx *cc;
@@ -74,12 +74,15 @@ static int put(int fd, const u8 *b, size_t n)
 	return 0;
 }
 
-static int emit(struct zout *z)
+/* A frame of what z holds; at the end (last) an empty one for an output
+ * that has none, so even a CPU without events gives a file zstd -d takes. */
+static int emit(struct zout *z, int last)
 {
 	size_t r;
 
-	if (!z->len)
+	if (!z->len && !(last && !z->frames))
 		return 0;
+	z->frames++;
 	r = ZSTD_compressCCtx(cc, frame, sizeof(frame), z->buf, z->len, level);
 	z->len = 0;
 	if (ZSTD_isError(r)) {
@@ -107,14 +110,14 @@ static int zput(int fd, const void *p, size_t n)
 			return -1;
 		}
 		z = &zo[nzo++];
-		z->fd = fd, z->len = 0;
+		z->fd = fd, z->len = z->frames = 0;
 	}
 	while (n) {
 		u32 k = ZSTD_CHUNK - z->len < n ? ZSTD_CHUNK - z->len : (u32)n;
 
 		memcpy(z->buf + z->len, b, k);
 		z->len += k, b += k, n -= k;
-		if (z->len == ZSTD_CHUNK && emit(z))
+		if (z->len == ZSTD_CHUNK && emit(z, 0))
 			return -1;
 	}
 	return 0;
@@ -127,7 +130,7 @@ static int flush_all(void)
 	u32 i;
 
 	for (i = 0; i < nzo; i++)
-		rc |= emit(&zo[i]);
+		rc |= emit(&zo[i], 1);
 	return rc ? -1 : 0;
 }
 
@@ -171,6 +174,12 @@ static void child(int in, int (*create)(const char *path))
 	struct zmsg m;
 	int n = 0;
 
+	/* only the pipe and the outputs: a tracefs file held open here would
+	 * keep the capture from removing its instance */
+	for (n = 3; n < 1024; n++)
+		if (n != in)
+			close(n);
+	n = 0;
 	signal(SIGINT, SIG_IGN);	/* Ctrl-C stops the capture; we finish */
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);

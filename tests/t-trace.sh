@@ -36,6 +36,18 @@ if live_ok "live capture"; then
 		( cd "$OUT/cap" && "$IOMON" parse -i "$LN" ) >"$OUT/cap.ip" 2>&1
 		same "trace: Debian's blkparse reads the files as iomon does" "$OUT/cap.ip" "$OUT/cap.bp"
 	fi
+	# SIGKILL leaves the tracefs instance; the next capture clears it
+	rm -f "$OUT/k.err"; "$IOMON" trace -d "$LOOP" -D "$OUT/cap" >/dev/null 2>"$OUT/k.err" &
+	pid=$!; capturing "$OUT/k.err" $pid; kill -KILL $pid; wait $pid 2>/dev/null
+	if [ -d "$TRACEFS/instances/iomon-$pid" ]; then
+		rm -f "$OUT/e.err"; "$IOMON" trace -d "$LOOP" -D "$OUT/cap" >/dev/null 2>"$OUT/e.err" &
+		p2=$!; capturing "$OUT/e.err" $p2; kill -INT $p2; wait $p2
+		check "trace after a SIGKILLed one: exit 0" test $? = 0
+		check "trace after a SIGKILLed one: the dead capture's instance removed, with a message" \
+			sh -c "grep -q 'instances/iomon-$pid: removed, left by a capture that died (pid $pid)' '$OUT/e.err' && ! [ -d $TRACEFS/instances/iomon-$pid ]"
+	else
+		skip "trace after a SIGKILLed one" "the killed capture used relay (tests/long/t-vm.sh covers it)"
+	fi
 	state >"$OUT/state.after"
 	same "trace: global tracing state left as found" "$OUT/state.after" "$OUT/state.before"
 	# -w: the window ends the capture by itself (timeout: a window that
