@@ -99,6 +99,7 @@ SRCS := \
 	match/track.c \
 	stats/exact.c \
 	stats/bttios.c \
+	stats/bttproc.c \
 	stats/bttrb.c \
 	stats/bttseek.c \
 	stats/bttstat.c \
@@ -239,7 +240,7 @@ TINY := -DZSTD_WINDOW_LOG=17 -DPROC_MAX=3 -DTRACK_MAX=4 -DPPI_MAX=2 -DCPUS_MAX=2
 	-DSKIPS_MAX=1 -DSTREAMS_MAX=1 -DPIPE_WINDOW=16 -DFMT_SPACE=24 \
 	-DHOLD_MAX=1 -DHOLD_BYTES=8 -DMON_PENDING=2 -DMON_DEVS=1 -DTOP_TAGS=2 -DTOP_ROWS=2 -DTOP_REQS=4 \
 	-DREPLAY_FILES=1 -DNOTICE_BUF=16 -DCAP_DEVS=1 -DCAP_CPUS=1 -DTOP_RUNS=1 -DTOP_HELPER_MS=5000 \
-	-DBTT_DEVS=1 -DBTT_REQS=4 -DBTT_LIVES=1 -DBTT_SEEKS=8
+	-DBTT_DEVS=1 -DBTT_REQS=4 -DBTT_LIVES=1 -DBTT_SEEKS=8 -DBTT_PROCS=2
 $(B)/tiny/iomon: $(SRCS) $(HDRS) Makefile $(STAMP) $(ZLIB)
 	@mkdir -p $(dir $@)
 	$(CC) -I. $(ZCPP) $(TINY) -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS) $(ZLIB)

@@ -286,6 +286,9 @@
 #ifndef BTT_HIST
 #define BTT_HIST 24		/* btt --hist: log2 buckets of us, 0 to >2097152 */
 #endif
+#ifndef BTT_PROCS
+#define BTT_PROCS 256		/* btt -A: process names (the pids': PROC_MAX) */
+#endif
 #ifndef BTT_FILE_BUF
 #define BTT_FILE_BUF 2048	/* each -l/-q/-z file's buffer (3 a device) */
 #endif

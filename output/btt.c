@@ -15,7 +15,7 @@
 #include "output/bp.h"
 
 const char btt_usage[] =
-"usage: btt -i INPUT... | -t DEV... [-w SECS] [-S SECS] [-o NAME] [-l|-q|-z|-I NAME]\n"
+"usage: btt -i INPUT... | -t DEV... [-w SECS] [-S SECS] [-o NAME] [-A] [-l|-q|-z|-I NAME]\n"
 "  [--hist] [--json FILE] [--prom FILE]   INPUT: a dump, a trace's NAME, or -\n";
 
 static char btt_out[8192];
@@ -190,6 +190,11 @@ static COLD void pools_report(void)
 	if (btt_live_folds)
 		warn_msg("%llu busy periods reached back past the %d (BTT_LIVES) kept: the I/O Active Period figures are approximate",
 			 btt_live_folds, BTT_LIVES);
+	if (btt_per_proc && proc_dropped)
+		warn_msg("%llu process names past %d (PROC_MAX): their processes go by pidNNNNNNNNN", proc_dropped, PROC_MAX);
+	if (btt_proc_dropped)
+		warn_msg("%llu Qs of processes past %d names (BTT_PROCS): the Per Process figures leave them out",
+			 btt_proc_dropped, BTT_PROCS);
 	if (btt_seek_dropped)
 		warn_msg("%llu seeks of new distances past the %d (BTT_SEEKS) kept: their MEDIAN and MODE are approximate",
 			 btt_seek_dropped, BTT_SEEKS);
@@ -210,7 +215,7 @@ static COLD int report(void)
 			return 1;
 	}
 	ob_init(&o, fd, A.out ? path : "(stdout)", btt_out, sizeof(btt_out));
-	btt_report(&o);
+	btt_report(&o, btt_per_proc);
 	if (A.hist)
 		btt_hist_report(&o);
 	return ob_close(&o) != 0;
@@ -233,7 +238,7 @@ COLD int btt_main(int argc, char **argv)
 	int c, rc;
 
 	cap_defaults(&cfg);
-	while ((c = opt_get(argc, argv, "i:o:t:w:S:l:q:z:I:", longopts)) != -1) {
+	while ((c = opt_get(argc, argv, "Ai:o:t:w:S:l:q:z:I:", longopts)) != -1) {
 		switch (c) {
 		case 'i':
 			if (A.nin == BTT_INPUTS) {
@@ -243,6 +248,7 @@ COLD int btt_main(int argc, char **argv)
 			A.in[A.nin++] = opt_arg;
 			break;
 		case 'o': A.out = opt_arg; break;
+		case 'A': btt_per_proc = 1; break;
 		case 'H': A.hist = 1; break;
 		case 'P': A.prom = opt_arg; break;
 		case 'J':

@@ -42,6 +42,81 @@ static void all_devices(struct obuf *o)
 	}
 }
 
+/* -A: the figures per process (by name) and per device, as btt's
+ * output_all_data; the process names cut to 14 characters */
+static const u8 per_figs[] = { BTT_Q2Q_DM, BTT_Q2A_DM, BTT_Q2C_DM, BTT_NAVG, BTT_Q2Q, BTT_Q2A,
+			       BTT_Q2G, BTT_S2G, BTT_G2I, BTT_Q2M, BTT_I2D, BTT_D2C, BTT_Q2C };
+static u16 proc_ix[BTT_PROCS];
+
+static void per_table(struct obuf *o, const char *title, int procs)
+{
+	u32 f, i, n = procs ? btt_proc_order(proc_ix) : btt_ndevs;
+	char name[16];
+
+	section(o, title);
+	for (f = 0; f < sizeof(per_figs); f++) {
+		int k = per_figs[f];
+
+		if (k == BTT_NAVG) {
+			ob_puts(o, "\n");
+			continue;
+		}
+		ob_printf(o, "%15s %13s %13s %13s %11s\n", avg_names[k], "MIN", "AVG", "MAX", "N");
+		ob_puts(o, "--------------- ------------- ------------- ------------- -----------\n");
+		for (i = 0; i < n; i++) {
+			if (procs)
+				sfmt(name, 15, "%s", btt_procs[proc_ix[i]].name);
+			else
+				dev_name(name, btt_devs[i].dev);
+			avg_line(o, name, procs ? &btt_procs[proc_ix[i]].avg[k] : &btt_devs[i].avg[k]);
+		}
+		ob_puts(o, "\n");
+	}
+}
+
+static const char q2d_eq[] = "===== ===== ===== ===== ===== ===== ===== ===== ===== ===== \n";
+
+static void q2d_line(struct obuf *o, const char *name, const u32 *c)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < 10; i++)
+		n += c[i];
+	ob_printf(o, "%10s | ", name);
+	for (i = 0; i < 10; i++)
+		ob_printf(o, "%5.1f ", 100.0 * (double)c[i] / (double)n);
+	ob_puts(o, "\n");
+}
+
+/* -A: each device's Q2D times in btt's buckets, as shares, and their sum */
+static void q2d_histo(struct obuf *o)
+{
+	u32 i, k, all[10] = { 0 }, n = 0;
+	char name[16];
+
+	section(o, "Q2D Histogram");
+	ob_printf(o, "%10s | <.005 <.010 <.025 <.050 <.075 <.100 <.250 <.500 < 1.0 >=1.0\n --------- | %s",
+		  "DEV", q2d_eq);
+	for (i = 0; i < btt_ndevs; i++) {
+		const u32 *c = btt_devs[i].q2d;
+
+		for (k = 0; k < 10 && !c[k]; k++)
+			;
+		if (k == 10)
+			continue;
+		dev_name(name, btt_devs[i].dev);
+		q2d_line(o, name, c);
+		for (k = 0; k < 10; k++)
+			all[k] += c[k];
+		n++;
+	}
+	if (n) {
+		ob_printf(o, "========== | %s", q2d_eq);
+		q2d_line(o, "AVG", all);
+		ob_puts(o, "\n");
+	}
+}
+
 static const char oh_dash[] = "---------- | --------- --------- --------- --------- ---------\n";
 static const int oh_fig[5] = { BTT_Q2G, BTT_G2I, BTT_Q2M, BTT_I2D, BTT_D2C };
 
@@ -356,8 +431,12 @@ static void live_info(struct obuf *o)
 	ob_puts(o, "\n");
 }
 
-void btt_report(struct obuf *o)
+void btt_report(struct obuf *o, int all_data)
 {
+	if (all_data) {
+		per_table(o, "Per Process", 1);
+		per_table(o, "Per Device", 0);
+	}
 	all_devices(o);
 	overhead(o);
 	merge_info(o);
@@ -366,4 +445,6 @@ void btt_report(struct obuf *o)
 	plug_info(o);
 	active_q(o);
 	live_info(o);
+	if (all_data)
+		q2d_histo(o);
 }

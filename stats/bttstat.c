@@ -19,8 +19,10 @@ struct btt_q {
 	struct ift_hdr h;
 	u64 time, g, s, i, m, d;	/* UNSET (s: 0) until seen */
 	u32 len;		/* sectors */
-	u32 li;			/* its place in live_q */
+	u16 li;			/* its place in live_q */
+	u16 proc;		/* -A: its process + 1, or 0 */
 };
+_Static_assert(BTT_REQS <= 65536, "BTT_REQS must fit btt_q's u16 index");
 #define KIND_Q 'Q'
 IFT_POOL(bq, struct btt_q, BTT_REQS, BTT_REQS, IFT_DROP);
 static u32 live_q[BTT_REQS], n_live_q;	/* the slots in flight, dense */
@@ -34,6 +36,7 @@ u32 btt_ndevs;
 struct btt_avg btt_all[BTT_NAVG];
 struct btt_live btt_live_all;
 unsigned long long btt_dev_dropped, btt_req_dropped, btt_live_folds;
+int btt_per_proc;
 static u64 last_q = UNSET;
 void (*btt_lat_fn)(const struct btt_dev *d, int kind, u64 t, u64 lat);
 
@@ -124,12 +127,14 @@ static void avg_add(struct btt_avg *a, u64 t)
 
 static u64 tdelta(u64 from, u64 to) { return from < to ? to - from : 1; }
 
-/* one figure, overall and for the device */
-static void both(struct btt_dev *d, int which, u64 t)
+/* one figure, overall, for the device and for the Q's process */
+static void both(struct btt_dev *d, const struct btt_q *q, int which, u64 t)
 {
 	avg_add(&btt_all[which], t);
 	avg_add(&d->avg[which], t);
 	avg_add(&d->iv.avg[which], t);
+	if (q->proc)
+		avg_add(&btt_procs[q->proc - 1].avg[which], t);
 }
 
 /* beyond btt (--hist, the exports): t in a log2 bucket of microseconds */
@@ -176,7 +181,12 @@ static void queued(struct btt_dev *d, const struct rec *r)
 	q->time = r->time;
 	q->g = q->i = q->m = q->d = UNSET;
 	q->len = r->bytes >> 9;
-	q->li = n_live_q;
+	q->li = (u16)n_live_q;
+	if (btt_per_proc && (q->proc = (u16)btt_proc_of(r->pid))) {
+		struct btt_proc *p = &btt_procs[q->proc - 1];
+
+		q2q(&p->last_q, &p->avg[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
+	}
 	live_q[n_live_q++] = slot_of(q);
 	/* at a start btt's tree holds: the older one is out of btt's sight */
 	if ((k = btt_rb_ins((u32)(d - btt_devs), slot_of(q), r->sector, r->sector + q->len)))
@@ -212,29 +222,44 @@ static void stamped(struct btt_dev *d, const struct rec *r, u32 act)
 		break;
 	case TA_GETRQ:
 		q->g = r->time;
-		both(d, BTT_Q2G, tdelta(q->time, r->time));
+		both(d, q, BTT_Q2G, tdelta(q->time, r->time));
 		if (q->s)
-			both(d, BTT_S2G, tdelta(q->s, r->time));
+			both(d, q, BTT_S2G, tdelta(q->s, r->time));
 		break;
 	case TA_INSERT:
 		q->i = r->time;
 		if (q->g != UNSET)
-			both(d, BTT_G2I, tdelta(q->g, r->time));
+			both(d, q, BTT_G2I, tdelta(q->g, r->time));
 		break;
 	default:		/* back and front merges */
 		q->m = r->time;
-		both(d, BTT_Q2M, tdelta(q->time, r->time));
+		both(d, q, BTT_Q2M, tdelta(q->time, r->time));
 	}
+}
+
+/* btt's Q2D buckets: whole milliseconds against 5, 10, 25, 50, 75, 100,
+ * 250, 500 and 1000 */
+static int q2d_idx(u64 t)
+{
+	static const u16 lim[9] = { 5, 10, 25, 50, 75, 100, 250, 500, 1000 };
+	double ms = btt_time(t) / 0.001;	/* truncated by btt: the same against whole limits */
+	int i;
+
+	for (i = 0; i < 9 && ms >= lim[i]; i++)
+		;
+	return i;
 }
 
 static void issued(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 {
 	if (q->i != UNSET)
-		both(d, BTT_I2D, tdelta(q->i, r->time));
+		both(d, q, BTT_I2D, tdelta(q->i, r->time));
 	else if (q->m != UNSET)
-		both(d, BTT_M2D, tdelta(q->m, r->time));
+		both(d, q, BTT_M2D, tdelta(q->m, r->time));
 	q->d = r->time;
 	hist(d, BTT_H_Q2D, tdelta(q->time, r->time));
+	if (btt_per_proc)
+		d->q2d[q2d_idx(r->time - q->time)]++;
 	if (btt_lat_fn)
 		btt_lat_fn(d, BTT_LQ2D, r->time, r->time - q->time);
 }
@@ -267,7 +292,7 @@ static void live_add(struct btt_live *l, u64 dt, u64 ct)
 
 static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 {
-	both(d, btt_remapper(d->dev) ? BTT_Q2C_DM : BTT_Q2C, tdelta(q->time, r->time));
+	both(d, q, btt_remapper(d->dev) ? BTT_Q2C_DM : BTT_Q2C, tdelta(q->time, r->time));
 	hist(d, BTT_H_Q2C, tdelta(q->time, r->time));
 	if (btt_lat_fn)
 		btt_lat_fn(d, BTT_LQ2C, q->time, tdelta(q->time, r->time));
@@ -275,7 +300,7 @@ static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 		hist(d, BTT_H_D2C, tdelta(q->d, r->time));
 		live_add(&d->live, q->d, r->time);
 		live_add(&btt_live_all, q->d, r->time);
-		both(d, BTT_D2C, tdelta(q->d, r->time));
+		both(d, q, BTT_D2C, tdelta(q->d, r->time));
 		if (btt_ios_fn)
 			btt_ios_done((u32)(d - btt_devs), q->i != UNSET ? q->i : q->m, q->time, r->time);
 		if (btt_lat_fn)
@@ -310,8 +335,7 @@ static void remapped(const struct rec *r)
 	from = dev_find(be32_load(r->pdu));
 	if (!from || !(q = q_at(from->dev, be64_load(r->pdu + 8))))
 		return;
-	avg_add(&btt_all[btt_remapper(from->dev) ? BTT_Q2A_DM : BTT_Q2A], tdelta(q->time, r->time));
-	avg_add(&btt_devs[from - btt_devs].avg[btt_remapper(from->dev) ? BTT_Q2A_DM : BTT_Q2A], tdelta(q->time, r->time));
+	both(&btt_devs[from - btt_devs], q, btt_remapper(from->dev) ? BTT_Q2A_DM : BTT_Q2A, tdelta(q->time, r->time));
 }
 
 void btt_event(const struct rec *r)
@@ -319,8 +343,11 @@ void btt_event(const struct rec *r)
 	u32 a = ACT32(r), act = a & 0xffff;
 	struct btt_dev *d;
 
-	if (a & (TC(TC_NOTIFY) | TC(TC_PC)))
+	if (a & (TC(TC_NOTIFY) | TC(TC_PC))) {
+		if ((u32)r->action == TN_PROCESS && btt_per_proc)
+			proc_add(r->pid, r->pdu, r->pdu_len);
 		return;
+	}
 	if (btt_ios_fn)
 		btt_ios_time(r->time);
 	if (act == TA_PLUG || act == TA_UNPLUG_IO || act == TA_UNPLUG_TIMER) {

@@ -157,6 +157,7 @@ struct btt_dev {
 	u32 hist[BTT_NHIST][BTT_HIST];
 	u64 hist_ns[BTT_NHIST];
 	struct { struct btt_avg avg[BTT_NAVG]; u32 hist[BTT_NHIST][BTT_HIST]; } iv;
+	u32 q2d[10];		/* btt -A's Q2D histogram: < 5 ms ... >= 1 s */
 };
 extern struct btt_dev btt_devs[];
 extern u32 btt_ndevs;
@@ -170,6 +171,14 @@ double btt_time(u64 t);	/* btt's BIT_TIME: whole seconds plus the rest */
 void btt_unplug(struct btt_dev *d, double now, u64 nios, int timer);	/* majors 9, 253, 254: btt's "dm" figures */
 /* each I/O's Q2D (at its D), D2C (at its C) and Q2C (at its Q's time), as
  * btt's -z, -l and -q files take them; set by the driver when asked for */
+/* stats/bttproc.c: btt -A's processes (btt_per_proc set by the driver) */
+struct btt_proc { char name[16]; u64 last_q; struct btt_avg avg[BTT_NAVG]; };
+extern struct btt_proc btt_procs[];
+extern u32 btt_nprocs;
+extern int btt_per_proc;
+extern unsigned long long btt_proc_dropped;
+u32 btt_proc_of(u32 pid);
+u32 btt_proc_order(u16 *ix);
 /* stats/bttrb.c: a device's (r: its index) Qs by start, as btt's tree */
 u32 btt_rb_ins(u32 r, u32 slot, u64 start, u64 end);	/* the slot it replaced, or 0 */
 void btt_rb_del(u32 r, u32 slot);

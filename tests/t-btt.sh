@@ -21,6 +21,9 @@ btt_case() {
 	"$IOMON" btt -i "$dump" -o "$OUT/got-$n" 2>"$OUT/got-$n.err"
 	same "btt $n: $BTT_DONE" "$OUT/got-$n.avg" "$OUT/ref-$n.sec"
 	same "btt $n: the whole .avg file as btt's" "$OUT/got-$n.avg" "$OUT/ref-$n.avg"
+	(cd "$OUT" && btt -A -i "$dump" -o "refA-$n" >/dev/null 2>&1)
+	"$IOMON" btt -A -i "$dump" -o "$OUT/gotA-$n" 2>/dev/null
+	same "btt -A $n: Per Process, Per Device and Q2D Histogram as btt's" "$OUT/gotA-$n.avg" "$OUT/refA-$n.avg"
 }
 # BTT_FILES: the options of the files btt writes beside the .avg that
 # iomon does too, and the globs of those files' names
@@ -120,6 +123,10 @@ if [ -s "$OUT/two-devs.dump" ]; then
 	"$IOMON_TINY" btt -i "$OUT/mq-randrw.dump" >/dev/null 2>"$OUT/tiny.err"
 	check "tiny btt: busy periods past BTT_LIVES make an announced approximation" grep -q "(BTT_LIVES) kept: the I/O Active Period figures are approximate" "$OUT/tiny.err"
 	check "tiny btt: seek distances past BTT_SEEKS make an announced approximation" grep -q "(BTT_SEEKS) kept: their MEDIAN and MODE are approximate" "$OUT/tiny.err"
+	"$IOMON_TINY" btt -A -i "$OUT/ext4.dump" >"$OUT/tinyA.avg" 2>"$OUT/tiny.err"
+	check "tiny btt -A: processes past BTT_PROCS are counted and named" grep -q "(BTT_PROCS): the Per Process figures leave them out" "$OUT/tiny.err"
+	check "tiny btt -A: names past PROC_MAX are counted and named" grep -q "(PROC_MAX): their processes go by pidNNNNNNNNN" "$OUT/tiny.err"
+	check "tiny btt -A: the first BTT_PROCS names are still reported" grep -q "^mount " "$OUT/tinyA.avg"
 	mkdir -p "$OUT/tiny.d"
 	(cd "$OUT/tiny.d" && "$IOMON_TINY" btt -i "$OUT/two-devs.dump" -l L 2>/dev/null)
 	check "tiny btt: -l writes the first device's file only" test "$(ls "$OUT/tiny.d")" = "L_254,0_d2c.dat"

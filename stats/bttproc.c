@@ -1,0 +1,65 @@
+/* stats/bttproc.c: stats: btt's processes for -A, by name */
+/* btt 1.2.0 names a process by its command up to a '/' (so every kworker
+ * is one "kworker"; pid 0 is "kernel"), and a pid with a name already
+ * known joins that name's figures.  A pid that queues before any note is
+ * named pidNNNNNNNNN, and keeps that name, as a pid keeps its first name
+ * in btt.  The pids' names are match/procs.c's, blkparse's table; this
+ * file keeps the figures per name, BTT_PROCS of them: past that a Q's
+ * process is left out and counted (btt_proc_dropped). */
+#include <string.h>
+#include "stats/stats.h"
+#include "match/match.h"
+
+struct btt_proc btt_procs[BTT_PROCS];
+u32 btt_nprocs;
+unsigned long long btt_proc_dropped;
+static u32 last_pid = ~0u, last_p;
+
+/* the process a Q of pid's counts for (+ 1), 0 if it is left out */
+u32 btt_proc_of(u32 pid)
+{
+	char name[16];
+	const char *c;
+	u32 i;
+
+	if (pid == last_pid)
+		return last_p;
+	if (!(c = proc_name(pid))) {
+		sfmt(name, sizeof(name), "pid%09u", pid);
+		proc_add(pid, (const u8 *)name, sizeof(name));
+		c = proc_name(pid);
+		if (!c)		/* the names' table is full */
+			c = name;
+	}
+	for (i = 0; i < sizeof(name) - 1 && c[i] && c[i] != '/'; i++)
+		name[i] = c[i];
+	name[i] = 0;
+	if (!pid && c != name && strncmp(c, "pid", 3))
+		strcpy(name, "kernel");
+	for (i = 0; i < btt_nprocs && strcmp(btt_procs[i].name, name); i++)
+		;
+	if (i == BTT_PROCS) {
+		btt_proc_dropped++;
+		return 0;
+	}
+	if (i == btt_nprocs) {
+		btt_nprocs++;
+		strcpy(btt_procs[i].name, name);
+		btt_procs[i].last_q = ~(u64)0;
+	}
+	last_pid = pid;
+	return last_p = i + 1;
+}
+
+/* the processes (indexes) in btt's order, by name */
+u32 btt_proc_order(u16 *ix)
+{
+	u32 i, j, n = btt_nprocs;
+
+	for (i = 0; i < n; i++) {
+		for (j = i; j && strcmp(btt_procs[ix[j - 1]].name, btt_procs[i].name) > 0; j--)
+			ix[j] = ix[j - 1];
+		ix[j] = (u16)i;
+	}
+	return n;
+}
