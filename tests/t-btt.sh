@@ -151,6 +151,32 @@ if [ -s "$OUT/two-devs.dump" ]; then
 		"btt: LLLLLLLLLLLLLLL\nrc=1\n"
 fi
 
+# -A on a crafted dump: two processes by their notes, one named with
+# printf's '%' (printed as it is), requests alternating between them
+python3 - "$OUT/procs.dump" <<-'PY'
+import struct, sys
+W, Q, D, C, N = 1 << 17, 1 << 20, 1 << 22, 1 << 23, 1 << 26
+out, t = b"", 0
+def rec(time, sec, act, pid, pdu=b""):
+    global out
+    out += struct.pack("<IIQQIIIIIHH", 0x65617407, 0, time, sec, 0 if act == N else 4096, act, pid, 8 << 20, 0, 0, len(pdu)) + pdu
+rec(0, 0, N, 7, b"a%d%s".ljust(16, b"\0"))
+rec(0, 0, N, 8, b"kworker/1:2".ljust(16, b"\0"))
+for i in range(6):
+    pid = 7 + (i & 1) if i < 5 else 9
+    rec(t, 8 * i, W | Q | 1, pid); rec(t + 2000, 8 * i, W | D | 7, pid); rec(t + 5000 + i, 8 * i, W | C | 8, pid)
+    t += 10000
+open(sys.argv[1], "wb").write(out)
+PY
+"$IOMON" btt -A -i "$OUT/procs.dump" >"$OUT/procs.avg" 2>&1
+check "btt -A: a process named with '%' is printed as it is" grep -q "^a%d%s  " "$OUT/procs.avg"
+check "btt -A: kworker/1:2 counts as kworker" grep -q "^kworker  " "$OUT/procs.avg"
+check "btt -A: a pid without a note is pidNNNNNNNNN" grep -q "^pid000000009  " "$OUT/procs.avg"
+if need "btt -A on a crafted dump vs Debian's btt" btt; then
+	(cd "$OUT" && btt -A -i procs.dump -o procs-ref >/dev/null 2>&1)
+	same "btt -A: the crafted processes' report as btt's" "$OUT/procs.avg" "$OUT/procs-ref.avg"
+fi
+
 # beyond btt: --hist, --json, --prom.  A crafted dump: five requests on
 # 8,0, one after another, 2 us from Q to D and D2C of 0.5, 1, 3 and 100 us
 # and 5 s: each lands in the bucket its whole microseconds say
