@@ -27,7 +27,7 @@ static char json_buf[4096];
 
 static struct {
 	char *in[BTT_INPUTS];
-	const char *out, *prom;
+	const char *out, *prom, *ios;
 	struct obuf json;
 	int nin, hist, json_on, every;
 	u64 next;		/* -S: mono_ms of the next interval's end */
@@ -234,6 +234,7 @@ static const struct option longopts[] = {
 COLD int btt_main(int argc, char **argv)
 {
 	struct cap_cfg cfg;
+	struct stat st;
 	struct obuf o;
 	int c, rc;
 
@@ -265,10 +266,11 @@ COLD int btt_main(int argc, char **argv)
 			if (cap_opt(&cfg, c, opt_arg))
 				return 1;
 			break;
+		case 'I': A.ios = opt_arg; break;	/* made once the input is seen */
 		case 'S':	/* btt's iostat interval, and the exports' */
 			A.every = atoi(opt_arg);
 			/* fall through */
-		case 'l': case 'q': case 'z': case 'I':
+		case 'l': case 'q': case 'z':
 			if (btt_files_opt(c, opt_arg))
 				return 1;
 			break;
@@ -283,6 +285,11 @@ COLD int btt_main(int argc, char **argv)
 		warn_msg("%s", opt_ind < argc ? "unexpected argument" : "-i DUMP or -t DEV is needed");
 		return 1;
 	}
+	/* btt reads an empty dump as nothing to do: no report, no files */
+	if (A.nin == 1 && kind(A.in[0]) == 0 && !stat(A.in[0], &st) && S_ISREG(st.st_mode) && !st.st_size)
+		return 0;
+	if (A.ios && btt_files_opt('I', A.ios))
+		return 1;
 	rc = read_input(&cfg);
 	rc |= btt_files_end();
 	pools_report();

@@ -177,6 +177,11 @@ if need "btt -A on a crafted dump vs Debian's btt" btt; then
 	same "btt -A: the crafted processes' report as btt's" "$OUT/procs.avg" "$OUT/procs-ref.avg"
 fi
 
+# an empty dump: btt writes nothing at all (no .avg, no -I file) and exits 0
+mkdir -p "$OUT/empty.d" && : >"$OUT/empty.d/e.dump"
+(cd "$OUT/empty.d" && "$IOMON" btt -i e.dump -o E -I I -l L >out 2>&1; echo "rc=$?" >>out)
+check "btt: an empty dump makes no files and no output, as btt" test "$(ls "$OUT/empty.d" | tr '\n' ' ')$(cat "$OUT/empty.d/out")" = "e.dump out rc=0"
+
 # beyond btt: --hist, --json, --prom.  A crafted dump: five requests on
 # 8,0, one after another, 2 us from Q to D and D2C of 0.5, 1, 3 and 100 us
 # and 5 s: each lands in the bucket its whole microseconds say
