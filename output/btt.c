@@ -28,8 +28,9 @@ static char json_buf[4096];
 static struct {
 	char *in[BTT_INPUTS];
 	const char *out, *prom, *ios;
-	struct obuf json;
+	struct obuf json, text;	/* text: live -S's interval report, stdout */
 	int nin, hist, json_on, every;
+	u64 t0;
 	u64 next;		/* -S: mono_ms of the next interval's end */
 } A;
 
@@ -101,6 +102,7 @@ static COLD int read_stdin(void)
 			goto bad;
 		if (!REC_IS_NOTE(&r))
 			break;
+		btt_event(&r);	/* a process's name, for -A */
 		n = 0;
 		want = REC_V7_LEN;
 	}
@@ -129,12 +131,21 @@ static COLD void export_now(void)
 	btt_export(A.json_on ? &A.json : NULL, A.prom, wall_sec(), A.every);
 }
 
+/* live -S: the interval's figures as text on stdout (not when the JSON
+ * is there), labelled by the seconds since the start */
+static void interval_text(void)
+{
+	if (A.every && (!A.json_on || A.json.fd != 1))
+		btt_interval_report(&A.text, (mono_ms() - A.t0 + 500) / 1000);
+}
+
 static void live_round(void *ctx)
 {
 	(void)ctx;
 	bp_pump();
 	if (A.every && mono_ms() >= A.next) {
 		A.next += (u64)A.every * 1000;
+		interval_text();
 		export_now();
 	}
 }
@@ -150,9 +161,13 @@ static COLD int read_live(struct cap_cfg *c)
 	c->to_stdout = 1;
 	c->sink = to_engine;
 	c->round = live_round;
-	A.next = mono_ms() + (u64)A.every * 1000;
+	A.t0 = mono_ms();
+	A.next = A.t0 + (u64)A.every * 1000;
+	ob_init(&A.text, 1, "(stdout)", btt_out, sizeof(btt_out));
 	rc = cap_run(c);
-	return bp_end(0) || rc;
+	rc |= bp_end(0);
+	interval_text();	/* the last one, cut short */
+	return rc;
 }
 
 /* 0: a dump (a regular file), 1: a trace's name, 2: stdin */

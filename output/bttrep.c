@@ -28,18 +28,33 @@ static const char *const avg_names[BTT_NAVG] = {
 };
 
 /* a line per figure seen at least once; the dm ones first */
-static void all_devices(struct obuf *o)
+static void avg_block(struct obuf *o, const char *title, const struct btt_avg *a)
 {
 	int i;
 
-	section(o, "All Devices");
+	section(o, title);
 	ob_printf(o, "%15s %13s %13s %13s %11s\n", "ALL", "MIN", "AVG", "MAX", "N");
 	ob_puts(o, "--------------- ------------- ------------- ------------- -----------\n");
 	for (i = 0; i < BTT_NAVG; i++) {
-		avg_line(o, avg_names[i], &btt_all[i]);
+		avg_line(o, avg_names[i], &a[i]);
 		if (i == BTT_Q2C_DM || i == BTT_Q2C)
 			ob_puts(o, "\n");
 	}
+}
+
+/* live with -S: each device's figures of the interval ending at secs,
+ * in All Devices' form */
+void btt_interval_report(struct obuf *o, u64 secs)
+{
+	char title[48];
+	u32 i;
+
+	for (i = 0; i < btt_ndevs; i++) {
+		sfmt(title, sizeof(title), "(%3u,%3u) at %llu s", DEV_MAJOR(btt_devs[i].dev),
+		     DEV_MINOR(btt_devs[i].dev), (unsigned long long)secs);
+		avg_block(o, title, btt_devs[i].iv.avg);
+	}
+	ob_flush(o);
 }
 
 /* -A: the figures per process (by name) and per device, as btt's
@@ -437,7 +452,7 @@ void btt_report(struct obuf *o, int all_data)
 		per_table(o, "Per Process", 1);
 		per_table(o, "Per Device", 0);
 	}
-	all_devices(o);
+	avg_block(o, "All Devices", btt_all);
 	overhead(o);
 	merge_info(o);
 	seek_info(o, "Device Q2Q Seek Information", 0);

@@ -57,7 +57,8 @@ int btrace_main(int, char **);
 int monitor_main(int, char **);
 int top_main(int, char **);
 /* output/bttrep.c: btt's report (NAME.avg); output/btt.c: its driver */
-void btt_report(struct obuf *o, int all_data);	/* all_data: -A's tables */
+void btt_report(struct obuf *o, int all_data);
+void btt_interval_report(struct obuf *o, u64 secs);	/* all_data: -A's tables */
 /* output/bttfiles.c: btt's -z, -l, -q, -I files */
 int btt_files_opt(int c, const char *arg);
 int btt_files_end(void);

@@ -142,6 +142,11 @@ if [ -s "$OUT/two-devs.dump" ]; then
 	"$IOMON" btt -i - <"$OUT/two-devs.dump" >"$OUT/stdin.avg" 2>/dev/null
 	"$IOMON" btt -i "$OUT/two-devs.dump" >"$OUT/file.avg" 2>/dev/null
 	same "btt -i -: the dump read from stdin gives the file's report" "$OUT/stdin.avg" "$OUT/file.avg"
+	if [ -s "$OUT/ext4.dump" ]; then
+		"$IOMON" btt -A -i - <"$OUT/ext4.dump" >"$OUT/stdinA.avg" 2>/dev/null
+		"$IOMON" btt -A -i "$OUT/ext4.dump" >"$OUT/fileA.avg" 2>/dev/null
+		same "btt -A -i -: the notes before the first request name the processes as from the file" "$OUT/stdinA.avg" "$OUT/fileA.avg"
+	fi
 	testcmd "btt: a -l file that cannot be made is said, and fails" \
 		"btt -i '$OUT/two-devs.dump' -l /nonexistent/L -o '$OUT/nx' 2>&1 >/dev/null; echo rc=\$?" \
 		"btt: /nonexistent/L_254,0_d2c.dat: No such file or directory\nbtt: /nonexistent/L_254,1_d2c.dat: No such file or directory\nrc=1\n"
@@ -261,7 +266,7 @@ if live_ok "btt live"; then
 	check "btt -t: Q2C counts the 100 writes ($(nfig Q2C "$OUT/live.avg"))" test "$(nfig Q2C "$OUT/live.avg")" = 100
 	check "btt -t: the device's overhead line" grep -q "^ (  7, *[0-9]*) |" "$OUT/live.avg"
 	# -S 1: the exports each second and at the end; they add up to the run
-	"$IOMON" btt -t "$LOOP" -S 1 --json "$OUT/live.json" --prom "$OUT/live.prom" >/dev/null 2>"$OUT/lives.err" &
+	"$IOMON" btt -t "$LOOP" -S 1 -o "$OUT/lives" --json "$OUT/live.json" --prom "$OUT/live.prom" >"$OUT/live.iv" 2>"$OUT/lives.err" &
 	pid=$!
 	if capturing "$OUT/lives.err" $pid; then
 		dd if=/dev/zero of="$LOOP" bs=4k count=100 oflag=direct 2>/dev/null
@@ -274,6 +279,9 @@ n = h = 0
 for l in open(sys.argv[1]):
     j = json.loads(l); n += j["d2c_ns"]["num"]; h += sum(j["d2c_hist_usec"])
 assert n == h == 100, (n, h)' "$OUT/live.json"
+	check "btt -t -S 1: an interval report on stdout, a block a second" test "$(grep -c '^==================== (  7, *[0-9]*) at [0-9]* s ====================$' "$OUT/live.iv")" -ge 2
+	check "btt -t -S 1: the interval reports' D2C counts add up to the 100 writes" test "$(awk '$1 == "D2C" { n += $5 } END { print n }' "$OUT/live.iv")" = 100
+	check "btt -t -S 1: the report at the end still counts all 100" test "$(nfig D2C "$OUT/lives.avg")" = 100
 	check "btt -t --prom: the run's D2C count" grep -qE '^iomon_btt_d2c_seconds_count\{device="7,[0-9]+"\} 100$' "$OUT/live.prom"
 	( sleep 0.5; dd if=/dev/zero of="$LOOP" bs=4k count=10 oflag=direct 2>/dev/null ) &
 	timeout 20 "$IOMON" btt -t "$LOOP" -w 2 >"$OUT/livew.avg" 2>/dev/null
