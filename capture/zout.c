@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include "capture/capture.h"
 
@@ -35,19 +36,22 @@ int zout_finish(void) { return 0; }
 
 static struct zout { int fd; u32 len, frames; u8 buf[ZSTD_CHUNK]; } zo[ZSTD_OUTS];
 static u32 nzo;
-static int level;
+static int level, zin = -1, behind;	/* zin: the child's pipe; behind: its backlog limit */
+static unsigned long long stored, chunks;	/* frames stored to keep up, frames in all */
 static ZSTD_CCtx *cc;
 static u8 cwork[ZSTD_CWORK] __attribute__((aligned(64)));
 static u8 frame[ZSTD_COMPRESSBOUND(ZSTD_CHUNK)];
+_Static_assert(ZSTD_CHUNK <= 131072, "ZSTD_CHUNK: a stored frame is one block of at most 128 KiB");
 
-/* -z[LEVEL]: 1 to ZSTD_LEVEL_MAX, ZSTD_LEVEL_DEFAULT when none is given; 0 ok, -1 said */
+/* -z[LEVEL]: 0 (frames stored, not compressed) to ZSTD_LEVEL_MAX,
+ * ZSTD_LEVEL_DEFAULT when none is given; 0 ok, -1 said */
 int zout_level(const char *arg)
 {
 	char *e;
 	u64 v = arg ? scan_u64(arg, &e, 10) : ZSTD_LEVEL_DEFAULT;
 
-	if (arg && (e == arg || *e || !v || v > ZSTD_LEVEL_MAX)) {
-		warn_msg("-z%s: a level from 1 to %d", arg, ZSTD_LEVEL_MAX);
+	if (arg && (e == arg || *e || v > ZSTD_LEVEL_MAX)) {
+		warn_msg("-z%s: a level from 0 (stored) to %d", arg, ZSTD_LEVEL_MAX);
 		return -1;
 	}
 	level = (int)v;
@@ -74,16 +78,38 @@ static int put(int fd, const u8 *b, size_t n)
 	return 0;
 }
 
+/* A frame of one raw block: the bytes as they are, behind a single-segment
+ * header with their size (zstd's format: RFC 8878) */
+static size_t stored_frame(const struct zout *z)
+{
+	u32 n = z->len, b = n << 3 | 1;	/* the last block, raw */
+
+	memcpy(frame, "\x28\xb5\x2f\xfd\xa0", 5);
+	frame[5] = (u8)n, frame[6] = (u8)(n >> 8), frame[7] = (u8)(n >> 16), frame[8] = (u8)(n >> 24);
+	frame[9] = (u8)b, frame[10] = (u8)(b >> 8), frame[11] = (u8)(b >> 16);
+	memcpy(frame + 12, z->buf, n);
+	return n + 12;
+}
+
 /* A frame of what z holds; at the end (last) an empty one for an output
- * that has none, so even a CPU without events gives a file zstd -d takes. */
+ * that has none, so even a CPU without events gives a file zstd -d takes.
+ * Stored, not compressed, at level 0 and while the capture is ahead of
+ * the child by more than half the pipe: a slow CPU costs ratio, never
+ * events. */
 static int emit(struct zout *z, int last)
 {
 	size_t r;
+	int q = 0;
 
 	if (!z->len && !(last && !z->frames))
 		return 0;
 	z->frames++;
-	r = ZSTD_compressCCtx(cc, frame, sizeof(frame), z->buf, z->len, level);
+	chunks++;
+	if (!level || (zin >= 0 && !ioctl(zin, FIONREAD, &q) && q > behind)) {
+		stored += level != 0;
+		r = stored_frame(z);
+	} else
+		r = ZSTD_compressCCtx(cc, frame, sizeof(frame), z->buf, z->len, level);
 	z->len = 0;
 	if (ZSTD_isError(r)) {
 		warn_msg("zstd: %s", ZSTD_getErrorName(r));
@@ -183,6 +209,8 @@ static void child(int in, int (*create)(const char *path))
 	signal(SIGINT, SIG_IGN);	/* Ctrl-C stops the capture; we finish */
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
+	zin = in;
+	behind = fcntl(in, F_GETPIPE_SZ) / 2;
 	while (!get(in, &m, sizeof(m))) {
 		if (m.len > sizeof(data) - 1 || get(in, data, m.len))
 			_exit(1);
@@ -197,7 +225,11 @@ static void child(int in, int (*create)(const char *path))
 			_exit(1);
 		}
 	}
-	_exit(flush_all() ? 1 : 0);
+	n = flush_all();
+	if (stored)
+		warn_msg("-z: %llu of %llu frames stored uncompressed: compressing fell behind the capture",
+			 stored, chunks);
+	_exit(n ? 1 : 0);
 }
 
 static int send(u32 slot, const void *p, u32 n)

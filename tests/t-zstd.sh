@@ -136,7 +136,7 @@ fi
 
 # trace -z: two captures of one loop device at once (tracefs instances are
 # private), one compressed: the same events, and zstd -d gives the files
-testcmd "zstd: a level past ZSTD_LEVEL_MAX" "trace -z20 -d /dev/null 2>&1; echo rc=\$?" "trace: -z20: a level from 1 to 19\nrc=1\n"
+testcmd "zstd: a level past ZSTD_LEVEL_MAX" "trace -z20 -d /dev/null 2>&1; echo rc=\$?" "trace: -z20: a level from 0 (stored) to 19\nrc=1\n"
 if live_ok "zstd: trace -z live" zstd; then
 	LI=$OUT/loop.img; rm -f "$LI"; truncate -s 64M "$LI"
 	LOOP=$(losetup -f --show "$LI"); LN=${LOOP#/dev/}
@@ -144,10 +144,12 @@ if live_ok "zstd: trace -z live" zstd; then
 	rm -f "$Z/cz.err" "$Z/cp.err"
 	"$IOMON" trace -z -d "$LOOP" -D "$Z/cz" >"$Z/cz.sum" 2>"$Z/cz.err" & pz=$!
 	"$IOMON" trace -d "$LOOP" -D "$Z/cp" >"$Z/cp.sum" 2>"$Z/cp.err" & pp=$!
-	capturing "$Z/cz.err" $pz; capturing "$Z/cp.err" $pp
+	rm -rf "$Z/c0"; mkdir -p "$Z/c0"
+	"$IOMON" trace -z0 -d "$LOOP" -D "$Z/c0" >"$Z/c0.sum" 2>"$Z/c0.err" & p0=$!
+	capturing "$Z/cz.err" $pz; capturing "$Z/cp.err" $pp; capturing "$Z/c0.err" $p0
 	dd if=/dev/urandom of="$LOOP" bs=4k count=500 oflag=direct 2>/dev/null
 	dd if="$LOOP" of=/dev/null bs=64k count=20 iflag=direct 2>/dev/null
-	kill -INT $pz $pp; wait $pz; rz=$?; wait $pp
+	kill -INT $pz $pp $p0; wait $pz; rz=$?; wait $pp; wait $p0
 	check "trace -z: exit 0" test $rz = 0
 	check "trace -z: its tracefs instance removed (the compressing child holds none of its files)" \
 		sh -c "! grep -q 'could not remove' '$Z/cz.err'"
@@ -163,6 +165,27 @@ if live_ok "zstd: trace -z live" zstd; then
 	(cd "$Z/cz" && notime) >"$Z/cz.txt"; (cd "$Z/cp" && notime) >"$Z/cp.txt"
 	check "trace -z: parse shows the plain capture's events ($(grep -c ' C ' "$Z/cz.txt") completions)" \
 		sh -c "grep -q ' C ' '$Z/cz.txt' && cmp -s '$Z/cz.txt' '$Z/cp.txt'"
+	# -z0: frames stored, not compressed (zstd's raw blocks): still zstd
+	for f in "$Z"/c0/*.zst; do b=$(basename "$f" .zst); zstd -q -d -c "$f" >"$Z/c0/$b.plain" || echo bad >>"$Z/c0.bad"; done
+	check "trace -z0: valid zstd, restoring the plain capture's sizes" \
+		test "$(cat "$Z/c0.bad" 2>/dev/null)$(cd "$Z/c0" && stat -c %s *.plain | tr '\n' ' ')" = "$(cd "$Z/cp" && stat -c %s *.blktrace.* | tr '\n' ' ')"
+	(cd "$Z/c0" && notime) >"$Z/c0.txt"
+	check "trace -z0: parse shows the plain capture's events" cmp -s "$Z/c0.txt" "$Z/cp.txt"
+	# a compressor that falls behind stores frames instead (and says how
+	# many) rather than stall the capture: its child stopped for a while
+	rm -rf "$Z/cb"; mkdir -p "$Z/cb"; rm -f "$Z/cb.err"
+	"$IOMON" trace -z19 -d "$LOOP" -D "$Z/cb" >/dev/null 2>"$Z/cb.err" & pb=$!
+	capturing "$Z/cb.err" $pb
+	kid=$(pgrep -P $pb | head -1)
+	[ -n "$kid" ] && kill -STOP "$kid"
+	dd if=/dev/urandom of="$LOOP" bs=4k count=6000 oflag=direct 2>/dev/null
+	sleep 0.5; [ -n "$kid" ] && kill -CONT "$kid"
+	kill -INT $pb; wait $pb
+	check "trace -z: behind the capture, frames are stored and counted on stderr" \
+		grep -qE 'z: [1-9][0-9]* of [0-9]+ frames stored uncompressed: compressing fell behind' "$Z/cb.err"
+	ok=1; for f in "$Z"/cb/*.zst; do zstd -q -t "$f" || ok=0; done
+	check "trace -z: stored and compressed frames mixed are valid zstd" test $ok = 1
+	check "trace -z: parse reads the mixed files" sh -c "cd '$Z/cb' && '$IOMON' parse -i '$LN' | grep -q ' C '"
 	# -o - -z: one compressed stream
 	rm -f "$Z/st.err"
 	"$IOMON" trace -z -o - -d "$LOOP" >"$Z/st.zst" 2>"$Z/st.err" & ps=$!
