@@ -107,6 +107,7 @@ SRCS := \
 	stats/monstat.c \
 	stats/topstat.c \
 	output/bpevent.c \
+	output/bpin.c \
 	output/bploop.c \
 	output/btrace.c \
 	output/btt.c \

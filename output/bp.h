@@ -62,4 +62,11 @@ void bp_push_begin(void);	/* a stream fed by bp_push (btrace) */
 int bp_push(const void *p, size_t n);
 void bp_pump(void);
 int bp_end(int rc);		/* last records, summaries; the exit status */
+/* output/bpin.c: btt's and plot's inputs: one dump, one -, trace names
+ * (several), or none for a live capture of cap_add_device's devices;
+ * records to fn in time order, round() at each live round; 0 or 1 */
+int bp_read_in(char **in, int nin, struct cap_cfg *c, void (*fn)(const struct rec *), void (*round)(void));
+int bp_in_kind(const char *s);	/* 0 a dump, 1 a trace's name, 2 stdin */
+/* inputs, each a device of blkparse's table or an input of the merge */
+#define BP_INPUTS (DEVS_MAX < MERGE_INPUTS ? DEVS_MAX : MERGE_INPUTS)
 #endif

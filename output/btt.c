@@ -1,11 +1,7 @@
-/* output/btt.c: driver: btt: options, inputs (dumps, trace files, a stream, live capture), the report */
+/* output/btt.c: driver: btt: options, the report, live intervals, the exports */
 /* usage: iomon btt -i INPUT... | -t DEV... [-o NAME]
- * A dump (blkparse -d, iomon parse -d) is read through the shared merge
- * (capture/merge.c).  Trace files, a raw stream and a live capture go
- * through blkparse's own engine (output/bploop.c) with its -d records
- * handed to btt instead of a file: the same records, times from the same
- * genesis, as `blkparse -d DUMP -O` and then btt on DUMP.  The figures are
- * stats/bttstat.c's. */
+ * The inputs are read by output/bpin.c (shared with plot) into
+ * stats/bttstat.c's figures. */
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -19,112 +15,17 @@ const char btt_usage[] =
 "  [--hist] [--json FILE] [--prom FILE]   INPUT: a dump, a trace's NAME, or -\n";
 
 static char btt_out[8192];
-static volatile sig_atomic_t btt_stop;	/* never set: btt reads to the end */
 
 static char json_buf[4096];
-/* each a device of blkparse's table or an input of the merge */
-#define BTT_INPUTS (DEVS_MAX < MERGE_INPUTS ? DEVS_MAX : MERGE_INPUTS)
 
 static struct {
-	char *in[BTT_INPUTS];
+	char *in[BP_INPUTS];
 	const char *out, *prom, *ios;
 	struct obuf json, text;	/* text: live -S's interval report, stdout */
 	int nin, hist, json_on, every;
 	u64 t0;
 	u64 next;		/* -S: mono_ms of the next interval's end */
 } A;
-
-/* the dump (stdin's: its first record already taken) in its order.  One:
- * a dump's notes keep the kernel's times, its records blkparse's, so two
- * would not merge by time. */
-static COLD int read_dump(int from_stdin)
-{
-	struct merge_in *m;
-	int fd = from_stdin ? 0 : open(A.in[0], O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0) {
-		err_sys(A.in[0]);
-		return 1;
-	}
-	merge_begin(MERGE_TIME, 1, NULL, &btt_stop);
-	merge_add(fd, fd ? A.in[0] : "(stdin)", 0, 0, STREAM_BUF);
-	while ((m = merge_head())) {
-		btt_event(&m->head);
-		merge_pop();
-	}
-	fd = merge_end();
-	src_zero_report();
-	return fd;
-}
-
-/* blkparse -O -d, its records to btt */
-static void engine(void)
-{
-	bp_defaults();
-	P.text = 0;
-	P.dumping = 1;
-	P.dump_to = btt_event;
-}
-
-static COLD int read_traces(void)
-{
-	int i;
-
-	engine();
-	for (i = 0; i < A.nin; i++)
-		dev_add(A.in[i], 0);	/* BTT_INPUTS: there is room */
-	return bp_files() < 0 ? 1 : bp_end(0);
-}
-
-/* Stdin up to its first record that is not a note, read exactly: a dump's
- * times start at 0 (blkparse's genesis), a raw trace's at the kernel
- * clock's (seconds since boot at least).  Notes do not count for btt. */
-static u8 peek[REC_V8_LEN + 65536];
-
-static COLD int read_stdin(void)
-{
-	struct rec r;
-	u32 n = 0, want = REC_V7_LEN;
-	ssize_t k;
-
-	for (;;) {
-		for (; n < want; n += (u32)k)
-			if ((k = read(0, peek + n, want - n)) <= 0) {
-				if (!k && !n)
-					return 0;	/* empty */
-				goto bad;
-			}
-		if ((k = rec_decode(peek, n, &r)) == DEC_MORE) {
-			want = (u32)r.hdr_len + r.pdu_len;
-			continue;
-		}
-		if (k < 0)
-			goto bad;
-		if (!REC_IS_NOTE(&r))
-			break;
-		btt_event(&r);	/* a process's name, for -A */
-		n = 0;
-		want = REC_V7_LEN;
-	}
-	if (r.time < 1000000000) {
-		btt_event(&r);
-		return read_dump(1);
-	}
-	engine();
-	bp_push_begin();
-	while (!bp_push(peek, n) && (k = read(0, peek, sizeof(peek))) > 0)
-		n = (u32)k;
-	return bp_end(0);
-bad:
-	warn_msg("(stdin): not a dump or a trace");
-	return 1;
-}
-
-static int to_engine(void *ctx, const void *p, size_t n)
-{
-	(void)ctx;
-	return bp_push(p, n);
-}
 
 static COLD void export_now(void)
 {
@@ -139,59 +40,13 @@ static void interval_text(void)
 		btt_interval_report(&A.text, (mono_ms() - A.t0 + 500) / 1000);
 }
 
-static void live_round(void *ctx)
+static void live_round(void)
 {
-	(void)ctx;
-	bp_pump();
 	if (A.every && mono_ms() >= A.next) {
 		A.next += (u64)A.every * 1000;
 		interval_text();
 		export_now();
 	}
-}
-
-/* blktrace -o - | blkparse -i - -d, as btrace runs it */
-static COLD int read_live(struct cap_cfg *c)
-{
-	int rc;
-
-	engine();
-	P.batch_n = 100000;
-	bp_push_begin();
-	c->to_stdout = 1;
-	c->sink = to_engine;
-	c->round = live_round;
-	A.t0 = mono_ms();
-	A.next = A.t0 + (u64)A.every * 1000;
-	ob_init(&A.text, 1, "(stdout)", btt_out, sizeof(btt_out));
-	rc = cap_run(c);
-	rc |= bp_end(0);
-	interval_text();	/* the last one, cut short */
-	return rc;
-}
-
-/* 0: a dump (a regular file), 1: a trace's name, 2: stdin */
-static int kind(const char *s)
-{
-	struct stat st;
-
-	if (!strcmp(s, "-"))
-		return 2;
-	return str_find(s, ".blktrace.") || stat(s, &st) || !S_ISREG(st.st_mode);
-}
-
-static COLD int read_input(struct cap_cfg *c)
-{
-	int i, k = A.nin ? kind(A.in[0]) : 3;
-
-	for (i = 1; i < A.nin; i++)
-		if (kind(A.in[i]) != k || k != 1)
-			k = 4;
-	if (k == 4 || (A.nin && cap_ndev())) {
-		warn_msg("one dump, one -, trace names, or -t");
-		return 1;
-	}
-	return k == 3 ? read_live(c) : k == 2 ? read_stdin() : k ? read_traces() : read_dump(0);
 }
 
 /* a pool that ran out makes the figures approximate: said, never silent */
@@ -257,8 +112,8 @@ COLD int btt_main(int argc, char **argv)
 	while ((c = opt_get(argc, argv, "Ai:o:t:w:S:l:q:z:I:", longopts)) != -1) {
 		switch (c) {
 		case 'i':
-			if (A.nin == BTT_INPUTS) {
-				warn_msg("%s: more than %d inputs (DEVS_MAX, MERGE_INPUTS)", opt_arg, BTT_INPUTS);
+			if (A.nin == BP_INPUTS) {
+				warn_msg("%s: more than %d inputs (DEVS_MAX, MERGE_INPUTS)", opt_arg, BP_INPUTS);
 				return 1;
 			}
 			A.in[A.nin++] = opt_arg;
@@ -301,11 +156,16 @@ COLD int btt_main(int argc, char **argv)
 		return 1;
 	}
 	/* btt reads an empty dump as nothing to do: no report, no files */
-	if (A.nin == 1 && kind(A.in[0]) == 0 && !stat(A.in[0], &st) && S_ISREG(st.st_mode) && !st.st_size)
+	if (A.nin == 1 && bp_in_kind(A.in[0]) == 0 && !stat(A.in[0], &st) && S_ISREG(st.st_mode) && !st.st_size)
 		return 0;
 	if (A.ios && btt_files_opt('I', A.ios))
 		return 1;
-	rc = read_input(&cfg);
+	A.t0 = mono_ms();
+	A.next = A.t0 + (u64)A.every * 1000;
+	ob_init(&A.text, 1, "(stdout)", btt_out, sizeof(btt_out));
+	rc = bp_read_in(A.in, A.nin, &cfg, btt_event, live_round);
+	if (!A.nin)
+		interval_text();	/* live: the last one, cut short */
 	rc |= btt_files_end();
 	pools_report();
 	if (A.json_on || A.prom)	/* the last (or only) interval */
