@@ -105,6 +105,7 @@ SRCS := \
 	stats/bttstat.c \
 	stats/iostats.c \
 	stats/monstat.c \
+	stats/plotstat.c \
 	stats/topstat.c \
 	output/bpevent.c \
 	output/bpin.c \
@@ -118,6 +119,8 @@ SRCS := \
 	output/fmt.c \
 	output/monitor.c \
 	output/parse.c \
+	output/plot.c \
+	output/plotsvg.c \
 	output/summary.c \
 	output/top.c \
 	output/toptable.c \

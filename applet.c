@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include "output/output.h"
 
-extern const char parse_usage[], trace_usage[], btrace_usage[], monitor_usage[], top_usage[], btt_usage[];
+extern const char parse_usage[], trace_usage[], btrace_usage[], monitor_usage[], top_usage[], btt_usage[], plot_usage[];
 
 /* generic: a name other tools own too (procps' top); --install makes its
  * link only with --all. */
@@ -27,6 +27,7 @@ static const struct applet {
 	{ "btt", btt_main, btt_usage, 0 },
 	{ "monitor", monitor_main, monitor_usage, 1 },
 	{ "parse", parse_main, parse_usage, 1 },
+	{ "plot", plot_main, plot_usage, 1 },
 	{ "top", top_main, top_usage, 1 },
 	{ "trace", trace_main, trace_usage, 1 },
 };

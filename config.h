@@ -289,6 +289,29 @@
 #ifndef BTT_PROCS
 #define BTT_PROCS 256		/* btt -A: process names (the pids': PROC_MAX) */
 #endif
+/* plot: PLOT_BINS columns of time per graph, PLOT_ROWS rows of offset,
+ * PLOT_SERIES devices, PLOT_LAT log2 buckets of D2C (us) in the heatmap */
+#ifndef PLOT_BINS
+#define PLOT_BINS 240
+#endif
+#ifndef PLOT_ROWS
+#define PLOT_ROWS 64
+#endif
+#ifndef PLOT_SERIES
+#define PLOT_SERIES 4
+#endif
+#ifndef PLOT_LAT
+#define PLOT_LAT 20
+#endif
+#ifndef PLOT_REQS
+#define PLOT_REQS 4096		/* requests in flight, Q or D to C */
+#endif
+#ifndef PLOT_PROCS
+#define PLOT_PROCS 8		/* -P: processes with a colour of their own */
+#endif
+#ifndef PLOT_BIN_NS
+#define PLOT_BIN_NS 1000000	/* a column's first width: 1 ms */
+#endif
 #ifndef BTT_FILE_BUF
 #define BTT_FILE_BUF 2048	/* each -l/-q/-z file's buffer (3 a device) */
 #endif

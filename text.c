@@ -203,7 +203,7 @@ char *fmt_zpad(char *p, u64 v, int width)
 }
 
 /* ---- vfmt: the part of printf iomon's messages and reports use ----
- * Flags - and 0, a width, a precision for s and f, lengths l, ll and z,
+ * Flags - and 0, a width, a precision for s and f (or .*), lengths l, ll and z,
  * conversions d i u x c s f and %%.  libc's printf costs a quarter of the
  * binary (float formatting, wide characters, positional arguments); this
  * is what is left once those go.  tests/t-fmt.sh holds it to glibc's. */
@@ -338,7 +338,9 @@ COLD int vfmt(char *buf, size_t cap, const char *fmt, va_list ap)
 				break;
 		while (fmt[1] >= '0' && fmt[1] <= '9')
 			width = width * 10 + *++fmt - '0';
-		if (fmt[1] == '.')
+		if (fmt[1] == '.' && fmt[2] == '*')	/* the precision as an argument */
+			fmt += 2, prec = va_arg(ap, int);
+		else if (fmt[1] == '.')
 			for (fmt++, prec = 0; fmt[1] >= '0' && fmt[1] <= '9';)
 				prec = prec * 10 + *++fmt - '0';
 		while (fmt[1] == 'l' || fmt[1] == 'z')

@@ -57,12 +57,16 @@ int btrace_main(int, char **);
 int monitor_main(int, char **);
 int top_main(int, char **);
 /* output/bttrep.c: btt's report (NAME.avg); output/btt.c: its driver */
-void btt_report(struct obuf *o, int all_data);
-void btt_interval_report(struct obuf *o, u64 secs);	/* all_data: -A's tables */
+void btt_report(struct obuf *o, int all_data);	/* all_data: -A's tables */
+void btt_interval_report(struct obuf *o, u64 secs);
 /* output/bttfiles.c: btt's -z, -l, -q, -I files */
 int btt_files_opt(int c, const char *arg);
 int btt_files_end(void);
 int btt_main(int, char **);
+/* output/plotsvg.c: the SVG of stats/plotstat.c's figures; graphs: PG_ bits */
+enum { PG_IO = 1, PG_TPUT = 2, PG_IOPS = 4, PG_LAT = 8, PG_QD = 16, PG_HEAT = 32 };
+void plot_svg(struct obuf *o, const char *title, char **labels, int graphs);
+int plot_main(int, char **);
 /* output/bttexp.c: beyond btt: the histograms after the report (--hist);
  * JSON lines (the interval's figures) and a Prometheus file (the run's)
  * at wall time t; the interval's figures start again */

@@ -171,6 +171,25 @@ double btt_time(u64 t);	/* btt's BIT_TIME: whole seconds plus the rest */
 void btt_unplug(struct btt_dev *d, double now, u64 nios, int timer);	/* majors 9, 253, 254: btt's "dm" figures */
 /* each I/O's Q2D (at its D), D2C (at its C) and Q2C (at its Q's time), as
  * btt's -z, -l and -q files take them; set by the driver when asked for */
+/* stats/plotstat.c: plot's columns of time (PLOT_BINS, widening as the
+ * trace goes on: plot_bin_ns each) per device, and its rows of offset
+ * (sector >> shift); a cell: bit 0 read, bit 1 write, the rest -P's
+ * process + 1 */
+enum { PB_RB, PB_WB, PB_RN, PB_WN, PB_D2C, PB_D2CN, PB_Q2C, PB_Q2CN, PB_QD, PB_QDMAX, PB_HEAT,
+       PB_N = PB_HEAT + PLOT_LAT };
+struct plot_dev {
+	u32 dev, shift;
+	u64 t0, last_t, depth;
+	u64 bin[PLOT_BINS][PB_N];
+	u8 cell[PLOT_BINS][PLOT_ROWS];
+};
+extern struct plot_dev plot_devs[];
+extern u32 plot_ndevs, plot_nprocs, plot_used;
+extern u64 plot_bin_ns, plot_from, plot_to;	/* -x: ns from each device's start */
+extern int plot_by_proc;
+extern char plot_procs[][16];
+extern unsigned long long plot_dropped_devs, plot_dropped_reqs;
+void plot_event(const struct rec *r);
 /* stats/bttproc.c: btt -A's processes (btt_per_proc set by the driver) */
 struct btt_proc { char name[16]; u64 last_q; struct btt_avg avg[BTT_NAVG]; };
 extern struct btt_proc btt_procs[];

@@ -1,0 +1,229 @@
+/* output/plotsvg.c: output: plot's picture: one self-contained SVG of stats/plotstat.c's columns (offsets, throughput, IOPS, latency, depth, heatmap) */
+/* No scripts, fonts or files of its own: shapes and text in SVG 1.1, so
+ * a browser, an image viewer or a converter shows it alike.  Graphs
+ * overlay the devices (a colour each, the labels in a legend); the offset
+ * map and the latency heatmap get a panel per device. */
+#include <string.h>
+#include "output/output.h"
+
+#define W 960
+#define L 72			/* the y axis' labels */
+#define PW (W - L - 24)		/* the plotting width */
+#define PH 150			/* a panel's plotting height */
+#define STEP (PH + 56)		/* a panel with its title and x labels */
+
+static const char *const dev_col[4] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e" };
+static const char *const proc_col[PLOT_PROCS + 1] = { "#999999", "#1f77b4", "#d62728", "#2ca02c",
+	"#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf" };
+static int ptop;				/* the panel's top */
+static double ymax;
+
+static void esc(struct obuf *o, const char *s)
+{
+	for (; *s; s++)
+		if (*s == '<')
+			ob_puts(o, "&lt;");
+		else if (*s == '&')
+			ob_puts(o, "&amp;");
+		else if ((u8)*s >= ' ' && *s != '"')
+			ob_write(o, s, 1);
+}
+
+static int px(u32 c) { return L + (int)((u64)c * PW / (plot_used ? plot_used : 1)); }
+static int py(double v) { return ptop + PH - (int)(v / ymax * PH + 0.5); }
+
+/* a step of 1, 2 or 5 times a power of ten, about a quarter of v; its decimals */
+static double nice(double v, int *dec)
+{
+	double s = 1e-6;
+
+	*dec = 6;
+	while (s * 10 <= v / 4) {
+		s *= 10;
+		*dec -= *dec > 0;
+	}
+	return s * 5 <= v / 4 ? s * 5 : s * 2 <= v / 4 ? s * 2 : s;
+}
+
+/* a panel: its frame, title, the y axis up to v (rounded up to a step)
+ * in unit, the x axis in seconds */
+static void panel(struct obuf *o, const char *title, double v, const char *unit)
+{
+	double s, x, span = (double)plot_bin_ns * plot_used / 1e9;
+	int dec, i;
+
+	ptop += STEP;
+	s = nice(v > 0 ? v : 1, &dec);
+	for (ymax = s; ymax < v; ymax += s)
+		;
+	ob_printf(o, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">", L, ptop - 8);
+	esc(o, title);
+	ob_printf(o, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444\"/>\n",
+		  L, ptop, PW, PH);
+	for (x = 0; x <= ymax * 1.0001; x += s)
+		ob_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.*f</text><path d=\"M%d %dh%d\" stroke=\"#ddd\"/>\n",
+			  L - 4, py(x) + 4, dec, x, L + 1, py(x), PW - 2);
+	ob_printf(o, "<text x=\"8\" y=\"%d\">%s</text>\n", ptop + PH / 2, unit);
+	s = nice(span > 0 ? span : 1, &dec);
+	for (x = 0, i = 0; x <= span * 1.0001 && span > 0; x += s, i++)
+		ob_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.*f</text>\n",
+			  L + (int)(x / span * PW), ptop + PH + 16, dec, x);
+	ob_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">seconds</text>\n", L + PW, ptop + PH + 32);
+}
+
+/* the legend: a swatch and a name per device, or per process (-P) */
+static void legend(struct obuf *o, char **labels, int procs)
+{
+	u32 i, n = procs ? plot_nprocs + 1 : plot_ndevs;
+	char name[24];
+
+	for (i = 0; i < n; i++) {
+		const char *t = name;
+
+		if (procs)
+			t = i ? plot_procs[i - 1] : "others";
+		else if (labels[i])
+			t = labels[i];
+		else
+			sfmt(name, sizeof(name), "%u,%u", DEV_MAJOR(plot_devs[i].dev), DEV_MINOR(plot_devs[i].dev));
+		ob_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">",
+			  L + PW - 150 * (int)(n - i), ptop - 18, procs ? proc_col[i] : dev_col[i & 3],
+			  L + PW - 150 * (int)(n - i) + 14, ptop - 9);
+		esc(o, t);
+		ob_puts(o, "</text>\n");
+	}
+}
+
+/* figure k of column c, per second or averaged as the graph wants */
+static double fig(const u64 *b, int g)
+{
+	double sec = (double)plot_bin_ns / 1e9;
+
+	switch (g) {
+	case 1: return (double)(b[PB_RB] + b[PB_WB]) / sec / 1e6;	/* MB/s */
+	case 2: return (double)(b[PB_RN] + b[PB_WN]) / sec;		/* IOPS */
+	case 3: return b[PB_D2CN] ? (double)b[PB_D2C] / (double)b[PB_D2CN] / 1e6 : 0;	/* ms */
+	case 4: return b[PB_Q2CN] ? (double)b[PB_Q2C] / (double)b[PB_Q2CN] / 1e6 : 0;
+	default: return (double)b[PB_QD] / (double)plot_bin_ns;	/* requests */
+	}
+}
+
+/* graph g (1 throughput, 2 IOPS, 3 latency (D2C, and Q2C dashed), 5
+ * depth): a line per device */
+static void lines(struct obuf *o, const char *title, const char *unit, int g, char **labels)
+{
+	double m = 0, v;
+	u32 i, c;
+	int k, last = g == 3 ? 4 : g;
+
+	for (i = 0; i < plot_ndevs; i++)
+		for (c = 0; c < plot_used; c++)
+			for (k = g; k <= last; k++)
+				if ((v = fig(plot_devs[i].bin[c], k)) > m)
+					m = v;
+	panel(o, title, m, unit);
+	legend(o, labels, 0);
+	for (i = 0; i < plot_ndevs; i++)
+		for (k = g; k <= last; k++) {
+			ob_printf(o, "<polyline fill=\"none\" stroke=\"%s\"%s points=\"", dev_col[i & 3],
+				  k == 4 ? " stroke-dasharray=\"4 3\"" : "");
+			for (c = 0; c < plot_used; c++)
+				ob_printf(o, "%d,%d ", (px(c) + px(c + 1)) / 2, py(fig(plot_devs[i].bin[c], k)));
+			ob_puts(o, "\"/>\n");
+		}
+}
+
+/* the offset map of device i: a mark where a request was issued, by
+ * direction (reads blue, writes red, both purple) or by process (-P) */
+static void offsets(struct obuf *o, u32 i, const char *label, int procs)
+{
+	const struct plot_dev *d = &plot_devs[i];
+	static const char *const dir_col[4] = { "", "#1f77b4", "#d62728", "#9467bd" };
+	double top = (double)((u64)PLOT_ROWS << d->shift) * 512;
+	int gb = top >= 4e9;
+	char title[64];
+	u32 k, c, r;
+
+	sfmt(title, sizeof(title), "Offsets: %s", label);
+	panel(o, title, top / (gb ? 1e9 : 1e6), gb ? "GB" : "MB");
+	if (procs)
+		legend(o, NULL, 1);
+	for (k = procs ? 0 : 1; k < (procs ? plot_nprocs + 1 : 4); k++) {
+		ob_printf(o, "<path fill=\"%s\" d=\"", procs ? proc_col[k] : dir_col[k]);
+		for (c = 0; c < plot_used; c++)
+			for (r = 0; r < PLOT_ROWS; r++) {
+				u8 v = d->cell[c][r];
+
+				if (v && (procs ? (u32)(v >> 2) == k : (v & 3u) == k))
+					ob_printf(o, "M%d %dh%dv%dh-%dz", px(c), ptop + PH - (int)((r + 1) * PH / PLOT_ROWS),
+						  px(c + 1) - px(c) > 1 ? px(c + 1) - px(c) : 2, PH / PLOT_ROWS + 1,
+						  px(c + 1) - px(c) > 1 ? px(c + 1) - px(c) : 2);
+			}
+		ob_puts(o, "\"/>\n");
+	}
+}
+
+/* device i's D2C times as a heatmap: columns of time, rows of log2
+ * microseconds, the darker the more requests */
+static void heatmap(struct obuf *o, u32 i, const char *label)
+{
+	const struct plot_dev *d = &plot_devs[i];
+	char title[64];
+	u64 most = 1, n;
+	u32 c, k, lvl, q;
+
+	for (c = 0; c < plot_used; c++)
+		for (k = 0; k < PLOT_LAT; k++)
+			if (d->bin[c][PB_HEAT + k] > most)
+				most = d->bin[c][PB_HEAT + k];
+	sfmt(title, sizeof(title), "D2C heatmap: %s (rows: log2 of us)", label);
+	panel(o, title, PLOT_LAT, "2^n us");
+	for (q = 64 - (u32)__builtin_clzll(most), lvl = 1; lvl <= q; lvl++) {
+		ob_printf(o, "<path fill=\"#b30000\" fill-opacity=\"%.2f\" d=\"", (double)lvl / q);
+		for (c = 0; c < plot_used; c++)
+			for (k = 0; k < PLOT_LAT; k++)
+				if ((n = d->bin[c][PB_HEAT + k]) && 64 - (u32)__builtin_clzll(n) == lvl)
+					ob_printf(o, "M%d %dh%dv%dh-%dz", px(c), py(k + 1), px(c + 1) - px(c),
+						  py(k) - py(k + 1), px(c + 1) - px(c));
+		ob_puts(o, "\"/>\n");
+	}
+}
+
+/* graphs: PG_* bits; labels: a name per device or NULL */
+void plot_svg(struct obuf *o, const char *title, char **labels, int graphs)
+{
+	int n = 0, per = (graphs & PG_IO ? 1 : 0) + (graphs & PG_HEAT ? 1 : 0), g;
+	char name[PLOT_SERIES][24];
+	u32 i;
+
+	for (g = PG_TPUT; g <= PG_QD; g <<= 1)
+		n += (graphs & g) != 0;
+	n += per * (int)plot_ndevs;
+	for (i = 0; i < plot_ndevs; i++)
+		if (labels[i])
+			sfmt(name[i], sizeof(name[i]), "%s", labels[i]);
+		else
+			sfmt(name[i], sizeof(name[i]), "%u,%u", DEV_MAJOR(plot_devs[i].dev), DEV_MINOR(plot_devs[i].dev));
+	ob_printf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+		  "version=\"1.1\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n"
+		  "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"%d\" y=\"24\" font-size=\"18\">",
+		  W, 40 + n * STEP, L);
+	esc(o, title);
+	ob_puts(o, "</text>\n");
+	ptop = 40 - STEP + 28;
+	if (graphs & PG_IO)
+		for (i = 0; i < plot_ndevs; i++)
+			offsets(o, i, name[i], plot_by_proc);
+	if (graphs & PG_TPUT)
+		lines(o, "Throughput", "MB/s", 1, labels);
+	if (graphs & PG_IOPS)
+		lines(o, "IOPS", "IO/s", 2, labels);
+	if (graphs & PG_LAT)
+		lines(o, "Latency: D2C, Q2C dashed", "ms", 3, labels);
+	if (graphs & PG_QD)
+		lines(o, "Queue depth (issued, not completed)", "requests", 5, labels);
+	if (graphs & PG_HEAT)
+		for (i = 0; i < plot_ndevs; i++)
+			heatmap(o, i, name[i]);
+	ob_puts(o, "</svg>\n");
+}
