@@ -86,6 +86,8 @@ COLD int plot_main(int argc, char **argv)
 		warn_msg("%llu requests found %d (PLOT_REQS) in flight: not drawn", plot_dropped_reqs, PLOT_REQS);
 	if (!plot_ndevs)
 		warn_msg("no I/O to draw");
+	if (plot_to != ~(u64)0)
+		plot_cover(plot_to - plot_from);
 	if ((fd = open_out(out, 0644)) < 0)
 		return 1;
 	ob_init(&o, fd, out, plot_buf, sizeof(plot_buf));

@@ -45,9 +45,9 @@ static double nice(double v, int *dec)
 	return s * 5 <= v / 4 ? s * 5 : s * 2 <= v / 4 ? s * 2 : s;
 }
 
-/* a panel: its frame, title, the y axis up to v (rounded up to a step)
- * in unit, the x axis in seconds */
-static void panel(struct obuf *o, const char *title, double v, const char *unit)
+/* a panel: its frame, title, the y axis up to v (rounded up to a step,
+ * unless exact) in unit, the x axis in seconds */
+static void panel(struct obuf *o, const char *title, double v, const char *unit, int exact)
 {
 	double s, x, span = (double)plot_bin_ns * plot_used / 1e9;
 	int dec, i;
@@ -56,6 +56,8 @@ static void panel(struct obuf *o, const char *title, double v, const char *unit)
 	s = nice(v > 0 ? v : 1, &dec);
 	for (ymax = s; ymax < v; ymax += s)
 		;
+	if (exact)
+		ymax = v;
 	ob_printf(o, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">", L, ptop - 8);
 	esc(o, title);
 	ob_printf(o, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444\"/>\n",
@@ -87,8 +89,8 @@ static void legend(struct obuf *o, char **labels, int procs)
 		else
 			sfmt(name, sizeof(name), "%u,%u", DEV_MAJOR(plot_devs[i].dev), DEV_MINOR(plot_devs[i].dev));
 		ob_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">",
-			  L + PW - 150 * (int)(n - i), ptop - 18, procs ? proc_col[i] : dev_col[i & 3],
-			  L + PW - 150 * (int)(n - i) + 14, ptop - 9);
+			  L + PW - 110 * (int)(n - i), ptop - 18, procs ? proc_col[i] : dev_col[i & 3],
+			  L + PW - 110 * (int)(n - i) + 14, ptop - 9);
 		esc(o, t);
 		ob_puts(o, "</text>\n");
 	}
@@ -121,7 +123,7 @@ static void lines(struct obuf *o, const char *title, const char *unit, int g, ch
 			for (k = g; k <= last; k++)
 				if ((v = fig(plot_devs[i].bin[c], k)) > m)
 					m = v;
-	panel(o, title, m, unit);
+	panel(o, title, m, unit, 0);
 	legend(o, labels, 0);
 	for (i = 0; i < plot_ndevs; i++)
 		for (k = g; k <= last; k++) {
@@ -139,13 +141,14 @@ static void offsets(struct obuf *o, u32 i, const char *label, int procs)
 {
 	const struct plot_dev *d = &plot_devs[i];
 	static const char *const dir_col[4] = { "", "#1f77b4", "#d62728", "#9467bd" };
-	double top = (double)((u64)PLOT_ROWS << d->shift) * 512;
+	double top = (double)((u64)PLOT_ROWS << d->shift) * 512, row;
 	int gb = top >= 4e9;
 	char title[64];
 	u32 k, c, r;
 
 	sfmt(title, sizeof(title), "Offsets: %s", label);
-	panel(o, title, top / (gb ? 1e9 : 1e6), gb ? "GB" : "MB");
+	panel(o, title, top / (gb ? 1e9 : 1e6), gb ? "GB" : "MB", 1);
+	row = ymax / PLOT_ROWS;
 	if (procs)
 		legend(o, NULL, 1);
 	for (k = procs ? 0 : 1; k < (procs ? plot_nprocs + 1 : 4); k++) {
@@ -155,8 +158,8 @@ static void offsets(struct obuf *o, u32 i, const char *label, int procs)
 				u8 v = d->cell[c][r];
 
 				if (v && (procs ? (u32)(v >> 2) == k : (v & 3u) == k))
-					ob_printf(o, "M%d %dh%dv%dh-%dz", px(c), ptop + PH - (int)((r + 1) * PH / PLOT_ROWS),
-						  px(c + 1) - px(c) > 1 ? px(c + 1) - px(c) : 2, PH / PLOT_ROWS + 1,
+					ob_printf(o, "M%d %dh%dv%dh-%dz", px(c), py((r + 1) * row),
+						  px(c + 1) - px(c) > 1 ? px(c + 1) - px(c) : 2, py(r * row) - py((r + 1) * row) + 1,
 						  px(c + 1) - px(c) > 1 ? px(c + 1) - px(c) : 2);
 			}
 		ob_puts(o, "\"/>\n");
@@ -177,7 +180,7 @@ static void heatmap(struct obuf *o, u32 i, const char *label)
 			if (d->bin[c][PB_HEAT + k] > most)
 				most = d->bin[c][PB_HEAT + k];
 	sfmt(title, sizeof(title), "D2C heatmap: %s (rows: log2 of us)", label);
-	panel(o, title, PLOT_LAT, "2^n us");
+	panel(o, title, PLOT_LAT, "2^n us", 1);
 	for (q = 64 - (u32)__builtin_clzll(most), lvl = 1; lvl <= q; lvl++) {
 		ob_printf(o, "<path fill=\"#b30000\" fill-opacity=\"%.2f\" d=\"", (double)lvl / q);
 		for (c = 0; c < plot_used; c++)

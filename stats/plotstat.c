@@ -98,6 +98,15 @@ static int col(const struct plot_dev *d, u64 t)
 	return (int)c;
 }
 
+/* -x MIN:MAX: the columns cover MAX - MIN whatever the records reached */
+void plot_cover(u64 span)
+{
+	while (span / plot_bin_ns >= PLOT_BINS)
+		widen();
+	if (span / plot_bin_ns + 1 > plot_used)
+		plot_used = (u32)(span / plot_bin_ns + 1);
+}
+
 /* -P: a process's colour, by name (the first PLOT_PROCS; 0: the rest) */
 static u8 proc_of(u32 pid)
 {

@@ -190,6 +190,7 @@ extern int plot_by_proc;
 extern char plot_procs[][16];
 extern unsigned long long plot_dropped_devs, plot_dropped_reqs;
 void plot_event(const struct rec *r);
+void plot_cover(u64 span);	/* -x: columns for MAX - MIN */
 /* stats/bttproc.c: btt -A's processes (btt_per_proc set by the driver) */
 struct btt_proc { char name[16]; u64 last_q; struct btt_avg avg[BTT_NAVG]; };
 extern struct btt_proc btt_procs[];

@@ -5,6 +5,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 IOMON=$PWD/iomon
+TOP_DIR=$PWD
 live() {
 	[ "$(id -u)" = 0 ] && command -v losetup >/dev/null || return 1
 	W=$(mktemp -d /tmp/iomon-demo.XXXXXX) || return 1
@@ -32,6 +33,10 @@ live() {
 	echo
 	echo "\$ iomon top -C -i $W/$N 3600    (biotop's table of the same capture)"
 	"$IOMON" top -C -i "$W/$N" 3600
+	echo
+	echo "\$ iomon plot -i $W/$N -o iomon-demo.svg -T 'dd on $LOOP'"
+	"$IOMON" plot -i "$W/$N" -o "$TOP_DIR/iomon-demo.svg" -T "dd on $LOOP" &&
+		echo "a picture of this capture: $TOP_DIR/iomon-demo.svg (open it in a browser)"
 	rm -rf "$W"
 }
 if ! live; then
@@ -46,4 +51,7 @@ if ! live; then
 	"$IOMON" parse -i nullb0 | tail -22
 	echo "\$ iomon top -C -i nullb0 3600   (biotop's table: who did the I/O)"
 	"$IOMON" top -C -i nullb0 3600
+	echo "\$ iomon plot -i nullb0 -o iomon-demo.svg -T 'ext4 on null_blk'"
+	"$IOMON" plot -i nullb0 -o "$TOP_DIR/iomon-demo.svg" -T "ext4 on null_blk" &&
+		echo "a picture of this trace: $TOP_DIR/iomon-demo.svg (open it in a browser)"
 fi

@@ -18,6 +18,7 @@
 #   prometheus          promtool, to check monitor's --prom output (optional)
 #   clang-14, libclang-rt-14-dev   libFuzzer, ASan, UBSan (make fuzz; optional)
 #   tmux                the live top screen test (optional)
+#   libxml2-utils, chromium   xmllint and a headless browser for plot's SVG (t-plot.sh)
 # cross (make ARCH=s390x|aarch64|armhf, make check ARCH=...), build and:
 #   cross gcc, musl-dev for each arch, qemu-user-static
 # all (CI), check and cross and:
@@ -65,6 +66,9 @@ if has check; then
 	command -v clang-14 >/dev/null || opt+=(clang-14)
 	ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || opt+=(libclang-rt-14-dev)
 	command -v tmux >/dev/null || opt+=(tmux)
+	# plot's SVG checked as XML and looked at as a picture (t-plot.sh)
+	command -v xmllint >/dev/null || need+=(libxml2-utils)
+	command -v chromium >/dev/null || need+=(chromium)
 fi
 if has all; then
 	command -v qemu-system-s390x >/dev/null || opt+=(qemu-system-misc)

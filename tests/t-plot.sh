@@ -1,0 +1,144 @@
+# needs: python3 xmllint chromium
+# iomon plot: the SVG is well-formed XML, and looked at as a person would:
+# headless Chromium renders it, and the picture's pixels are checked
+# (not blank; a crafted trace's marks where its I/O was).
+
+# png_check PNG CMD...: python over the PNG's pixels (RGB rows), CMD is a
+# Python expression over px(x, y) -> (r, g, b), W, H; true passes
+png_py='
+import struct, sys, zlib
+def load(path):
+    d = open(path, "rb").read()
+    assert d[:8] == b"\x89PNG\r\n\x1a\n"
+    i, idat, W = 8, b"", 0
+    while i < len(d):
+        n, t = struct.unpack(">I4s", d[i:i + 8])
+        c = d[i + 8:i + 8 + n]
+        if t == b"IHDR":
+            W, H, bd, ct = struct.unpack(">IIBB", c[:10])
+            assert bd == 8 and ct in (2, 6), (bd, ct)
+            bpp = 3 if ct == 2 else 4
+        elif t == b"IDAT":
+            idat += c
+        i += 12 + n
+    raw, rows, st = zlib.decompress(idat), [], W * bpp
+    prev = bytearray(st)
+    for y in range(H):
+        f, line = raw[y * (st + 1)], bytearray(raw[y * (st + 1) + 1:(y + 1) * (st + 1)])
+        for x in range(st):
+            a = line[x - bpp] if x >= bpp else 0
+            b = prev[x]
+            c = prev[x - bpp] if x >= bpp else 0
+            if f == 1: line[x] = (line[x] + a) & 255
+            elif f == 2: line[x] = (line[x] + b) & 255
+            elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line); prev = line
+    return W, H, bpp, rows
+W, H, bpp, rows = load(sys.argv[1])
+def px(x, y):
+    r = rows[y]; return tuple(r[x * bpp:x * bpp + 3])
+'
+png_check() {
+	local png=$1; shift
+	python3 -c "$png_py
+sys.exit(0 if ($*) else 1)" "$png"
+}
+# render SVG PNG HEIGHT: Chromium's picture of the SVG
+render() {
+	rm -f "$2"
+	timeout 60 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--screenshot="$2" --window-size=960,"$3" "file://$1" >/dev/null 2>&1
+	[ -s "$2" ]
+}
+
+testcmd "plot: an input is needed" "plot 2>&1; echo rc=\$?" "plot: -i INPUT or -t DEV is needed\nrc=1\n"
+testcmd "plot: a graph by iowatcher's names only" "plot -O disk -i x 2>&1; echo rc=\$?" \
+	"plot: disk: not a graph (io tput iops latency queue_depth heatmap)\nrc=1\n"
+
+# every graph of a real capture
+"$IOMON" plot -i "$FIX/ext4/nullb0" -o "$OUT/ext4.svg" -T "ext4 <&> fixture" 2>"$OUT/ext4.err"
+check "plot: exit 0, nothing on stderr" test $? = 0 -a ! -s "$OUT/ext4.err"
+if need "plot: the SVG is well-formed XML" xmllint; then
+	check "plot: the SVG is well-formed XML (the title's <&> escaped)" xmllint --noout "$OUT/ext4.svg"
+fi
+for t in "Offsets: 254,0" Throughput IOPS "Latency: D2C" "Queue depth" "D2C heatmap: 254,0"; do
+	check "plot: a panel '$t'" grep -q ">$t" "$OUT/ext4.svg"
+done
+check "plot: self-contained (no script, no link, no external reference)" \
+	sh -c "! grep -qiE '<script|href|url\\(|@import|<image' '$OUT/ext4.svg'"
+# the same trace big-endian (s390x's), and as a raw stream on stdin
+"$IOMON" plot -i "$FIX/ext4-be/nullb0" -o "$OUT/be.svg" 2>/dev/null
+"$IOMON" plot -i "$FIX/ext4/nullb0" -o "$OUT/le.svg" 2>/dev/null
+same "plot: a big-endian trace draws as the same trace little-endian" "$OUT/be.svg" "$OUT/le.svg"
+"$IOMON" plot -i - -o "$OUT/stdin.svg" <"$FIX/stream/nullb0.stream" 2>/dev/null
+"$IOMON" plot -i "$FIX/stream/nullb0.stream" -o "$OUT/file.svg" 2>/dev/null
+check "plot -i -: a raw stream on stdin draws ($(grep -c '<polyline' "$OUT/stdin.svg") lines)" \
+	test "$(grep -c '<polyline' "$OUT/stdin.svg")" -ge 5
+"$IOMON" plot -i "$FIX/v8-ext4-part/nullb0" -o "$OUT/v8.svg" 2>/dev/null
+check "plot: a version 8 trace draws" grep -q "Offsets: 254,0" "$OUT/v8.svg"
+# two traces overlaid, labelled; -O/-N choose graphs
+"$IOMON" plot -i "$FIX/two-devs/nullb0" -i "$FIX/two-devs/nullb1" -l first -l second -O tput -O io -N io \
+	-o "$OUT/two.svg" 2>/dev/null
+check "plot -l: each trace's label in the legend" sh -c "grep -q '>first<' '$OUT/two.svg' && grep -q '>second<' '$OUT/two.svg'"
+check "plot -O tput -O io -N io: the throughput graph alone" \
+	test "$(grep -c 'font-weight="bold"' "$OUT/two.svg")/$(grep -c '<polyline' "$OUT/two.svg")" = 1/2
+# -P: the offsets coloured by process, the names in the legend
+"$IOMON" plot -P -O io -i "$FIX/ext4/nullb0" -o "$OUT/procs.svg" 2>/dev/null
+check "plot -P: the processes in the legend" sh -c "grep -q '>jbd2/nullb0-8<' '$OUT/procs.svg' && grep -q '>others<' '$OUT/procs.svg'"
+# -x: a time range, the axis from its start
+"$IOMON" plot -x 0.2:0.3 -O tput -i "$FIX/ext4/nullb0" -o "$OUT/x.svg" 2>/dev/null
+check "plot -x 0.2:0.3: the time axis spans 0.1 s" sh -c "grep -q '>0.10<' '$OUT/x.svg' && ! grep -q '>0.12<' '$OUT/x.svg'"
+testcmd "plot -x: MIN:MAX" "plot -x 3 -i x 2>&1; echo rc=\$?" "plot: -x 3: MIN:MAX in seconds\nrc=1\n"
+# damage: named with its offset, what came before drawn, exit 1
+head -c 30001 "$FIX/ext4/nullb0.blktrace.0" >"$OUT/cut.blktrace.0"
+"$IOMON" plot -i "$OUT/cut" -o "$OUT/cut.svg" 2>"$OUT/cut.err"
+check "plot: a cut trace: exit 1" test $? = 1
+check "plot: a cut trace: named with its offset" grep -q "cut.blktrace.0: truncated record at byte 29968" "$OUT/cut.err"
+check "plot: a cut trace: what came before is drawn" grep -q "<polyline" "$OUT/cut.svg"
+
+# a crafted trace: 8,0, one 4 KiB read at sector 0 then writes in the
+# upper half of the sectors it spans (2^21..2^22): the offset map shows
+# red only in its upper half, blue only at the bottom
+python3 - "$OUT/craft.dump" <<-'PY'
+import struct, sys
+R, W, Q, D, C = 1 << 16, 1 << 17, 1 << 20, 1 << 22, 1 << 23
+out, t = b"", 0
+def rec(time, sec, act):
+    global out
+    out += struct.pack("<IIQQIIIIIHH", 0x65617407, 0, time, sec, 4096, act, 1, 8 << 20, 0, 0, 0)
+def io(sec, rw):
+    global t
+    rec(t, sec, rw | Q | 1); rec(t + 1000, sec, rw | D | 7); rec(t + 50000, sec, rw | C | 8)
+    t += 100000
+io(0, R)
+for i in range(400):
+    io((1 << 21) + i * 5200, W)
+io((1 << 22) - 8, W)
+open(sys.argv[1], "wb").write(out)
+PY
+"$IOMON" plot -O io -i "$OUT/craft.dump" -o "$OUT/craft.svg" 2>/dev/null
+if need "plot: the picture, rendered by headless Chromium" chromium && render "$OUT/craft.svg" "$OUT/craft.png" 300; then
+	# the panel: <rect x=72 y=TOP width=PW height=150 ...> in the SVG
+	top=$(grep -oE '<rect x="72" y="[0-9]+" width="[0-9]+" height="150"' "$OUT/craft.svg" | head -1 | sed 's/.*y="\([0-9]*\)".*/\1/')
+	check "plot: the rendered picture is not blank" png_check "$OUT/craft.png" \
+		"sum(1 for y in range(0, H, 2) for x in range(0, W, 2) if px(x, y) != (255, 255, 255)) > 500"
+	red="lambda p: p[0] > 150 and p[1] < 90 and p[2] < 90"
+	blue="lambda p: p[2] > 120 and p[0] < 90"
+	check "plot: writes (red) only in the upper half of the offset map" png_check "$OUT/craft.png" \
+		"[y for y in range($top, $top + 150) for x in range(73, W - 25) if ($red)(px(x, y))] and all(y <= $top + 77 for y in range($top, $top + 150) for x in range(73, W - 25) if ($red)(px(x, y)))"
+	check "plot: the read (blue) only at the bottom of the offset map" png_check "$OUT/craft.png" \
+		"[y for y in range($top, $top + 150) for x in range(73, 120) if ($blue)(px(x, y))] and all(y > $top + 140 for y in range($top, $top + 150) for x in range(73, W - 25) if ($blue)(px(x, y)))"
+	# one real fixture's picture kept for README (tests/plot-ext4.png)
+	render "$OUT/ext4.svg" "$OUT/ext4.png" 1300
+	check "plot: a real capture renders (kept as $OUT/ext4.png)" png_check "$OUT/ext4.png" "W == 960 and H == 1300"
+fi
+
+# the tiny build: devices past PLOT_SERIES and requests past PLOT_REQS are counted
+"$IOMON" parse -i "$FIX/two-devs/nullb0" -i "$FIX/two-devs/nullb1" -d "$OUT/two.dump" -O 2>/dev/null
+"$IOMON_TINY" plot -i "$OUT/two.dump" -o "$OUT/tiny.svg" 2>"$OUT/tiny.err"
+check "tiny plot: devices past PLOT_SERIES counted and named" grep -q "(PLOT_SERIES) not drawn" "$OUT/tiny.err"
+"$IOMON_TINY" plot -i "$FIX/mq-randrw/nullb0" -o "$OUT/tiny2.svg" 2>"$OUT/tiny.err"
+check "tiny plot: requests past PLOT_REQS counted and named" grep -q "(PLOT_REQS) in flight: not drawn" "$OUT/tiny.err"
