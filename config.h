@@ -275,7 +275,7 @@
 #define BTT_REQS 8192
 #endif
 #ifndef BTT_SEEKS
-#define BTT_SEEKS 65536		/* distinct seek distances, all devices */
+#define BTT_SEEKS 65535		/* distinct seek distances, all devices (< 65536) */
 #endif
 #ifndef BTT_SEEK_HASH
 #define BTT_SEEK_HASH 16384	/* chains finding a distance's node (a power of 2) */

@@ -10,7 +10,6 @@
 #include <unistd.h>
 #include "output/bp.h"
 
-static volatile sig_atomic_t never;	/* a dump is read to its end */
 static struct {
 	char **in;
 	int nin;
@@ -18,27 +17,29 @@ static struct {
 	void (*round)(void);
 } I;
 
-/* the dump (stdin's: its first record already taken) in its order.  One:
- * a dump's notes keep the kernel's times, its records blkparse's, so two
- * would not merge by time. */
+/* the dump (stdin's: its first record already taken) in its order,
+ * straight from the shared reader (capture/source.c): one input, already
+ * in time order, needs no merge.  One: a dump's notes keep the kernel's
+ * times, its records blkparse's, so two would not merge by time. */
+static u8 dump_buf[STREAM_BUF];
+
 static COLD int read_dump(int from_stdin)
 {
-	struct merge_in *m;
-	int fd = from_stdin ? 0 : open(I.in[0], O_RDONLY | O_CLOEXEC);
+	static struct src s;
+	struct rec r;
+	int fd = from_stdin ? 0 : open(I.in[0], O_RDONLY | O_CLOEXEC), k;
 
 	if (fd < 0) {
 		err_sys(I.in[0]);
 		return 1;
 	}
-	merge_begin(MERGE_TIME, 1, NULL, &never);
-	merge_add(fd, fd ? I.in[0] : "(stdin)", 0, 0, STREAM_BUF);
-	while ((m = merge_head())) {
-		I.fn(&m->head);
-		merge_pop();
-	}
-	fd = merge_end();
+	src_init(&s, fd, fd ? I.in[0] : "(stdin)", dump_buf, sizeof(dump_buf));
+	while ((k = src_record(&s, &r)) > 0)
+		I.fn(&r);
+	if (fd)
+		close(fd);
 	src_zero_report();
-	return fd;
+	return k < 0;
 }
 
 /* blkparse -O -d, its records to the caller */

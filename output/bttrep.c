@@ -415,8 +415,8 @@ static void live_line(struct obuf *o, const char *name, const struct btt_live *l
 	double act = 0, lull = 0, pct = 0;
 	u32 i;
 
-	for (i = 0; i < l->n; i++)
-		tot += l->ct[i] - l->dt[i];
+	for (i = 0; i < l->n; i++)	/* a ring: every slot in use, in any order */
+		tot += l->ct[(l->h + i) % BTT_LIVES] - l->dt[(l->h + i) % BTT_LIVES];
 	if (n == 1)
 		pct = 100.0;
 	else if (n > 1) {

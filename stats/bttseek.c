@@ -10,54 +10,63 @@
  * down the tree (BTT_SEEK_HASH chains), and only a new distance goes in. */
 #include "stats/stats.h"
 
+/* 20 bytes: the memory is these nodes (a trace has some ten thousand
+ * distances), so the distance is 48 bits (2^48 sectors: 128 PiB), the
+ * links 16 (BTT_SEEKS < 65536) and the tree's number shares a word with
+ * the colour */
 struct seek_node {
-	s64 val;
-	u32 cnt, l, r, p;	/* slot + 1; 0: none */
-	u32 next;		/* the hash chain */
-	u16 tree;
-	u8 red;
+	u32 lo, cnt;
+	u16 hi, tr;		/* tr: tree << 1 | red */
+	u16 l, r, p;		/* slot + 1; 0: none */
+	u16 next;		/* the hash chain */
 };
+_Static_assert(BTT_SEEKS < 65536, "BTT_SEEKS: the links are 16 bits");
 static struct seek_node sn[BTT_SEEKS];
-static u32 sn_used, bucket[BTT_SEEK_HASH];
+static u16 bucket[BTT_SEEK_HASH];
+static u32 sn_used;
 static u16 trees;
 unsigned long long btt_seek_dropped;
 
 #define N(i) (&sn[(i) - 1])
+#define RED(i) (N(i)->tr & 1)
+#define PAINT(i, red) (N(i)->tr = (u16)((N(i)->tr & ~1u) | (red)))
+static s64 val(u32 i) { return (s64)((u64)N(i)->hi << 32 | N(i)->lo); }
 
 static void rotate(u32 *root, u32 x, int left)
 {
 	u32 y = left ? N(x)->r : N(x)->l, c = left ? N(y)->l : N(y)->r, p = N(x)->p;
 
 	if (left)
-		N(x)->r = c;
+		N(x)->r = (u16)c;
 	else
-		N(x)->l = c;
+		N(x)->l = (u16)c;
 	if (c)
-		N(c)->p = x;
-	N(y)->p = p;
+		N(c)->p = (u16)x;
+	N(y)->p = (u16)p;
 	if (!p)
 		*root = y;
 	else if (N(p)->l == x)
-		N(p)->l = y;
+		N(p)->l = (u16)y;
 	else
-		N(p)->r = y;
+		N(p)->r = (u16)y;
 	if (left)
-		N(y)->l = x;
+		N(y)->l = (u16)x;
 	else
-		N(y)->r = x;
-	N(x)->p = y;
+		N(y)->r = (u16)x;
+	N(x)->p = (u16)y;
 }
 
 static void fixup(u32 *root, u32 z)
 {
-	while (N(z)->p && N(N(z)->p)->red) {
+	while (N(z)->p && RED(N(z)->p)) {
 		u32 p = N(z)->p, g = N(p)->p;
 		int pl = N(g)->l == p;
 		u32 u = pl ? N(g)->r : N(g)->l;
 
-		if (u && N(u)->red) {
-			N(p)->red = N(u)->red = 0;
-			N(g)->red = 1;
+		if (u && RED(u)) {
+			PAINT(p, 0);
+			PAINT(u, 0);
+			PAINT(g, 1);
 			z = g;
 			continue;
 		}
@@ -66,44 +75,47 @@ static void fixup(u32 *root, u32 z)
 			z = p;
 			p = N(z)->p;
 		}
-		N(p)->red = 0;
-		N(g)->red = 1;
+		PAINT(p, 0);
+		PAINT(g, 1);
 		rotate(root, g, !pl);
 	}
-	N(*root)->red = 0;
+	PAINT(*root, 0);
 }
 
 static void tree_add(struct btt_seek *k, s64 v)
 {
-	u32 *root = &k->root, i, p = 0, *b;
+	u32 *root = &k->root, i, p = 0, tr;
+	u16 *b;
 	int left = 0;
 
 	if (!k->id)
 		k->id = ++trees;
+	tr = (u32)k->id << 1;
 	b = &bucket[(u32)(((u64)v * 0x9e3779b97f4a7c15ull + k->id) >> 40) & (BTT_SEEK_HASH - 1)];
 	for (i = *b; i; i = N(i)->next)
-		if (N(i)->val == v && N(i)->tree == k->id) {
+		if (N(i)->lo == (u32)v && N(i)->hi == (u16)((u64)v >> 32) && (N(i)->tr & ~1u) == tr) {
 			N(i)->cnt++;
 			return;
 		}
 	for (i = *root; i;) {
 		p = i;
-		left = v < N(i)->val;
+		left = v < val(i);
 		i = left ? N(i)->l : N(i)->r;
 	}
-	if (sn_used == BTT_SEEKS) {
+	if (sn_used == BTT_SEEKS || (u64)v >> 48) {
 		btt_seek_dropped++;
 		return;
 	}
 	i = ++sn_used;
-	*N(i) = (struct seek_node){ .val = v, .cnt = 1, .p = p, .red = 1, .next = *b, .tree = k->id };
-	*b = i;
+	*N(i) = (struct seek_node){ .lo = (u32)v, .hi = (u16)((u64)v >> 32), .cnt = 1, .p = (u16)p,
+				    .tr = (u16)(tr | 1), .next = *b };
+	*b = (u16)i;
 	if (!p)
 		*root = i;
 	else if (left)
-		N(p)->l = i;
+		N(p)->l = (u16)i;
 	else
-		N(p)->r = i;
+		N(p)->r = (u16)i;
 	fixup(root, i);
 }
 
@@ -132,7 +144,7 @@ static int median(u32 i, u64 target, s64 *v)
 	if (!i)
 		return 0;
 	if (N(i)->cnt >= target) {
-		*v = N(i)->val;
+		*v = val(i);
 		return 1;
 	}
 	return median(N(i)->l, target, v) || median(N(i)->r, target, v);
@@ -159,7 +171,7 @@ static void modes(u32 i, struct btt_mode *m)
 	if (!m->n || N(i)->cnt > m->most)
 		m->n = 0;
 	if (m->n < m->cap)
-		m->val[m->n] = N(i)->val;
+		m->val[m->n] = val(i);
 	m->n++;
 	m->most = N(i)->cnt;
 }

@@ -36,7 +36,7 @@ u32 btt_ndevs;
 struct btt_avg btt_all[BTT_NAVG];
 struct btt_live btt_live_all;
 unsigned long long btt_dev_dropped, btt_req_dropped, btt_live_folds;
-int btt_per_proc;
+int btt_per_proc, btt_beyond;
 static u64 last_q = UNSET;
 void (*btt_lat_fn)(const struct btt_dev *d, int kind, u64 t, u64 lat);
 
@@ -132,7 +132,8 @@ static void both(struct btt_dev *d, const struct btt_q *q, int which, u64 t)
 {
 	avg_add(&btt_all[which], t);
 	avg_add(&d->avg[which], t);
-	avg_add(&d->iv.avg[which], t);
+	if (btt_beyond)
+		avg_add(&d->iv.avg[which], t);
 	if (q->proc)
 		avg_add(&btt_procs[q->proc - 1].avg[which], t);
 }
@@ -140,8 +141,11 @@ static void both(struct btt_dev *d, const struct btt_q *q, int which, u64 t)
 /* beyond btt (--hist, the exports): t in a log2 bucket of microseconds */
 static void hist(struct btt_dev *d, int k, u64 t)
 {
-	int i = hist_idx(t / 1000, BTT_HIST, 1);
+	int i;
 
+	if (!btt_beyond)
+		return;
+	i = hist_idx(t / 1000, BTT_HIST, 1);
 	d->hist[k][i]++;
 	d->iv.hist[k][i]++;
 	d->hist_ns[k] += t;
@@ -266,26 +270,31 @@ static void issued(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 
 /* [dt, ct] joins the busy intervals it touches.  Completions come in
  * time order, so ct is the latest end: the intervals it reaches are the
- * newest ones, whose ends are at or after dt. */
+ * newest ones, whose ends are at or after dt.  A ring: the k-th oldest at
+ * LIVE(l, k). */
+#define LIVE(l, k) (((l)->h + (k)) & (BTT_LIVES - 1))
+_Static_assert((BTT_LIVES & (BTT_LIVES - 1)) == 0, "BTT_LIVES must be a power of 2");
 static void live_add(struct btt_live *l, u64 dt, u64 ct)
 {
-	while (l->n && l->ct[l->n - 1] >= dt) {
+	u32 t;
+
+	while (l->n && l->ct[t = LIVE(l, l->n - 1)] >= dt) {
 		l->n--;
-		if (l->dt[l->n] < dt)
-			dt = l->dt[l->n];
+		if (l->dt[t] < dt)
+			dt = l->dt[t];
 	}
 	if (!l->n && l->folded && l->folded_ct >= dt)
 		btt_live_folds++;	/* it should have joined a folded one */
 	if (l->n == BTT_LIVES) {	/* the oldest is final enough: to the sums */
 		l->folded++;
-		l->folded_len += l->ct[0] - l->dt[0];
-		l->folded_ct = l->ct[0];
-		memmove(l->dt, l->dt + 1, sizeof(l->dt) - sizeof(l->dt[0]));
-		memmove(l->ct, l->ct + 1, sizeof(l->ct) - sizeof(l->ct[0]));
+		l->folded_len += l->ct[l->h] - l->dt[l->h];
+		l->folded_ct = l->ct[l->h];
+		l->h = LIVE(l, 1);
 		l->n--;
 	}
-	l->dt[l->n] = dt;
-	l->ct[l->n++] = ct;
+	t = LIVE(l, l->n++);
+	l->dt[t] = dt;
+	l->ct[t] = ct;
 	if (ct > l->end)
 		l->end = ct;
 }

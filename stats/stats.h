@@ -119,10 +119,10 @@ enum { BTT_Q2Q_DM, BTT_Q2A_DM, BTT_Q2C_DM, BTT_Q2Q, BTT_Q2A, BTT_Q2G, BTT_S2G, B
 struct btt_avg { u64 min, max, total; u32 n; };
 enum { BTT_H_Q2D, BTT_H_D2C, BTT_H_Q2C, BTT_NHIST };
 /* the times a device was busy (a D to its C), as a union of intervals:
- * the newest BTT_LIVES kept open, older ones folded into the sums */
+ * the newest BTT_LIVES kept open (a ring), older ones folded into the sums */
 struct btt_live {
 	u64 dt[BTT_LIVES], ct[BTT_LIVES];
-	u32 n;
+	u32 n, h;		/* a ring: n of them from h on */
 	u64 folded, folded_len, folded_ct, end;
 };
 /* stats/bttseek.c: seek distances as btt keeps them */
@@ -196,6 +196,7 @@ struct btt_proc { char name[16]; u64 last_q; struct btt_avg avg[BTT_NAVG]; };
 extern struct btt_proc btt_procs[];
 extern u32 btt_nprocs;
 extern int btt_per_proc;
+extern int btt_beyond;	/* the histograms and intervals are asked for (--hist, exports, live -S) */
 extern unsigned long long btt_proc_dropped;
 u32 btt_proc_of(u32 pid);
 u32 btt_proc_order(u16 *ix);
