@@ -12,9 +12,9 @@
 #define PH 150			/* a panel's plotting height */
 #define STEP (PH + 56)		/* a panel with its title and x labels */
 
-static const char *const dev_col[4] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e" };
-static const char *const proc_col[PLOT_PROCS + 1] = { "#999999", "#1f77b4", "#d62728", "#2ca02c",
-	"#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf" };
+static const char *const dev_col[4] = { "blue", "red", "green", "orange" };
+static const char *const proc_col[PLOT_PROCS + 1] = { "gray", "blue", "red", "green",
+	"orange", "purple", "brown", "magenta", "teal" };
 static int ptop;				/* the panel's top */
 static double ymax;
 
@@ -140,7 +140,7 @@ static void lines(struct obuf *o, const char *title, const char *unit, int g, ch
 static void offsets(struct obuf *o, u32 i, const char *label, int procs)
 {
 	const struct plot_dev *d = &plot_devs[i];
-	static const char *const dir_col[4] = { "", "#1f77b4", "#d62728", "#9467bd" };
+	static const char *const dir_col[4] = { "", "blue", "red", "purple" };
 	double top = (double)((u64)PLOT_ROWS << d->shift) * 512, row;
 	int gb = top >= 4e9;
 	char title[64];
@@ -207,7 +207,7 @@ void plot_svg(struct obuf *o, const char *title, char **labels, int graphs)
 			sfmt(name[i], sizeof(name[i]), "%s", labels[i]);
 		else
 			sfmt(name[i], sizeof(name[i]), "%u,%u", DEV_MAJOR(plot_devs[i].dev), DEV_MINOR(plot_devs[i].dev));
-	ob_printf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+	ob_printf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
 		  "version=\"1.1\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n"
 		  "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"%d\" y=\"24\" font-size=\"18\">",
 		  W, 40 + n * STEP, L);

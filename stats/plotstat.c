@@ -9,10 +9,9 @@
 #include <string.h>
 #include "stats/stats.h"
 
-#define UNSET (~(u64)0)
 struct plot_req {
 	struct ift_hdr h;
-	u64 q, d;		/* times; UNSET: not seen */
+	u64 q, d;		/* times + 1; 0: not seen */
 	u8 proc, dir;
 };
 IFT_POOL(preq, struct plot_req, PLOT_REQS, 2 * PLOT_REQS, IFT_DROP);
@@ -58,7 +57,7 @@ static void widen(void)
 			u64 *o = d->bin[b], *x = d->bin[2 * b], *y = d->bin[2 * b + 1];
 
 			for (k = 0; k < PB_N; k++)
-				o[k] = k == PB_QDMAX ? (x[k] > y[k] ? x[k] : y[k]) : x[k] + y[k];
+				o[k] = x[k] + y[k];
 			for (r = 0; r < PLOT_ROWS; r++)
 				d->cell[b][r] = cell_join(d->cell[2 * b][r], d->cell[2 * b + 1][r]);
 		}
@@ -130,12 +129,8 @@ static void depth(struct plot_dev *d, u64 *bin, u64 t, int delta)
 	if (d->last_t && t > d->last_t)
 		bin[PB_QD] += d->depth * (t - d->last_t);
 	d->last_t = t;
-	if (delta < 0 && d->depth)
-		d->depth--;
-	else if (delta > 0)
-		d->depth++;
-	if (d->depth > bin[PB_QDMAX])
-		bin[PB_QDMAX] = d->depth;
+	if (delta > 0 || d->depth)
+		d->depth += (u64)delta;
 }
 
 static void issued(struct plot_dev *d, struct plot_req *q, const struct rec *r, int c)
@@ -147,7 +142,7 @@ static void issued(struct plot_dev *d, struct plot_req *q, const struct rec *r, 
 		row >>= 1;
 	}
 	d->cell[c][row] = cell_join(d->cell[c][row], (u8)((q->dir + 1u) | (u32)q->proc << 2));
-	q->d = r->time;
+	q->d = r->time + 1;
 	depth(d, d->bin[c], r->time, 1);
 }
 
@@ -157,14 +152,14 @@ static void completed(struct plot_dev *d, struct plot_req *q, const struct rec *
 
 	b[q->dir ? PB_WB : PB_RB] += r->bytes;
 	b[q->dir ? PB_WN : PB_RN]++;
-	if (q->d != UNSET) {
-		b[PB_D2C] += r->time - q->d;
+	if (q->d) {
+		b[PB_D2C] += r->time + 1 - q->d;
 		b[PB_D2CN]++;
-		b[PB_HEAT + hist_idx((r->time - q->d) / 1000, PLOT_LAT, 1)]++;
+		b[PB_HEAT + hist_idx((r->time + 1 - q->d) / 1000, PLOT_LAT, 1)]++;
 		depth(d, b, r->time, -1);
 	}
-	if (q->q != UNSET) {
-		b[PB_Q2C] += r->time - q->q;
+	if (q->q) {
+		b[PB_Q2C] += r->time + 1 - q->q;
 		b[PB_Q2CN]++;
 	}
 	ift_del(&preq, q);
@@ -184,22 +179,21 @@ void plot_event(const struct rec *r)
 	if ((a & (TC(TC_NOTIFY) | TC(TC_PC))) || (act != TA_QUEUE && act != TA_ISSUE && act != TA_COMPLETE) ||
 	    !r->bytes || !(d = dev_of(r->dev, r->time)) || (c = col(d, r->time)) < 0)
 		return;
-	q = ift_find(&preq, r->dev, r->sector, 'R');
-	if (!q && act != TA_COMPLETE) {
-		if (!(q = ift_add(&preq, r->dev, r->sector, 'R', r->time))) {
-			plot_dropped_reqs++;
-			return;
-		}
-		q->q = q->d = UNSET;
+	if (act == TA_COMPLETE) {
+		if ((q = ift_find(&preq, r->dev, r->sector, 'R')))
+			completed(d, q, r, c);
+		return;
+	}
+	if (!(q = ift_get(&preq, r->dev, r->sector, 'R', r->time))) {
+		plot_dropped_reqs++;
+		return;
+	}
+	if (!q->q && !q->d) {	/* new */
 		q->dir = (a & TC(TC_WRITE)) != 0;
 		q->proc = proc_of(r->pid);
 	}
-	if (!q)
-		return;
 	if (act == TA_QUEUE)
-		q->q = r->time;
-	else if (act == TA_ISSUE)
-		issued(d, q, r, c);
+		q->q = r->time + 1;
 	else
-		completed(d, q, r, c);
+		issued(d, q, r, c);
 }

@@ -175,7 +175,7 @@ void btt_unplug(struct btt_dev *d, double now, u64 nios, int timer);	/* majors 9
  * trace goes on: plot_bin_ns each) per device, and its rows of offset
  * (sector >> shift); a cell: bit 0 read, bit 1 write, the rest -P's
  * process + 1 */
-enum { PB_RB, PB_WB, PB_RN, PB_WN, PB_D2C, PB_D2CN, PB_Q2C, PB_Q2CN, PB_QD, PB_QDMAX, PB_HEAT,
+enum { PB_RB, PB_WB, PB_RN, PB_WN, PB_D2C, PB_D2CN, PB_Q2C, PB_Q2CN, PB_QD, PB_HEAT,
        PB_N = PB_HEAT + PLOT_LAT };
 struct plot_dev {
 	u32 dev, shift;
