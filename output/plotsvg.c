@@ -13,7 +13,7 @@
 #define STEP (PH + 56)		/* a panel with its title and x labels */
 
 static const char *const dev_col[4] = { "blue", "red", "green", "orange" };
-static const char *const proc_col[PLOT_PROCS + 1] = { "gray", "blue", "red", "green",
+static const char *const proc_col[PLOT_PROCS + 2] = { "", "gray", "blue", "red", "green",
 	"orange", "purple", "brown", "magenta", "teal" };
 static int ptop;				/* the panel's top */
 static double ymax;
@@ -89,7 +89,7 @@ static void legend(struct obuf *o, char **labels, int procs)
 		else
 			sfmt(name, sizeof(name), "%u,%u", DEV_MAJOR(plot_devs[i].dev), DEV_MINOR(plot_devs[i].dev));
 		ob_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">",
-			  L + PW - 110 * (int)(n - i), ptop - 18, procs ? proc_col[i] : dev_col[i & 3],
+			  L + PW - 110 * (int)(n - i), ptop - 18, procs ? proc_col[i + 1] : dev_col[i & 3],
 			  L + PW - 110 * (int)(n - i) + 14, ptop - 9);
 		esc(o, t);
 		ob_puts(o, "</text>\n");
@@ -135,61 +135,69 @@ static void lines(struct obuf *o, const char *title, const char *unit, int g, ch
 		}
 }
 
+/* cells of one class each (0: none), drawn as a path per class: fill
+ * col[k], or for a heatmap one red whose opacity grows with k; rows of
+ * rowh axis units */
+static u8 cls[PLOT_BINS][PLOT_ROWS > PLOT_LAT ? PLOT_ROWS : PLOT_LAT];
+
+static void grid(struct obuf *o, u32 rows, double rowh, u32 nk, const char *const *col)
+{
+	u32 k, c, r;
+	int w;
+
+	for (k = 1; k <= nk; k++) {
+		ob_printf(o, "<path fill=\"%s\" fill-opacity=\"%.2f\" d=\"", col ? col[k] : "#b30000",
+			  col ? 1.0 : (double)k / nk);
+		for (c = 0; c < plot_used; c++)
+			for (r = 0; r < rows; r++)
+				if (cls[c][r] == k) {
+					w = px(c + 1) - px(c) > 1 ? px(c + 1) - px(c) : 2;
+					ob_printf(o, "M%d %dh%dV%dh-%dz", px(c), py((r + 1) * rowh), w, py(r * rowh), w);
+				}
+		ob_puts(o, "\"/>\n");
+	}
+}
+
 /* the offset map of device i: a mark where a request was issued, by
  * direction (reads blue, writes red, both purple) or by process (-P) */
 static void offsets(struct obuf *o, u32 i, const char *label, int procs)
 {
 	const struct plot_dev *d = &plot_devs[i];
 	static const char *const dir_col[4] = { "", "blue", "red", "purple" };
-	double top = (double)((u64)PLOT_ROWS << d->shift) * 512, row;
+	double top = (double)((u64)PLOT_ROWS << d->shift) * 512;
 	int gb = top >= 4e9;
 	char title[64];
-	u32 k, c, r;
+	u32 c, r;
 
 	sfmt(title, sizeof(title), "Offsets: %s", label);
 	panel(o, title, top / (gb ? 1e9 : 1e6), gb ? "GB" : "MB", 1);
-	row = ymax / PLOT_ROWS;
 	if (procs)
 		legend(o, NULL, 1);
-	for (k = procs ? 0 : 1; k < (procs ? plot_nprocs + 1 : 4); k++) {
-		ob_printf(o, "<path fill=\"%s\" d=\"", procs ? proc_col[k] : dir_col[k]);
-		for (c = 0; c < plot_used; c++)
-			for (r = 0; r < PLOT_ROWS; r++) {
-				u8 v = d->cell[c][r];
-
-				if (v && (procs ? (u32)(v >> 2) == k : (v & 3u) == k))
-					ob_printf(o, "M%d %dh%dv%dh-%dz", px(c), py((r + 1) * row),
-						  px(c + 1) - px(c) > 1 ? px(c + 1) - px(c) : 2, py(r * row) - py((r + 1) * row) + 1,
-						  px(c + 1) - px(c) > 1 ? px(c + 1) - px(c) : 2);
-			}
-		ob_puts(o, "\"/>\n");
-	}
+	for (c = 0; c < PLOT_BINS; c++)
+		for (r = 0; r < PLOT_ROWS; r++)
+			cls[c][r] = !d->cell[c][r] ? 0 : procs ? (u8)((d->cell[c][r] >> 2) + 1) : d->cell[c][r] & 3;
+	grid(o, PLOT_ROWS, ymax / PLOT_ROWS, procs ? plot_nprocs + 1 : 3, procs ? proc_col : dir_col);
 }
 
 /* device i's D2C times as a heatmap: columns of time, rows of log2
- * microseconds, the darker the more requests */
+ * microseconds, the darker the more requests (by the count's bit length) */
 static void heatmap(struct obuf *o, u32 i, const char *label)
 {
 	const struct plot_dev *d = &plot_devs[i];
 	char title[64];
-	u64 most = 1, n;
-	u32 c, k, lvl, q;
+	u32 c, k, q = 1;
 
-	for (c = 0; c < plot_used; c++)
-		for (k = 0; k < PLOT_LAT; k++)
-			if (d->bin[c][PB_HEAT + k] > most)
-				most = d->bin[c][PB_HEAT + k];
+	for (c = 0; c < PLOT_BINS; c++)
+		for (k = 0; k < PLOT_LAT; k++) {
+			u64 n = d->bin[c][PB_HEAT + k];
+
+			cls[c][k] = (u8)(n ? 64 - __builtin_clzll(n) : 0);
+			if (cls[c][k] > q)
+				q = cls[c][k];
+		}
 	sfmt(title, sizeof(title), "D2C heatmap: %s (rows: log2 of us)", label);
 	panel(o, title, PLOT_LAT, "2^n us", 1);
-	for (q = 64 - (u32)__builtin_clzll(most), lvl = 1; lvl <= q; lvl++) {
-		ob_printf(o, "<path fill=\"#b30000\" fill-opacity=\"%.2f\" d=\"", (double)lvl / q);
-		for (c = 0; c < plot_used; c++)
-			for (k = 0; k < PLOT_LAT; k++)
-				if ((n = d->bin[c][PB_HEAT + k]) && 64 - (u32)__builtin_clzll(n) == lvl)
-					ob_printf(o, "M%d %dh%dv%dh-%dz", px(c), py(k + 1), px(c + 1) - px(c),
-						  py(k) - py(k + 1), px(c + 1) - px(c));
-		ob_puts(o, "\"/>\n");
-	}
+	grid(o, PLOT_LAT, 1, q, NULL);
 }
 
 /* graphs: PG_* bits; labels: a name per device or NULL */
