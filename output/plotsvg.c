@@ -73,7 +73,8 @@ static void panel(struct obuf *o, const char *title, double v, const char *unit,
 	ob_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">seconds</text>\n", L + PW, ptop + PH + 32);
 }
 
-/* the legend: a swatch and a name per device, or per process (-P) */
+/* the legend, under the time axis: a swatch and a name per device, or
+ * per process (-P) */
 static void legend(struct obuf *o, char **labels, int procs)
 {
 	u32 i, n = procs ? plot_nprocs + 1 : plot_ndevs;
@@ -89,8 +90,8 @@ static void legend(struct obuf *o, char **labels, int procs)
 		else
 			sfmt(name, sizeof(name), "%u,%u", DEV_MAJOR(plot_devs[i].dev), DEV_MINOR(plot_devs[i].dev));
 		ob_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">",
-			  L + PW - 110 * (int)(n - i), ptop - 18, procs ? proc_col[i + 1] : dev_col[i & 3],
-			  L + PW - 110 * (int)(n - i) + 14, ptop - 9);
+			  L + 95 * (int)i, ptop + PH + 24, procs ? proc_col[i + 1] : dev_col[i & 3],
+			  L + 95 * (int)i + 14, ptop + PH + 33);
 		esc(o, t);
 		ob_puts(o, "</text>\n");
 	}
