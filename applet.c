@@ -27,7 +27,9 @@ static const struct applet {
 	{ "btt", btt_main, btt_usage, 0 },
 	{ "monitor", monitor_main, monitor_usage, 1 },
 	{ "parse", parse_main, parse_usage, 1 },
+#ifdef IOMON_PLOT
 	{ "plot", plot_main, plot_usage, 1 },
+#endif
 	{ "top", top_main, top_usage, 1 },
 	{ "trace", trace_main, trace_usage, 1 },
 };

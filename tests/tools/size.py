@@ -27,6 +27,7 @@ APPLETS = {
     "monitor": ["output/monitor.o", "output/export.o", "stats/monstat.o"],
     "top": ["output/top.o", "output/toptable.o", "stats/topstat.o", "match/taghelper.o",
             "capture/runs.o"],
+    "plot": ["output/plot.o", "output/plotsvg.o", "stats/plotstat.o"],
     "shared": ["applet.o", "base.o", "text.o", "capture/record.o", "capture/source.o",
                "capture/sys.o"],
 }
