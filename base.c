@@ -396,16 +396,3 @@ u64 mono_ms(void)
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (u64)t.tv_sec * 1000 + (u64)t.tv_nsec / 1000000;
 }
-
-#ifndef __GLIBC__
-/* musl's time zone code copies a TZ longer than 32 bytes into memory from
- * its internal allocator, and copes when that fails (it parses TZ again
- * next time).  iomon has no heap: refusing here keeps musl's allocator,
- * and any brk or mmap growth, out of the binary. */
-void *__libc_malloc(size_t n);
-void *__libc_malloc(size_t n)
-{
-	(void)n;
-	return 0;
-}
-#endif

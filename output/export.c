@@ -166,10 +166,9 @@ void hist_print(struct obuf *o, const char *what, const u32 *b, int n, u64 delta
 static void text_write(struct obuf *o, const struct dstat *s, s64 t)
 {
 	char ct[64];
-	time_t tt = (time_t)t;
 	struct tm tm;
 
-	if (localtime_r(&tt, &tm))
+	if (local_tm(t, &tm))
 		*fmt_date(ct, &tm) = 0;
 	else
 		sfmt(ct, sizeof(ct), "%lld", (long long)t);
