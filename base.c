@@ -160,6 +160,64 @@ int atoi(const char *s)
 	return (int)atol(s);
 }
 
+/* The string functions iomon calls on short strings (names, options,
+ * formats once), as byte loops: musl's read a word at a time and bring
+ * strchrnul, memrchr, stpcpy and tolower (0.6 KiB together).  Same
+ * results as musl's; they replace libc's by name. */
+char *strchr(const char *s, int c)
+{
+	for (;; s++) {
+		if (*s == (char)c)
+			return (char *)s;
+		if (!*s)
+			return NULL;
+	}
+}
+
+char *strrchr(const char *s, int c)
+{
+	const char *r = NULL;
+
+	do
+		if (*s == (char)c)
+			r = s;
+	while (*s++);
+	return (char *)r;
+}
+
+char *strcpy(char *d, const char *s)
+{
+	char *r = d;
+
+	while ((*d++ = *s++))
+		;
+	return r;
+}
+
+static int lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c | 32 : c;
+}
+
+static int casecmp(const unsigned char *l, const unsigned char *r, size_t n)
+{
+	if (!n--)
+		return 0;
+	for (; *l && *r && n && lower(*l) == lower(*r); l++, r++, n--)
+		;
+	return lower(*l) - lower(*r);
+}
+
+int strncasecmp(const char *a, const char *b, size_t n)
+{
+	return casecmp((const void *)a, (const void *)b, n);
+}
+
+int strcasecmp(const char *a, const char *b)
+{
+	return casecmp((const void *)a, (const void *)b, (size_t)-1);
+}
+
 /* strstr for our short needles in short texts: musl's two-way search
  * costs 1.2 KiB. */
 char *str_find(const char *h, const char *n)
