@@ -461,6 +461,27 @@ COLD double scan_double(const char *arg, const char **end)
 	return neg ? -v : v;
 }
 
+#ifdef __x86_64__
+/* stat, lstat and fstat as the system calls: on x86_64 the kernel's struct
+ * stat is the C library's, field for field, and musl's fstatat, which the
+ * three go through, converts it and carries fallbacks for old kernels
+ * (0.6 KiB).  Other architectures keep libc's. */
+int stat(const char *path, struct stat *st)
+{
+	return (int)syscall(SYS_stat, path, st);
+}
+
+int lstat(const char *path, struct stat *st)
+{
+	return (int)syscall(SYS_lstat, path, st);
+}
+
+int fstat(int fd, struct stat *st)
+{
+	return (int)syscall(SYS_fstat, fd, st);
+}
+#endif
+
 /* The clocks by system call: clock_gettime's vDSO lookup was 0.8 KiB of
  * the binary, and iomon reads a clock per poll round or interval, or
  * (monitor) once in 4096 records at most.  32-bit hosts with a 64-bit time_t ask
