@@ -6,7 +6,8 @@
 # leap seconds musl ignored as tz.c does), TZ as ":/path", TZ unset
 # (/etc/localtime), POSIX TZ strings (well-formed and not), and TZif files
 # made from a real one: version 1 (32-bit times, no footer) and version 2
-# with an empty footer or none.  Then the binary: %z in other zones.
+# with an empty footer or none.  Then the binary: %z in other zones, and
+# against blkparse's (glibc's) %z.
 TZC=$OUT/tzcheck ZI=/usr/share/zoneinfo
 if ! cc -O2 -Wall -Wextra -I"$TOP" -o "$TZC" "$TOOLS/tzcheck.c" 2>"$OUT/tzcheck.err"; then
 	fail "tzcheck builds" "$(head -c 400 "$OUT/tzcheck.err")"
@@ -56,4 +57,19 @@ else
 	# of the zoneinfo folder); it is read as a POSIX string, which fails: UTC
 	( cd "$FIX/ext4" && TZ=Asia/../Asia/Kolkata "$IOMON" parse -i nullb0 -q -f '%z\n' ) | grep '^[0-9][0-9]:' >"$OUT/z.dots"
 	same "parse %z with TZ=Asia/../Asia/Kolkata is UTC (not read)" "$OUT/z.dots" "$OUT/z.utc"
+fi
+# against the oracle: Debian's blkparse is a glibc program, so its %z is
+# glibc's local time.  A TZ with DST but no rules (EST5EDT is also a
+# zoneinfo file; XST5XDT is not) was DST all year under musl's localtime_r:
+# November's times an hour off blkparse's.
+if ! have_oracle; then
+	skip "%z as blkparse's" "Debian's blkparse is not installed (tests/tools/setup-deps.sh)"
+elif [ ! -f $ZI/America/New_York ]; then
+	skip "%z as blkparse's" "$ZI is absent (Debian's tzdata is not installed)"
+else
+	for z in EST5EDT XST5XDT America/New_York Europe/Dublin 'CET-1CEST,M3.5.0,M10.5.0/3' '<+0330>-3:30' :Asia/Kolkata; do
+		( cd "$FIX/ext4" && TZ=$z blkparse -i nullb0 -q -f '%z\n' ) 2>/dev/null | grep '^[0-9][0-9]:' >"$OUT/z.exp"
+		( cd "$FIX/ext4" && TZ=$z "$IOMON" parse -i nullb0 -q -f '%z\n' ) | grep '^[0-9][0-9]:' >"$OUT/z.got"
+		same "parse %z with TZ=$z as blkparse's" "$OUT/z.got" "$OUT/z.exp"
+	done
 fi
