@@ -80,6 +80,7 @@ SRCS := \
 	applet.c \
 	base.c \
 	text.c \
+	tz.c \
 	capture/cap.c \
 	capture/merge.c \
 	capture/record.c \

@@ -342,8 +342,8 @@ void tp_timestamp_note(void)
 	u32 pdu[2];
 	u32 i;
 
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	clock_gettime(CLOCK_REALTIME, &real);
+	clock_now(CLOCK_MONOTONIC, &mono);
+	clock_now(CLOCK_REALTIME, &real);
 	pdu[0] = (u32)real.tv_sec;
 	pdu[1] = (u32)real.tv_nsec;
 	for (i = 0; i < C.ndev; i++)
