@@ -169,7 +169,7 @@ $(UNSTRIPPED): $(OBJS) $(ZLIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--gc-sections -Wl,-Map=$(B)/iomon.map -o $@ $(OBJS) $(ZLIB)
 
 $(BIN): $(UNSTRIPPED)
-	$(STRIP) -o $@ $<
+	$(STRIP) -R .comment -o $@ $<
 
 # iomon and the original tools' names (blktrace, blkparse, ...); LINKS=all
 # adds the generic ones (parse, trace, top, ...).  A name that is already
