@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -481,6 +482,15 @@ int fstat(int fd, struct stat *st)
 	return (int)syscall(SYS_fstat, fd, st);
 }
 #endif
+
+/* isatty as the one ioctl it is (musl's then rewrites errno, which no
+ * caller here reads) */
+int isatty(int fd)
+{
+	struct winsize ws;
+
+	return !ioctl(fd, TIOCGWINSZ, &ws);
+}
 
 /* The clocks by system call: clock_gettime's vDSO lookup was 0.8 KiB of
  * the binary, and iomon reads a clock per poll round or interval, or
