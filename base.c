@@ -7,8 +7,10 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -134,6 +136,87 @@ u64 scan_u64(const char *s, char **end, int base)
 	if (end)
 		*end = (char *)(any ? p : s);
 	return over ? ~(u64)0 : neg ? -v : v;
+}
+
+/* atol and atoi as C has them (leading space, a sign, digits, wrapping
+ * past the type as musl's do), one body for both: musl's two are 0.3 KiB.
+ * They replace libc's by name, so every caller (options, tracefs formats,
+ * pids) keeps its call. */
+long atol(const char *s)
+{
+	unsigned long v = 0;
+	int neg;
+
+	while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
+		s++;
+	neg = *s == '-';
+	s += neg || *s == '+';
+	while (*s >= '0' && *s <= '9')
+		v = v * 10 + (unsigned long)(*s++ - '0');
+	return (long)(neg ? -v : v);
+}
+
+int atoi(const char *s)
+{
+	return (int)atol(s);
+}
+
+/* The string functions iomon calls on short strings (names, options,
+ * formats once), as byte loops: musl's read a word at a time and bring
+ * strchrnul, memrchr, stpcpy and tolower (0.6 KiB together).  Same
+ * results as musl's; they replace libc's by name. */
+char *strchr(const char *s, int c)
+{
+	for (;; s++) {
+		if (*s == (char)c)
+			return (char *)s;
+		if (!*s)
+			return NULL;
+	}
+}
+
+char *strrchr(const char *s, int c)
+{
+	const char *r = NULL;
+
+	do
+		if (*s == (char)c)
+			r = s;
+	while (*s++);
+	return (char *)r;
+}
+
+char *strcpy(char *d, const char *s)
+{
+	char *r = d;
+
+	while ((*d++ = *s++))
+		;
+	return r;
+}
+
+static int lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c | 32 : c;
+}
+
+static int casecmp(const unsigned char *l, const unsigned char *r, size_t n)
+{
+	if (!n--)
+		return 0;
+	for (; *l && *r && n && lower(*l) == lower(*r); l++, r++, n--)
+		;
+	return lower(*l) - lower(*r);
+}
+
+int strncasecmp(const char *a, const char *b, size_t n)
+{
+	return casecmp((const void *)a, (const void *)b, n);
+}
+
+int strcasecmp(const char *a, const char *b)
+{
+	return casecmp((const void *)a, (const void *)b, (size_t)-1);
 }
 
 /* strstr for our short needles in short texts: musl's two-way search
@@ -379,13 +462,62 @@ COLD double scan_double(const char *arg, const char **end)
 	return neg ? -v : v;
 }
 
-/* The clocks: whole seconds of wall time (intervals, time stamps) and
- * milliseconds of a clock that never steps (stopwatches). */
+#ifdef __x86_64__
+/* stat, lstat and fstat as the system calls: on x86_64 the kernel's struct
+ * stat is the C library's, field for field, and musl's fstatat, which the
+ * three go through, converts it and carries fallbacks for old kernels
+ * (0.6 KiB).  Other architectures keep libc's. */
+int stat(const char *path, struct stat *st)
+{
+	return (int)syscall(SYS_stat, path, st);
+}
+
+int lstat(const char *path, struct stat *st)
+{
+	return (int)syscall(SYS_lstat, path, st);
+}
+
+int fstat(int fd, struct stat *st)
+{
+	return (int)syscall(SYS_fstat, fd, st);
+}
+#endif
+
+/* isatty as the one ioctl it is (musl's then rewrites errno, which no
+ * caller here reads) */
+int isatty(int fd)
+{
+	struct winsize ws;
+
+	return !ioctl(fd, TIOCGWINSZ, &ws);
+}
+
+/* The clocks by system call: clock_gettime's vDSO lookup was 0.8 KiB of
+ * the binary, and iomon reads a clock per poll round or interval, or
+ * (monitor) once in 4096 records at most.  32-bit hosts with a 64-bit time_t ask
+ * for it, and fall back on kernels older than 5.1, as musl does. */
+void clock_now(int clk, struct timespec *t)
+{
+#if defined(SYS_clock_gettime64) && SYS_clock_gettime64 != SYS_clock_gettime
+	long t32[2];
+
+	if (!syscall(SYS_clock_gettime64, clk, t))
+		return;
+	syscall(SYS_clock_gettime, clk, t32);
+	t->tv_sec = t32[0];
+	t->tv_nsec = t32[1];
+#else
+	syscall(SYS_clock_gettime, clk, t);
+#endif
+}
+
+/* whole seconds of wall time (intervals, time stamps) and milliseconds of
+ * a clock that never steps (stopwatches) */
 s64 wall_sec(void)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_REALTIME, &t);
+	clock_now(CLOCK_REALTIME, &t);
 	return t.tv_sec;
 }
 
@@ -393,19 +525,6 @@ u64 mono_ms(void)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_now(CLOCK_MONOTONIC, &t);
 	return (u64)t.tv_sec * 1000 + (u64)t.tv_nsec / 1000000;
 }
-
-#ifndef __GLIBC__
-/* musl's time zone code copies a TZ longer than 32 bytes into memory from
- * its internal allocator, and copes when that fails (it parses TZ again
- * next time).  iomon has no heap: refusing here keeps musl's allocator,
- * and any brk or mmap growth, out of the binary. */
-void *__libc_malloc(size_t n);
-void *__libc_malloc(size_t n)
-{
-	(void)n;
-	return 0;
-}
-#endif

@@ -315,4 +315,12 @@
 #ifndef BTT_FILE_BUF
 #define BTT_FILE_BUF 2048	/* each -l/-q/-z file's buffer (3 a device) */
 #endif
+/* tz.c: the zoneinfo file read once for local time (the largest in
+ * tzdata, with leap seconds, is under 4 KiB), and the longest TZ=NAME */
+#ifndef TZ_FILE_MAX
+#define TZ_FILE_MAX 8192
+#endif
+#ifndef TZ_NAME_MAX
+#define TZ_NAME_MAX 255
+#endif
 #endif

@@ -70,7 +70,12 @@ long dir_each(const char *dir, long (*fn)(const char *dir, const char *name, voi
 u64 scan_u64(const char *s, char **end, int base);	/* strtoull, bases 10 and 16 */
 double scan_double(const char *arg, const char **end);	/* strtod */
 char *str_find(const char *h, const char *n);	/* strstr, naively */
+struct timespec;
+void clock_now(int clk, struct timespec *t);	/* clock_gettime */
 s64 wall_sec(void);	/* CLOCK_REALTIME, seconds */
+/* tz.c: localtime_r (TZ, zoneinfo, POSIX rules; read once): 0 when the
+ * year does not fit */
+struct tm *local_tm(s64 t, struct tm *tm);
 u64 mono_ms(void);	/* CLOCK_MONOTONIC, milliseconds */
 void isort16(u16 *idx, u32 n, int (*after)(const void *ctx, u16 a, u16 b), const void *ctx);
 /* getopt (opts NULL) and getopt_long (opts: permutes the words) as musl's */

@@ -49,6 +49,7 @@ struct tev {
 };
 #define TP_NEV 16
 extern struct tev tp_ev[TP_NEV];
+void tp_init(void);	/* names and actions into tp_ev, before the formats */
 extern u32 tp_commit_size, tp_data_off;	/* from events/header_page */
 u64 tp_page(u32 cpu, const u8 *p, u32 n);	/* one ring-buffer page: events missed */
 void tp_timestamp_note(void);	/* wall clock at trace time, for every device */

@@ -198,6 +198,7 @@ static int probe(void)
 {
 	u32 i;
 
+	tp_init();
 	if (find_root())
 		return 1;
 	header_page();

@@ -2,12 +2,13 @@
 /* --tag-helper CMD (FORMATS.md section 7): CMD gets every record on its
  * stdin and says which tag each belongs to.  What to do when the helper
  * fails (stop the replay or the capture) is the caller's: tag_on_fail. */
-#define _GNU_SOURCE	/* pipe2 under glibc (the syntax check) */
+#define _GNU_SOURCE	/* syscall under glibc (the syntax check) */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "match/match.h"
@@ -46,10 +47,14 @@ int tag_start(const char *cmd)
 {
 	static const int term_sigs[] = { SIGINT, SIGQUIT, SIGHUP };
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old[3];
+	/* execv, not execl: musl's execl copies its variadic list (0.3 KiB) */
+	char *sh[] = { "sh", "-c", (char *)cmd, NULL };
 	int in[2], out[2], i;
 
 	H.cmd = cmd;
-	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) {
+	/* the system call: musl's pipe2 carries a fallback for kernels before
+	 * 2.6.27 and brings pipe() with it */
+	if (syscall(SYS_pipe2, in, O_CLOEXEC) || syscall(SYS_pipe2, out, O_CLOEXEC)) {
 		err_sys("pipe");
 		return -1;
 	}
@@ -63,7 +68,7 @@ int tag_start(const char *cmd)
 	if (!H.pid) {
 		dup2(in[0], 0);
 		dup2(out[1], 1);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		execv("/bin/sh", sh);
 		_exit(127);
 	}
 	for (i = 0; i < 3; i++)

@@ -4,6 +4,7 @@
  * blkiomon_stat (to a file and to a System V message queue), JSON lines,
  * and Prometheus text for node_exporter's textfile collector. */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>		/* rename */
 #include <string.h>
 #include <sys/ipc.h>
@@ -166,10 +167,9 @@ void hist_print(struct obuf *o, const char *what, const u32 *b, int n, u64 delta
 static void text_write(struct obuf *o, const struct dstat *s, s64 t)
 {
 	char ct[64];
-	time_t tt = (time_t)t;
 	struct tm tm;
 
-	if (localtime_r(&tt, &tm))
+	if (local_tm(t, &tm))
 		*fmt_date(ct, &tm) = 0;
 	else
 		sfmt(ct, sizeof(ct), "%lld", (long long)t);
@@ -229,8 +229,6 @@ static void queue_send(struct mon_out *o, const u8 *stat)
 	msg.mtype = o->msg_id;
 	memcpy(msg.stat, stat, BLKIOMON_STAT_LEN);
 	while (msgsnd(o->msq, &msg, BLKIOMON_STAT_LEN, *o->stop ? IPC_NOWAIT : 0)) {
-		struct timespec ts = { 0, 10000000 };
-
 		if (errno == EINTR)
 			continue;
 		if (errno != EAGAIN) {
@@ -242,7 +240,7 @@ static void queue_send(struct mon_out *o, const u8 *stat)
 			o->unsent++;
 			return;
 		}
-		nanosleep(&ts, NULL);
+		poll(NULL, 0, 10);	/* a sleep without musl's nanosleep */
 		waited += 10;
 	}
 }
@@ -297,13 +295,11 @@ COLD int export_queue(struct mon_out *o, const char *path, long qid)
 		return -1;
 	}
 	while ((o->msq = msgget(key, S_IRWXU)) < 0 && !*o->stop) {
-		struct timespec ts = { step / 1000, (step % 1000) * 1000000 };
-
 		if (waited >= 60000) {
 			warn_msg("%s: no message queue (id %ld) appeared in 60 s", path, qid);
 			return -1;
 		}
-		nanosleep(&ts, NULL);
+		poll(NULL, 0, (int)step);
 		waited += step;
 		step = step * 2 > 1000 ? 1000 : step * 2;
 	}

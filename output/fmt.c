@@ -376,7 +376,7 @@ static void fmt_default(struct obuf *o, const struct ev *e)
 /* %z: wall clock of the event, from the trace's TIMESTAMP note. */
 static char *wallclock(char *p, u64 t)
 {
-	time_t sec = (time_t)(abs_start_sec + (s64)(t / 1000000000u));
+	s64 sec = abs_start_sec + (s64)(t / 1000000000u);
 	u64 nsec = (u64)abs_start_nsec + t % 1000000000u;
 	struct tm tm;
 
@@ -384,7 +384,7 @@ static char *wallclock(char *p, u64 t)
 		nsec -= 1000000000u;
 		sec++;
 	}
-	if (!localtime_r(&sec, &tm))
+	if (!local_tm(sec, &tm))
 		memset(&tm, 0, sizeof(tm));
 	p = fmt_hms(p, &tm);
 	*p++ = '.';

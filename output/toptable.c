@@ -14,12 +14,11 @@ static void disk_name(u32 dev, const char *replay, char *out, size_t len)
 static void table_head(struct obuf *o, s64 wall, int clear, const char *replay)
 {
 	char hms[16], load[128] = "";
-	time_t t = (time_t)wall;
 	struct tm tm;
 
 	/* biotop: clear(1) before each table, or a blank line */
 	ob_puts(o, clear ? "\033[H\033[2J" : "\n");
-	localtime_r(&t, &tm);
+	local_tm(wall, &tm);
 	*fmt_hms(hms, &tm) = 0;
 	if (replay)
 		sfmt(load, sizeof(load), "(replay)\n");

@@ -78,24 +78,49 @@ static void plain_line(struct obuf *o, const char *l, u64 a, const char *r, u64 
 
 #define KB(s, i) ((s)[i] + ((s)[(i) + 2] >> 10))	/* kb + (bytes >> 10) */
 
+/* iostats_print's lines, blkparse's order: the read counter (its write
+ * twin follows it; a pair's KiB and bytes are two and four on) and the
+ * labels; a NULL label ends a run */
+static const struct io_line {
+	u8 pair, st;
+	const char *l, *r;
+} io_lines[] = {
+	{ 1, ST_Q, " Reads Queued:    ", " Writes Queued:    " },
+	{ 1, ST_I, " Read Dispatches: ", " Write Dispatches: " },
+	{ 0, ST_RQ, " Reads Requeued:  ", " Writes Requeued:  " },
+	{ 1, ST_C, " Reads Completed: ", " Writes Completed: " },
+	{ 1, ST_M, " Read Merges:     ", " Write Merges:     " },
+	{ 0, 0, NULL, NULL },
+	{ 1, ST_QPC, " PC Reads Queued: ", " PC Writes Queued: " },
+	{ 1, ST_IPC, " PC Read Disp.:   ", " PC Write Disp.:   " },
+	{ 0, ST_RQPC, " PC Reads Req.:   ", " PC Writes Req.:   " },
+	{ 0, ST_CPC, " PC Reads Compl.: ", " PC Writes Compl.: " },
+	{ 0, 0, NULL, NULL },
+};
+
+/* one run of io_lines */
+static void io_run(struct obuf *o, const iostats s, const struct io_line *k)
+{
+	for (; k->l; k++) {
+		const u64 *v = s + k->st;
+
+		if (k->pair)
+			pair_line(o, k->l, v[0], KB(v, 2), k->r, v[1], KB(v, 3));
+		else
+			count_line(o, k->l, v[0], k->r, v[1]);
+	}
+}
+
 void iostats_print(struct obuf *o, const iostats s, const char *title, const u32 *depth)
 {
 	ob_puts(o, title);
 	ob_write(o, "\n", 1);
-	pair_line(o, " Reads Queued:    ", s[ST_Q], KB(s, ST_Q_KB), " Writes Queued:    ", s[ST_Q_W], KB(s, ST_Q_KB_W));
-	pair_line(o, " Read Dispatches: ", s[ST_I], KB(s, ST_I_KB), " Write Dispatches: ", s[ST_I_W], KB(s, ST_I_KB_W));
-	count_line(o, " Reads Requeued:  ", s[ST_RQ], " Writes Requeued:  ", s[ST_RQ_W]);
-	pair_line(o, " Reads Completed: ", s[ST_C], KB(s, ST_C_KB), " Writes Completed: ", s[ST_C_W], KB(s, ST_C_KB_W));
-	pair_line(o, " Read Merges:     ", s[ST_M], KB(s, ST_M_KB), " Write Merges:     ", s[ST_M_W], KB(s, ST_M_KB_W));
+	io_run(o, s, io_lines);
 	if (depth)
 		plain_line(o, " Read depth:      ", depth[0], " Write depth:      ", depth[1]);
 	if (s[ST_QPC] || s[ST_QPC_W] || s[ST_IPC] || s[ST_IPC_W] || s[ST_RQPC] ||
-	    s[ST_RQPC_W] || s[ST_CPC] || s[ST_CPC_W]) {
-		pair_line(o, " PC Reads Queued: ", s[ST_QPC], KB(s, ST_QPC_KB), " PC Writes Queued: ", s[ST_QPC_W], KB(s, ST_QPC_KB_W));
-		pair_line(o, " PC Read Disp.:   ", s[ST_IPC], KB(s, ST_IPC_KB), " PC Write Disp.:   ", s[ST_IPC_W], KB(s, ST_IPC_KB_W));
-		count_line(o, " PC Reads Req.:   ", s[ST_RQPC], " PC Writes Req.:   ", s[ST_RQPC_W]);
-		count_line(o, " PC Reads Compl.: ", s[ST_CPC], " PC Writes Compl.: ", s[ST_CPC_W]);
-	}
+	    s[ST_RQPC_W] || s[ST_CPC] || s[ST_CPC_W])
+		io_run(o, s, io_lines + 6);
 	plain_line(o, " IO unplugs:      ", s[ST_UNPLUG_IO], " Timer unplugs:    ", s[ST_UNPLUG_TIMER]);
 }
 

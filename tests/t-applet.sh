@@ -69,7 +69,7 @@ if [ -n "$CROSS" ]; then
 	skip "compiler stamp" "checked on the host build"
 elif need "compiler stamp" musl-gcc cc; then
 	C=$OUT/stamp; rm -rf "$C"; mkdir -p "$C"
-	( cd "$TOP" && cp -r Makefile applet.c base.c text.c iomon.h config.h capture match stats output "$C/" )
+	( cd "$TOP" && cp -r Makefile *.c *.h capture match stats output "$C/" )
 	make -s -C "$C" CC=cc iomon >"$C/cc.log" 2>&1
 	check "make CC=cc: builds, warning it is not the product build" grep -q 'CC=cc: not the product build' "$C/cc.log"
 	check "make CC=cc: the stamp names cc" sh -c "head -1 '$C/build/cc.stamp' | grep -q '^cc '"
