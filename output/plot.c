@@ -83,7 +83,8 @@ COLD int plot_main(int argc, char **argv)
 	if (plot_dropped_devs)
 		warn_msg("%llu events of devices past the first %d (PLOT_SERIES) not drawn", plot_dropped_devs, PLOT_SERIES);
 	if (plot_dropped_reqs)
-		warn_msg("%llu requests found %d (PLOT_REQS) in flight: not drawn", plot_dropped_reqs, PLOT_REQS);
+		warn_msg("%llu requests still in flight when %d (PLOT_REQS) newer ones were: given up, not drawn",
+			 plot_dropped_reqs, PLOT_REQS);
 	if (!plot_ndevs)
 		warn_msg("no I/O to draw");
 	if (plot_to != ~(u64)0)

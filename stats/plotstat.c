@@ -4,7 +4,7 @@
  * last column the columns pair up (each twice as wide); when a sector
  * falls past the last row, that device's rows do.  A request is matched
  * from Q (or D) to C on the shared in-flight table (match/inflight.c);
- * past PLOT_REQS in flight it is counted, not drawn.  Each device's time
+ * past PLOT_REQS in flight the oldest is given up, and counted.  Each device's time
  * starts at its first record, so traces of different runs overlay. */
 #include <string.h>
 #include "stats/stats.h"
@@ -14,7 +14,9 @@ struct plot_req {
 	u64 q, d;		/* times + 1; 0: not seen */
 	u8 proc, dir;
 };
-IFT_POOL(preq, struct plot_req, PLOT_REQS, 2 * PLOT_REQS, IFT_DROP);
+/* a request never completed (its C lost) must not hold a slot for the
+ * rest of the run: past PLOT_REQS in flight the oldest goes */
+IFT_POOL(preq, struct plot_req, PLOT_REQS, 2 * PLOT_REQS, IFT_AGE_FIFO);
 
 struct plot_dev plot_devs[PLOT_SERIES];
 u32 plot_ndevs, plot_nprocs, plot_used;	/* plot_used: columns reached */
@@ -184,10 +186,9 @@ void plot_event(const struct rec *r)
 			completed(d, q, r, c);
 		return;
 	}
-	if (!(q = ift_get(&preq, r->dev, r->sector, 'R', r->time))) {
-		plot_dropped_reqs++;
+	if (!(q = ift_get(&preq, r->dev, r->sector, 'R', r->time)))
 		return;
-	}
+	plot_dropped_reqs = preq.aged;
 	if (!q->q && !q->d) {	/* new */
 		q->dir = (a & TC(TC_WRITE)) != 0;
 		q->proc = proc_of(r->pid);
