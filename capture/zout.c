@@ -216,7 +216,8 @@ static void child(int in, int (*create)(const char *path))
 			_exit(1);
 		if (m.slot == ZOPEN) {
 			data[m.len] = 0;
-			if (n == ZSTD_OUTS || (fds[n] = m.len ? create((char *)data) : 1) < 0)
+			if (n == ZSTD_OUTS || (fds[n] = m.len ? create((char *)data) : 1) < 0 ||
+			    zput(fds[n], data, 0))	/* known from the start: an output without events gets its empty frame */
 				_exit(1);
 			n++;
 		} else if (m.slot >= (u32)n || zput(fds[m.slot], data, m.len)) {
@@ -253,7 +254,8 @@ int zout_open(const char *path, int (*create)(const char *path))
 		return -1;
 	}
 	if (zpipe < 0) {
-		if (pipe2(p, O_CLOEXEC) < 0 || (zchild = fork()) < 0) {
+		if (pipe2(p, O_CLOEXEC) < 0 ||
+		    (fcntl(p[1], F_SETPIPE_SZ, ZSTD_PIPE), (zchild = fork()) < 0)) {	/* room for a burst; a smaller pipe still works */
 			err_sys("-z: starting the compressor");
 			return -1;
 		}
@@ -263,7 +265,6 @@ int zout_open(const char *path, int (*create)(const char *path))
 		}
 		close(p[0]);
 		zpipe = p[1];
-		fcntl(zpipe, F_SETPIPE_SZ, ZSTD_PIPE);	/* room for a burst; a smaller pipe still works */
 	}
 	if (send(ZOPEN, path ? path : "", path ? (u32)strlen(path) : 0))
 		return -1;

@@ -165,6 +165,16 @@ if live_ok "zstd: trace -z live" zstd; then
 	(cd "$Z/cz" && notime) >"$Z/cz.txt"; (cd "$Z/cp" && notime) >"$Z/cp.txt"
 	check "trace -z: parse shows the plain capture's events ($(grep -c ' C ' "$Z/cz.txt") completions)" \
 		sh -c "grep -q ' C ' '$Z/cz.txt' && cmp -s '$Z/cz.txt' '$Z/cp.txt'"
+	# no I/O at all: a CPU without even a note still gets a valid (empty) frame
+	rm -rf "$Z/ce"; mkdir -p "$Z/ce"
+	"$IOMON" trace -z -w 1 -d "$LOOP" -D "$Z/ce" >/dev/null 2>&1
+	ok=1; n=0; e=0
+	for f in "$Z"/ce/*.zst; do
+		n=$((n + 1)); zstd -q -t "$f" || ok=0
+		[ "$(zstd -q -d -c "$f" | wc -c)" = 0 ] && e=$((e + 1))
+	done
+	check "trace -z: without I/O, every CPU's file is valid zstd, the empty ones too ($n files, $e empty)" \
+		test $ok = 1 -a $n = "$(nproc)" -a $e -ge 1
 	# -z0: frames stored, not compressed (zstd's raw blocks): still zstd
 	for f in "$Z"/c0/*.zst; do b=$(basename "$f" .zst); zstd -q -d -c "$f" >"$Z/c0/$b.plain" || echo bad >>"$Z/c0.bad"; done
 	check "trace -z0: valid zstd, restoring the plain capture's sizes" \
