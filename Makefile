@@ -82,6 +82,7 @@ SRCS := \
 	text.c \
 	capture/cap.c \
 	capture/merge.c \
+	capture/net.c \
 	capture/record.c \
 	capture/relay.c \
 	capture/runs.c \

@@ -176,6 +176,17 @@
 #define CAP_POLL_MS 250
 #endif
 
+/* Network capture (issue 15).  Client: each device's records are staged
+ * here, per CPU in turn, and sent as one message per round; a server that
+ * cannot take a message at once costs that message (counted as dropped),
+ * one that stalls a message begun for NET_WAIT_MS is given up. */
+#ifndef NET_STAGE
+#define NET_STAGE (16 * 1024)
+#endif
+#ifndef NET_WAIT_MS
+#define NET_WAIT_MS 3000
+#endif
+
 /* ---- monitor ---- */
 
 /* Devices per interval, and D or C records waiting for their partner;

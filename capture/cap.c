@@ -45,6 +45,8 @@ int cap_stopping(void)
 
 void cap_round(void)
 {
+	if (C.cfg.host)
+		net_round();
 	if (C.cfg.round)
 		C.cfg.round(C.cfg.ctx);
 }
@@ -133,6 +135,8 @@ int cap_write(struct tdev *d, u32 cpu, const void *p, size_t n)
 
 	if (cpu >= CAP_CPUS)
 		return -1;
+	if (C.cfg.host)
+		return net_put(d, cpu, p, n);
 	if (C.cfg.sink) {
 		d->bytes[cpu] += n;
 		if (n && C.cfg.sink(C.cfg.ctx, p, n))
@@ -280,7 +284,7 @@ static void summary(void)
 			/* blktrace estimates events as bytes / 48 (REC_V7_LEN) */
 			u64 e = d->bytes[c] / REC_V7_LEN, k = (d->bytes[c] + 1023) >> 10;
 
-			if (d->out[c] < 0 && !d->bytes[c])
+			if (d->out[c] == -1 && !d->bytes[c])	/* -2: a lost connection */
 				continue;
 			n = sfmt(line, sizeof(line), "  CPU%3u: %20llu events, %8llu KiB data\n", c,
 				     (unsigned long long)e, (unsigned long long)k);
@@ -459,7 +463,13 @@ int cap_run(const struct cap_cfg *c)
 		warn_msg("Destination dir %s can't be made: %s", C.cfg.dir, strerror(errno));
 		return 1;
 	}
+	if (C.cfg.host && net_connect()) {
+		net_close();
+		return 1;
+	}
 	rc = backends();
+	if (C.cfg.host)
+		net_close();
 	if (C.cfg.zlevel && zout_finish())	/* the compressor said why */
 		C.write_failed = 1;
 	summary();

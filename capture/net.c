@@ -1,0 +1,268 @@
+/* capture/net.c: capture: blktrace's network protocol: the client's connections, staging, non-blocking sends, drops */
+/* blktrace 1.2.0 talks TCP.  Every message starts with a 64-byte header in
+ * the sender's byte order: u32 magic, char name[32], u32 cpu, max_cpus,
+ * len, cl_id, buf_size, buf_nr, page_size.  len 0 opens a device on a CPU,
+ * len 1 closes it (cpu then carries the drop count); both are answered
+ * with a header whose len is 2.  Any other len is that many bytes of the
+ * CPU's records.  The server counts opens per client address and ends the
+ * run when as many closes came, so every open is sent before tracing
+ * starts and every close after it ends.
+ *
+ * The client never waits for the server while the kernel traces: a
+ * message the socket cannot take at once is dropped and counted, one the
+ * server stalls for NET_WAIT_MS ends that connection. */
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include "capture/backend.h"
+
+static u8 stage[CAP_DEVS][NET_HDR + NET_STAGE];	/* room for the header in front */
+static u32 staged[CAP_DEVS], stage_cpu[CAP_DEVS];
+static u64 net_lost[CAP_DEVS];
+
+static void hdr_put(u8 *h, const char *name, u32 cpu, u32 len)
+{
+	u32 v[8] = { TRACE_MAGIC, 0, 0, 0, 0, 0, 0, 0 };
+
+	size_t l = strlen(name);
+
+	memset(h, 0, NET_HDR);
+	memcpy(h, v, 4);
+	memcpy(h + 4, name, l < 31 ? l : 31);
+	v[0] = cpu, v[1] = C.ncpu, v[2] = len, v[3] = (u32)getpid();
+	v[4] = C.cfg.buf_size, v[5] = C.cfg.buf_nr, v[6] = (u32)getpagesize();
+	memcpy(h + 36, v, 28);
+}
+
+/* Wait up to NET_WAIT_MS for fd to be ready for ev; 0: ready. */
+static int net_wait(int fd, short ev, u64 *end)
+{
+	struct pollfd p = { fd, ev, 0 };
+	u64 t = mono_ms();
+
+	if (!*end)
+		*end = t + NET_WAIT_MS;
+	if (t >= *end || poll(&p, 1, (int)(*end - t)) == 0) {
+		errno = ETIMEDOUT;
+		return -1;
+	}
+	return 0;
+}
+
+/* n bytes (a header and what follows it) on a non-blocking socket:
+ * 0 sent, 1 not begun (the socket is full and soon is true), -1 the
+ * connection failed (errno). */
+static int send_msg(int fd, const u8 *p, u32 n, int soon)
+{
+	u64 end = 0;
+
+	while (n) {
+		ssize_t k = write(fd, p, n);
+
+		if (k < 0 && errno == EAGAIN) {
+			if (soon)
+				return 1;
+			if (net_wait(fd, POLLOUT, &end))
+				return -1;
+			continue;
+		}
+		if (k < 0 && errno != EINTR)
+			return -1;
+		if (k > 0)
+			p += k, n -= (u32)k, soon = 0;
+	}
+	return 0;
+}
+
+/* Open or close (len 0, 1) and the server's answer; -1: failed (errno). */
+static int ask(int fd, const char *name, u32 cpu, u32 len)
+{
+	u8 h[NET_HDR];
+	u32 got = 0;
+	u64 end = 0;
+
+	hdr_put(h, name, cpu, len);
+	if (send_msg(fd, h, NET_HDR, 0))
+		return -1;
+	while (got < NET_HDR) {
+		ssize_t k;
+
+		if (net_wait(fd, POLLIN, &end))
+			return -1;
+		k = read(fd, h + got, NET_HDR - got);
+		if (k == 0)
+			errno = ECONNRESET;
+		if (k <= 0 && errno != EINTR && errno != EAGAIN)
+			return -1;
+		got += k > 0 ? (u32)k : 0;
+	}
+	return 0;
+}
+
+static u64 count_records(const u8 *p, u32 n)
+{
+	struct rec r;
+	u64 k = 0;
+	int l;
+
+	while ((l = rec_decode(p, n, &r)) > 0)
+		p += l, n -= (u32)l, k++;
+	return k;
+}
+
+/* The connection of device i on cpu: its own, or with -s CPU's shared one. */
+static int *conn(u32 i, u32 cpu)
+{
+	return &C.dev[C.cfg.one_conn ? 0 : i].out[cpu];
+}
+
+static void lost(u32 i, u32 cpu, const char *why)
+{
+	int *fd = conn(i, cpu);
+
+	warn_msg("%s: connection for %s CPU %u lost (%s); its records are counted as dropped",
+		 C.cfg.host, C.dev[i].name, cpu, why);
+	close(*fd);
+	*fd = -2;
+}
+
+static void flush(u32 i)
+{
+	u32 cpu = stage_cpu[i], n = staged[i];
+	int *fd = conn(i, cpu), rc = -2;
+
+	staged[i] = 0;
+	if (!n)
+		return;
+	if (*fd >= 0) {
+		hdr_put(stage[i], C.dev[i].name, cpu, n);
+		rc = send_msg(*fd, stage[i], NET_HDR + n, 1);
+		if (rc < 0)
+			lost(i, cpu, strerror(errno));
+	}
+	if (rc)
+		net_lost[i] += count_records(stage[i] + NET_HDR, n);
+}
+
+int net_put(struct tdev *d, u32 cpu, const void *p, size_t n)
+{
+	u32 i = (u32)(d - C.dev);
+
+	d->bytes[cpu] += n;
+	if (staged[i] && (stage_cpu[i] != cpu || staged[i] + n > NET_STAGE))
+		flush(i);
+	stage_cpu[i] = cpu;
+	/* larger than the stage: a relay read, whole records; sent as it is */
+	while (n > NET_STAGE) {
+		u32 k = NET_STAGE;
+
+		memcpy(stage[i] + NET_HDR, p, k);
+		staged[i] = k;
+		flush(i);
+		p = (const u8 *)p + k, n -= k;
+	}
+	memcpy(stage[i] + NET_HDR + staged[i], p, n);
+	staged[i] += (u32)n;
+	return 0;
+}
+
+void net_round(void)
+{
+	u32 i;
+
+	for (i = 0; i < C.ndev; i++)
+		flush(i);
+}
+
+static void say(const char *a, const char *b)
+{
+	char line[160];
+	int n = sfmt(line, sizeof(line), "%s%s\n", a, b);
+
+	if (write(1, line, (size_t)n) < 0)
+		return;
+}
+
+/* A connected non-blocking socket: nothing waits unless it means to.
+ * The second connect() says how the first one ended. */
+static int dial(const struct sockaddr_in *a)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	u64 end = 0;
+
+	if (fd < 0)
+		return fd;
+	for (;;) {
+		if (!connect(fd, (const struct sockaddr *)a, sizeof(*a)) || errno == EISCONN)
+			return fd;
+		if ((errno != EINPROGRESS && errno != EALREADY && errno != EINTR) || net_wait(fd, POLLOUT, &end))
+			break;
+	}
+	if (errno == ECONNREFUSED)
+		warn_msg("Connection to %s refused, perhaps the server is not started?", C.cfg.host);
+	else
+		err_sys(C.cfg.host);
+	close(fd);
+	return -1;
+}
+
+/* Every connection, and every device opened on each, before tracing. */
+int net_connect(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = (u16)(C.cfg.port >> 8 | C.cfg.port << 8) };
+	const char *s = C.cfg.host;
+	u8 *ip = (u8 *)&a.sin_addr;
+	u32 i, c;
+
+	for (i = 0; i < 4; i++, s++) {	/* a dotted quad */
+		char *e;
+		u64 v = scan_u64(s, &e, 10);
+
+		if (e == s || v > 255 || *e != (i < 3 ? '.' : 0)) {
+			warn_msg("%s: not an IPv4 address (a.b.c.d)", C.cfg.host);
+			return -1;
+		}
+		ip[i] = (u8)v, s = e;
+	}
+	say("blktrace: connecting to ", C.cfg.host);
+	for (c = 0; c < C.ncpu; c++)
+		for (i = 0; i < C.ndev; i++) {
+			int *fd = conn(i, c);
+
+			if (!C.cfg.one_conn || !i)
+				*fd = dial(&a);
+			if (*fd < 0)
+				return -1;
+			if (ask(*fd, C.dev[i].name, c, 0)) {
+				err_sys(C.cfg.host);
+				return -1;
+			}
+		}
+	say("blktrace: connected!", "");
+	return 0;
+}
+
+/* After the trace: what is staged, then each device's close with its
+ * drops (the kernel's and ours), answered, on every connection. */
+void net_close(void)
+{
+	u32 i, c;
+
+	net_round();
+	for (i = 0; i < C.ndev; i++) {
+		C.dev[i].dropped += net_lost[i];
+		for (c = 0; c < C.ncpu; c++) {
+			int *fd = conn(i, c);
+
+			if (*fd >= 0 && ask(*fd, C.dev[i].name, (u32)C.dev[i].dropped, 1))
+				lost(i, c, strerror(errno));
+		}
+	}
+	for (i = 0; i < C.ndev; i++)
+		for (c = 0; c < C.ncpu; c++)
+			if (*conn(i, c) >= 0 && (!C.cfg.one_conn || !i))
+				close(*conn(i, c));
+}
