@@ -186,6 +186,23 @@
 #ifndef NET_WAIT_MS
 #define NET_WAIT_MS 3000
 #endif
+/* Server (trace -l): connections at once (a client takes one per CPU and
+ * device, or per CPU with -s), client machines at once, and devices of
+ * all of them; a newcomer past a full table is refused, saying so. */
+#ifndef NET_CONNS
+#define NET_CONNS 256
+#endif
+#ifndef NET_HOSTS
+#define NET_HOSTS 16
+#endif
+#ifndef NET_DEVS
+#define NET_DEVS 32
+#endif
+/* A message longer than this is taken for a lie (blktrace sends at most
+ * what one poll finds in a CPU's relay buffers: -b times -n). */
+#ifndef NET_MSG_MAX
+#define NET_MSG_MAX (1u << 30)
+#endif
 
 /* ---- monitor ---- */
 

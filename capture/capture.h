@@ -147,6 +147,7 @@ struct cap_cfg {
 	const char *host;	/* -h: send to blktrace's server (capture/net.c) */
 	u32 port;		/* -p */
 	int one_conn;		/* -s: one connection per CPU, not per CPU and device */
+	int listen;		/* -l: be blktrace's server (capture/netsrv.c) */
 	int (*sink)(void *ctx, const void *p, size_t n);	/* non-zero: stop */
 	void (*round)(void *ctx);	/* after each round of reads */
 	void *ctx;
@@ -168,6 +169,7 @@ int net_connect(void);		/* -1: said why */
 int net_put(struct tdev *d, u32 cpu, const void *p, size_t n);
 void net_round(void);
 void net_close(void);
+int net_serve(void);		/* capture/netsrv.c: trace -l, until a signal */
 int cap_add_device(const char *path);	/* -1: said why */
 int cap_add_devices_from(const char *file);	/* one per line or word */
 u32 cap_ndev(void);

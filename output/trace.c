@@ -20,7 +20,8 @@ const char trace_usage[] =
 " -w, --stopwatch=SECS        stop after SECS seconds\n"
 " -b, --buffer-size=KIB       kernel sub-buffer size (default 512)\n"
 " -n, --num-sub-buffers=N     kernel sub-buffers per CPU (default 4)\n"
- " -h, --host=HOST             send the trace to blktrace's server (blktrace -l) at HOST\n"
+  " -l, --listen                be blktrace's server: files under DIR/CLIENT-DATE-TIME/\n"
+" -h, --host=HOST             send the trace to blktrace's server (blktrace -l) at HOST\n"
 " -p, --port=PORT             its TCP port (default 8462)\n"
 " -s, --no-sendfile           one connection per CPU, not per CPU and device\n"
 " -k, --kill                  stop and remove a trace left running, then exit\n"
@@ -42,7 +43,7 @@ static const struct option longopts[] = {
 	{ "output-dir", 1, 0, 'D' }, { "stopwatch", 1, 0, 'w' }, { "buffer-size", 1, 0, 'b' },
 	{ "num-sub-buffers", 1, 0, 'n' }, { "kill", 0, 0, 'k' }, { "verbose", 0, 0, 'v' | 256 },
 	{ "version", 0, 0, 'V' }, { "backend", 1, 0, 'B' }, { "zstd", 2, 0, 'z' },
-	{ "host", 1, 0, 'h' }, { "port", 1, 0, 'p' }, { "no-sendfile", 0, 0, 's' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
+	{ "host", 1, 0, 'h' }, { "port", 1, 0, 'p' }, { "no-sendfile", 0, 0, 's' }, { "listen", 0, 0, 'l' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
 };
 
 static int version(const char *prog)
@@ -65,6 +66,7 @@ static int option(struct cap_cfg *c, int opt, const char *prog)
 	case 'D': c->dir = opt_arg; return 0;
 	case 'k': c->kill = 1; return 0;
 	case 'h': c->host = opt_arg; return 0;
+	case 'l': c->listen = 1; return 0;
 	case 's': c->one_conn = 1; return 0;
 	case 'p': {
 		char *e;
@@ -95,12 +97,14 @@ static int options(struct cap_cfg *c, int argc, char **argv)
 {
 	int opt, rc;
 
-	while ((opt = opt_get(argc, argv, "d:I:a:A:r:o:D:w:b:n:kvVz::h:p:s", longopts)) != -1)
+	while ((opt = opt_get(argc, argv, "d:I:a:A:r:o:D:w:b:n:kvVz::h:p:sl", longopts)) != -1)
 		if ((rc = option(c, opt, argv[0])))
 			return rc;
 	for (; opt_ind < argc; opt_ind++)
 		if (cap_add_device(argv[opt_ind]))
 			return 1;
+	if (c->listen)
+		return 0;
 	if (!cap_ndev()) {
 		warn_msg("no device given (try: %s -d /dev/sda)", argv[0]);
 		return 1;
