@@ -85,10 +85,10 @@ static int follow(struct nfile *f, const u8 *p, u32 k)
 		l = rec_decode(q, n, &r);
 		if (l == DEC_MORE && n >= r.hdr_len)
 			l = r.hdr_len + r.pdu_len;
-		if (l == DEC_MORE || f->good + (u32)l > f->bytes)
-			return 0;
 		if (l < 0)
 			return -1;
+		if (l == DEC_MORE || f->good + (u32)l > f->bytes)
+			return 0;
 		f->good += (u32)l;
 	}
 	return 0;

@@ -7,7 +7,9 @@
 #   raw:NAME:CPU:MAXCPUS:LEN:FILE  header says LEN, sends FILE (a lie or a cut)
 #   close:NAME:DROPS:MAXCPUS     header len 1, cpu = DROPS, waits for the ack
 #   magic:HEX                    the next header's magic
-#   conn                         a new connection from here on
+#   conn                         a new connection from here on (the old stays)
+# NC_HOST: the address to connect from (127.0.0.1; 127.0.0.2 is another client)
+# NAME may hold \xNN escapes; % stands for / (the step separator is :)
 #   sleep:SECS
 # Prints each ack as "ack len=N cpu=N name=NAME" (or "no ack").
 import os, socket, struct, sys, time
@@ -18,11 +20,19 @@ order = '<'
 if args and args[0] == 'be':
     order, args = '>', args[1:]
 magic = 0x65617407
-s = socket.create_connection(('127.0.0.1', port))
+def connect():	# from NC_HOST (127.0.0.1; 127.0.0.2 is another client machine)
+    c = socket.socket()
+    c.bind((os.environ.get('NC_HOST', '127.0.0.1'), 0))
+    c.connect(('127.0.0.1', port))
+    return c
+
+s = connect()
+held = [s]	# earlier connections stay open until the end
 
 def hdr(name, cpu, maxc, ln):
     global magic
-    h = struct.pack(order + 'I32s7I', magic, name.encode('latin-1')[:32], cpu, maxc, ln,
+    name = name.replace('%', '/').encode('latin-1').decode('unicode_escape').encode('latin-1')
+    h = struct.pack(order + 'I32s7I', magic, name[:32], cpu, maxc, ln,
                     os.getpid(), 512 << 10, 4, 4096)
     magic = 0x65617407
     return h
@@ -59,7 +69,7 @@ for a in args:
         elif f[0] == 'magic':
             magic = int(f[1], 16)
         elif f[0] == 'conn':
-            s = socket.create_connection(('127.0.0.1', port))
+            s = connect(); held.append(s)
         elif f[0] == 'sleep':
             time.sleep(float(f[1]))
     except OSError as e:
