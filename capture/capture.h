@@ -169,7 +169,11 @@ int net_connect(void);		/* -1: said why */
 int net_put(struct tdev *d, u32 cpu, const void *p, size_t n);
 void net_round(void);
 void net_close(void);
-int net_serve(void);		/* capture/netsrv.c: trace -l, until a signal */
+int net_serve(void);
+struct sockaddr_in;
+void net_hdr(u8 *h, const char *name, u32 cpu, u32 len);	/* a header of ours */
+void net_say(int fd, const char *fmt, const char *a, const char *b);
+int net_socket(struct sockaddr_in *a, const u8 *ip);		/* capture/netsrv.c: trace -l, until a signal */
 int cap_add_device(const char *path);	/* -1: said why */
 int cap_add_devices_from(const char *file);	/* one per line or word */
 u32 cap_ndev(void);

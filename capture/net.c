@@ -15,6 +15,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include "capture/backend.h"
@@ -23,7 +24,7 @@ static u8 stage[CAP_DEVS][NET_HDR + NET_STAGE];	/* room for the header in front 
 static u32 staged[CAP_DEVS], stage_cpu[CAP_DEVS];
 static u64 net_lost[CAP_DEVS];
 
-static void hdr_put(u8 *h, const char *name, u32 cpu, u32 len)
+void net_hdr(u8 *h, const char *name, u32 cpu, u32 len)
 {
 	u32 v[8] = { TRACE_MAGIC, 0, 0, 0, 0, 0, 0, 0 };
 
@@ -84,7 +85,7 @@ static int ask(int fd, const char *name, u32 cpu, u32 len)
 	u32 got = 0;
 	u64 end = 0;
 
-	hdr_put(h, name, cpu, len);
+	net_hdr(h, name, cpu, len);
 	if (send_msg(fd, h, NET_HDR, 0))
 		return -1;
 	while (got < NET_HDR) {
@@ -138,7 +139,7 @@ static void flush(u32 i)
 	if (!n)
 		return;
 	if (*fd >= 0) {
-		hdr_put(stage[i], C.dev[i].name, cpu, n);
+		net_hdr(stage[i], C.dev[i].name, cpu, n);
 		rc = send_msg(*fd, stage[i], NET_HDR + n, 1);
 		if (rc < 0)
 			lost(i, cpu, strerror(errno));
@@ -177,20 +178,33 @@ void net_round(void)
 		flush(i);
 }
 
-static void say(const char *a, const char *b)
+/* fmt with two strings, on fd, unbuffered (as blktrace's lines come) */
+void net_say(int fd, const char *fmt, const char *a, const char *b)
 {
-	char line[160];
-	int n = sfmt(line, sizeof(line), "%s%s\n", a, b);
+	char line[200];
+	int n = sfmt(line, sizeof(line), fmt, a, b);
 
-	if (write(1, line, (size_t)n) < 0)
+	if (write(fd, line, (size_t)n) < 0)
 		return;
+}
+
+/* A TCP socket, non-blocking, and the address ip:-p (the raw system
+ * call: musl's socket() carries a fallback for kernels before 2.6.27). */
+int net_socket(struct sockaddr_in *a, const u8 *ip)
+{
+	memset(a, 0, sizeof(*a));
+	a->sin_family = AF_INET;
+	a->sin_port = (u16)(C.cfg.port >> 8 | C.cfg.port << 8);
+	memcpy(&a->sin_addr, ip, 4);
+	return (int)syscall(SYS_socket, AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 }
 
 /* A connected non-blocking socket: nothing waits unless it means to.
  * The second connect() says how the first one ended. */
-static int dial(const struct sockaddr_in *a)
+static int dial(const u8 *ip)
 {
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	struct sockaddr_in sa, *a = &sa;
+	int fd = net_socket(a, ip);
 	u64 end = 0;
 
 	if (fd < 0)
@@ -212,9 +226,8 @@ static int dial(const struct sockaddr_in *a)
 /* Every connection, and every device opened on each, before tracing. */
 int net_connect(void)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = (u16)(C.cfg.port >> 8 | C.cfg.port << 8) };
 	const char *s = C.cfg.host;
-	u8 *ip = (u8 *)&a.sin_addr;
+	u8 ip[4];
 	u32 i, c;
 
 	for (i = 0; i < 4; i++, s++) {	/* a dotted quad */
@@ -227,13 +240,13 @@ int net_connect(void)
 		}
 		ip[i] = (u8)v, s = e;
 	}
-	say("blktrace: connecting to ", C.cfg.host);
+	net_say(1, "blktrace: connecting to %s\n", C.cfg.host, "");
 	for (c = 0; c < C.ncpu; c++)
 		for (i = 0; i < C.ndev; i++) {
 			int *fd = conn(i, c);
 
 			if (!C.cfg.one_conn || !i)
-				*fd = dial(&a);
+				*fd = dial(ip);
 			if (*fd < 0)
 				return -1;
 			if (ask(*fd, C.dev[i].name, c, 0)) {
@@ -241,7 +254,7 @@ int net_connect(void)
 				return -1;
 			}
 		}
-	say("blktrace: connected!", "");
+	net_say(1, "blktrace: connected!\n", "", "");
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include "capture/backend.h"
@@ -52,13 +53,12 @@ static struct nhost host[NET_HOSTS];
 static struct nconn conn[NET_CONNS];
 static struct pollfd pfd[NET_CONNS + 1];
 
-static void say(int fd, const char *fmt, const char *a, const char *b)
+static time_t wall_now(void)
 {
-	char line[160];
-	int n = sfmt(line, sizeof(line), fmt, a, b);
+	struct timespec ts;
 
-	if (write(fd, line, (size_t)n) < 0)
-		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec;
 }
 
 /* ---- a device's files ---- */
@@ -112,7 +112,7 @@ static int dev_files(struct ndev *d, const char *addr)
 	/* the folder: ours, never a link someone planted at its name */
 	if ((mkdir(path, 0755) && errno != EEXIST) || lstat(path, &st) || !S_ISDIR(st.st_mode) ||
 	    st.st_uid != geteuid()) {
-		say(2, "server: %s: not a folder of ours%s\n", path, "");
+		net_say(2, "server: %s: not a folder of ours%s\n", path, "");
 		return -1;
 	}
 	for (c = 0; c < d->ncpu; c++) {
@@ -137,7 +137,7 @@ static void dev_close(struct ndev *d)
 		if (f->good < f->bytes) {
 			sfmt(what, sizeof(what), "%s.blktrace.%u: %llu bytes", d->name, c,
 			     (unsigned long long)(f->bytes - f->good));
-			say(2, "server: %s: %s of a record cut short removed\n", host[d->host].addr, what);
+			net_say(2, "server: %s: %s of a record cut short removed\n", host[d->host].addr, what);
 			if (ftruncate(f->fd, (off_t)f->good) < 0)
 				err_sys(d->name);
 		}
@@ -163,7 +163,7 @@ static void host_end(int h)
 		dev_close(d);
 		for (c = 0; c < d->ncpu; c++)
 			bytes[c] = d->f[c].bytes;
-		say(1, "server: end of run for %s:%s\n", host[h].addr, d->name);
+		net_say(1, "server: end of run for %s:%s\n", host[h].addr, d->name);
 		all += cap_sum_dev(1, d->name, bytes, NULL, d->ncpu, d->drops);
 		lost += d->drops;
 		d->host = -1;
@@ -182,12 +182,12 @@ static void conn_drop(struct nconn *nc, const char *why)
 	struct nhost *h = &host[nc->host];
 
 	if (why)
-		say(2, "server: %s: %s; connection dropped\n", h->addr, why);
+		net_say(2, "server: %s: %s; connection dropped\n", h->addr, why);
 	close(nc->fd);
 	nc->fd = -1;
 	if (!--h->conns) {
 		if (h->opens)
-			say(2, "server: %s: gone before closing what it opened; its files end here\n", h->addr, "");
+			net_say(2, "server: %s: gone before closing what it opened; its files end here\n", h->addr, "");
 		host_end(nc->host);
 	}
 }
@@ -273,8 +273,7 @@ static const char *header(struct nconn *nc)
 		d->drops = cpu;	/* a close carries the drops */
 	host[nc->host].opens += len ? -1 : 1;
 	/* the answer: a header of ours, len 2 (blktrace's client waits for it) */
-	memcpy(nc->h + 36, (u32[]){ 0, C.ncpu, 2, (u32)getpid(), 512 << 10, 4, (u32)getpagesize() }, 28);
-	memcpy(nc->h, (u32[]){ TRACE_MAGIC }, 4);
+	net_hdr(nc->h, d->name, 0, 2);
 	if (write(nc->fd, nc->h, NET_HDR) != NET_HDR)
 		return "the answer could not be sent";
 	if (len && !host[nc->host].opens)
@@ -332,12 +331,14 @@ static void accept_one(int lfd)
 {
 	struct sockaddr_in a;
 	socklen_t al = sizeof(a);
-	int fd = accept4(lfd, (struct sockaddr *)&a, &al, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	int fd = (int)syscall(SYS_accept4, lfd, &a, &al, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	int i, h = -1, fr = -1;
 	const u8 *ip = (const u8 *)&a.sin_addr;
+	char addr[16];
 
 	if (fd < 0)
 		return;
+	sfmt(addr, sizeof(addr), "%u.%u.%u.%u", ip[0], ip[1], ip[2], ip[3]);
 	for (i = NET_HOSTS - 1; i >= 0; i--)
 		if (host[i].used && !memcmp(host[i].ip, ip, 4))
 			h = i;
@@ -346,31 +347,27 @@ static void accept_one(int lfd)
 	for (i = 0; i < NET_CONNS && conn[i].fd >= 0; i++)
 		;
 	if (i == NET_CONNS || (h < 0 && fr < 0)) {
-		char addr[16];
-
-		sfmt(addr, sizeof(addr), "%u.%u.%u.%u", ip[0], ip[1], ip[2], ip[3]);
-		say(2, "server: %s refused: %s\n", addr, i == NET_CONNS ? "all connections taken (NET_CONNS)"
-								 : "all client slots taken (NET_HOSTS)");
+		net_say(2, "server: %s refused: %s\n", addr, i == NET_CONNS ? "all connections taken (NET_CONNS)"
+									 : "all client slots taken (NET_HOSTS)");
 		close(fd);
 		return;
 	}
 	if (h < 0) {
 		h = fr;
-		memset(&host[h], 0, sizeof(host[h]));
-		host[h].used = 1;
+		host[h].used = 1, host[h].opens = host[h].conns = 0;
 		memcpy(host[h].ip, ip, 4);
-		sfmt(host[h].addr, sizeof(host[h].addr), "%u.%u.%u.%u", ip[0], ip[1], ip[2], ip[3]);
-		say(1, "server: connection from %s\n", host[h].addr, "");
+		memcpy(host[h].addr, addr, sizeof(addr));
+		net_say(1, "server: connection from %s\n", addr, "");
 	}
 	host[h].conns++;
 	memset(&conn[i], 0, sizeof(conn[i]));
-	conn[i].fd = fd, conn[i].host = h, conn[i].t = time(NULL);
+	conn[i].fd = fd, conn[i].host = h, conn[i].t = wall_now();
 }
 
 static int listener(void)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = (u16)(C.cfg.port >> 8 | C.cfg.port << 8) };
-	int one = 1, fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_in a;
+	int one = 1, fd = net_socket(&a, (const u8[4]){ 0 });
 
 	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
 	    bind(fd, (struct sockaddr *)&a, sizeof(a)) || listen(fd, 64)) {
@@ -387,16 +384,16 @@ int net_serve(void)
 	if (lfd < 0)
 		return 1;
 	if (C.cfg.oname)
-		say(2, "-o ignored in server mode\n", "", "");
+		net_say(2, "-o ignored in server mode\n", "", "");
 	if (C.cfg.dir && mkdir(C.cfg.dir, 0755) && errno != EEXIST) {
-		say(2, "Destination dir %s can't be made: %s\n", C.cfg.dir, strerror(errno));
+		net_say(2, "Destination dir %s can't be made: %s\n", C.cfg.dir, strerror(errno));
 		return 1;
 	}
 	for (i = 0; i < NET_CONNS; i++)
 		conn[i].fd = -1;
 	for (i = 0; i < NET_DEVS; i++)
 		dev[i].host = -1;
-	say(1, "server: waiting for connections...\n", "", "");
+	net_say(1, "server: waiting for connections...\n", "", "");
 	while (!cap_stopping()) {
 		int n = 0;
 

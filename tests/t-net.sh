@@ -99,6 +99,34 @@ for c in cs: c.close()
 		grep -qE "^  Total: +[0-9]+ events \(dropped [1-9][0-9]*\)" "$OUT/v.out"
 	check "net client, the server vanishes: blktrace's drop warning" grep -q "^You have [0-9]* (.*%) dropped events" "$OUT/v.err"
 	check "net client, the server vanishes: its tracefs instance removed" gone $c1
+	# a server that answers the opens and never reads again: the socket
+	# fills, messages are dropped and counted, the capture never waits
+	python3 -c '
+import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(64); s.settimeout(20)
+cs = []
+try:
+    while True:
+        c, _ = s.accept(); c.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        h = c.recv(64, socket.MSG_WAITALL); c.sendall(h[:40] + b"\0" * 24); cs.append(c)
+        s.settimeout(1)
+except OSError:
+    pass
+time.sleep(30)
+' $((P + 9)) & vpid=$!
+	sleep 0.3; rm -f "$OUT/st.err"
+	"$IOMON" trace -d "$LOOP" -h 127.0.0.1 -p $((P + 9)) >"$OUT/st.out" 2>"$OUT/st.err" & c1=$!
+	capturing "$OUT/st.err" $c1
+	dd if=/dev/zero of="$LOOP" bs=4k count=20000 oflag=direct 2>/dev/null
+	t0=$(date +%s%N); kill -INT $c1; wait $c1; r1=$?; t1=$(date +%s%N)
+	kill $vpid; wait $vpid 2>/dev/null
+	check "net client, a server that stops reading: exit 0 ($r1)" test $r1 = 0
+	check "net client, a server that stops reading: the records it could not take counted as dropped" \
+		grep -qE "^  Total: +[0-9]+ events \(dropped [1-9][0-9]*\)" "$OUT/st.out"
+	check "net client, a server that stops reading: ends within NET_WAIT_MS of the signal ($(((t1 - t0) / 1000000)) ms)" \
+		test $(((t1 - t0) / 1000000)) -lt 8000
+	check "net client, a server that stops reading: its tracefs instance removed" gone $c1
 	losetup -d "$LOOP"
 fi
 
