@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include "capture/backend.h"
 
-static u8 stage[CAP_DEVS][NET_HDR + NET_STAGE];	/* room for the header in front */
+static u8 stage[CAP_DEVS][NET_STAGE];
 static u32 staged[CAP_DEVS], stage_cpu[CAP_DEVS];
 static u64 net_lost[CAP_DEVS];
 
@@ -130,24 +130,37 @@ static void lost(u32 i, u32 cpu, const char *why)
 	*fd = -2;
 }
 
-static void flush(u32 i)
+/* One message: its header, then its records.  The records are dropped
+ * (and counted) when the socket cannot take the header at once; once the
+ * header is in, the rest may wait NET_WAIT_MS. */
+static void sendout(u32 i, u32 cpu, const u8 *p, u32 n)
 {
-	u32 cpu = stage_cpu[i], n = staged[i];
 	int *fd = conn(i, cpu), rc = -2;
+	u8 h[NET_HDR];
 
-	staged[i] = 0;
-	if (!n)
-		return;
 	if (*fd >= 0) {
-		net_hdr(stage[i], C.dev[i].name, cpu, n);
-		rc = send_msg(*fd, stage[i], NET_HDR + n, 1);
+		net_hdr(h, C.dev[i].name, cpu, n);
+		rc = send_msg(*fd, h, NET_HDR, 1);
+		if (!rc)
+			rc = send_msg(*fd, p, n, 0);
 		if (rc < 0)
 			lost(i, cpu, strerror(errno));
 	}
 	if (rc)
-		net_lost[i] += count_records(stage[i] + NET_HDR, n);
+		net_lost[i] += count_records(p, n);
 }
 
+static void flush(u32 i)
+{
+	u32 n = staged[i];
+
+	staged[i] = 0;
+	if (n)
+		sendout(i, stage_cpu[i], stage[i], n);
+}
+
+/* Records of device d on cpu: a relay read (whole records, see relay.c's
+ * pump) goes as one message; tracefs's record by record are staged. */
 int net_put(struct tdev *d, u32 cpu, const void *p, size_t n)
 {
 	u32 i = (u32)(d - C.dev);
@@ -155,17 +168,12 @@ int net_put(struct tdev *d, u32 cpu, const void *p, size_t n)
 	d->bytes[cpu] += n;
 	if (staged[i] && (stage_cpu[i] != cpu || staged[i] + n > NET_STAGE))
 		flush(i);
-	stage_cpu[i] = cpu;
-	/* larger than the stage: a relay read, whole records; sent as it is */
-	while (n > NET_STAGE) {
-		u32 k = NET_STAGE;
-
-		memcpy(stage[i] + NET_HDR, p, k);
-		staged[i] = k;
-		flush(i);
-		p = (const u8 *)p + k, n -= k;
+	if (n > NET_STAGE / 2) {
+		sendout(i, cpu, p, (u32)n);
+		return 0;
 	}
-	memcpy(stage[i] + NET_HDR + staged[i], p, n);
+	stage_cpu[i] = cpu;
+	memcpy(stage[i] + staged[i], p, n);
 	staged[i] += (u32)n;
 	return 0;
 }

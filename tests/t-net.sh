@@ -83,13 +83,13 @@ cs = []
 try:
     while True:
         c, _ = s.accept(); h = c.recv(64, socket.MSG_WAITALL); c.sendall(h[:40] + b"\0" * 24); cs.append(c)
-        s.settimeout(1)
+        s.settimeout(3)
 except OSError:
     pass
 time.sleep(1.5)
 for c in cs: c.close()
 ' $((P + 2)) & vpid=$!
-	sleep 0.3; rm -f "$OUT/v.err"
+	poll 10 sh -c "ss -ltn | grep -q ':$((P + 2)) '"; rm -f "$OUT/v.err"
 	"$IOMON" trace -d "$LOOP" -h 127.0.0.1 -p $((P + 2)) >"$OUT/v.out" 2>"$OUT/v.err" & c1=$!
 	capturing "$OUT/v.err" $c1; wait $vpid; load; sleep 0.5; kill -INT $c1; wait $c1; r1=$?
 	check "net client, the server vanishes: exit 0 ($r1)" test $r1 = 0
@@ -104,21 +104,23 @@ for c in cs: c.close()
 	python3 -c '
 import socket, sys, time
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
 s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(64); s.settimeout(20)
 cs = []
 try:
     while True:
-        c, _ = s.accept(); c.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        c, _ = s.accept()
         h = c.recv(64, socket.MSG_WAITALL); c.sendall(h[:40] + b"\0" * 24); cs.append(c)
-        s.settimeout(1)
+        s.settimeout(3)
 except OSError:
     pass
 time.sleep(30)
 ' $((P + 9)) & vpid=$!
-	sleep 0.3; rm -f "$OUT/st.err"
+	poll 10 sh -c "ss -ltn | grep -q ':$((P + 9)) '"; rm -f "$OUT/st.err"
 	"$IOMON" trace -d "$LOOP" -h 127.0.0.1 -p $((P + 9)) >"$OUT/st.out" 2>"$OUT/st.err" & c1=$!
 	capturing "$OUT/st.err" $c1
-	dd if=/dev/zero of="$LOOP" bs=4k count=20000 oflag=direct 2>/dev/null
+	# (more than the socket buffers hold: tcp_wmem's 4 MiB at most)
+	dd if=/dev/zero of="$LOOP" bs=4k count=40000 oflag=direct 2>/dev/null
 	t0=$(date +%s%N); kill -INT $c1; wait $c1; r1=$?; t1=$(date +%s%N)
 	kill $vpid; wait $vpid 2>/dev/null
 	check "net client, a server that stops reading: exit 0 ($r1)" test $r1 = 0
