@@ -176,6 +176,34 @@
 #define CAP_POLL_MS 250
 #endif
 
+/* Network capture (issue 15).  Client: each device's records are staged
+ * here, per CPU in turn, and sent as one message per round; a server that
+ * cannot take a message at once costs that message (counted as dropped),
+ * one that stalls a message begun for NET_WAIT_MS is given up. */
+#ifndef NET_STAGE
+#define NET_STAGE (16 * 1024)
+#endif
+#ifndef NET_WAIT_MS
+#define NET_WAIT_MS 3000
+#endif
+/* Server (trace -l): connections at once (a client takes one per CPU and
+ * device, or per CPU with -s), client machines at once, and devices of
+ * all of them; a newcomer past a full table is refused, saying so. */
+#ifndef NET_CONNS
+#define NET_CONNS 256
+#endif
+#ifndef NET_HOSTS
+#define NET_HOSTS 16
+#endif
+#ifndef NET_DEVS
+#define NET_DEVS 32
+#endif
+/* A message longer than this is taken for a lie (blktrace sends at most
+ * what one poll finds in a CPU's relay buffers: -b times -n). */
+#ifndef NET_MSG_MAX
+#define NET_MSG_MAX (1u << 30)
+#endif
+
 /* ---- monitor ---- */
 
 /* Devices per interval, and D or C records waiting for their partner;

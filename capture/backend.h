@@ -28,6 +28,9 @@ struct cap {
 };
 extern struct cap C;
 
+u64 cap_sum_dev(int fd, const char *name, const u64 *bytes, const int *out, u32 ncpu, u64 dropped);
+void cap_sum_drops(u64 all, u64 lost);	/* blktrace's warning, if lost */
+int cap_create(const char *path);	/* a fresh 0600 trace file, never through a link */
 int cap_write(struct tdev *d, u32 cpu, const void *p, size_t n);
 int cap_stopping(void);
 void cap_round(void);	/* the driver's round callback, if any */

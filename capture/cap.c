@@ -45,6 +45,8 @@ int cap_stopping(void)
 
 void cap_round(void)
 {
+	if (C.cfg.host)
+		net_round();
 	if (C.cfg.round)
 		C.cfg.round(C.cfg.ctx);
 }
@@ -73,13 +75,13 @@ int cap_wait(void)
  * umask, never through a symlink (not even our own) and never into a
  * FIFO or device someone left at the path.  An old regular file, a
  * previous run's, is replaced. */
-static int create_trace(const char *path)
+int cap_create(const char *path)
 {
 	struct stat st;
 	int fd, tries;
 
 	for (tries = 0; tries < 2; tries++) {
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd >= 0) {
 			if (fchmod(fd, 0600) < 0) {
 				err_sys(path);
@@ -111,7 +113,7 @@ static int out_open(struct tdev *d, u32 cpu)
 	char path[PATH_LEN];
 
 	if (C.cfg.to_stdout) {
-		d->out[cpu] = C.cfg.zlevel ? zout_open(NULL, create_trace) : 1;
+		d->out[cpu] = C.cfg.zlevel ? zout_open(NULL, cap_create) : 1;
 		return d->out[cpu] < 0 ? -1 : 0;
 	}
 	if ((size_t)sfmt(path, sizeof(path), "%s%s%s.blktrace.%u%s", C.cfg.dir ? C.cfg.dir : "",
@@ -121,7 +123,7 @@ static int out_open(struct tdev *d, u32 cpu)
 		return -1;
 	}
 	/* -z: a slot of the compressor's, which creates the file (zout.c) */
-	d->out[cpu] = C.cfg.zlevel ? zout_open(path, create_trace) : create_trace(path);
+	d->out[cpu] = C.cfg.zlevel ? zout_open(path, cap_create) : cap_create(path);
 	return d->out[cpu] < 0 ? -1 : 0;
 }
 
@@ -133,6 +135,8 @@ int cap_write(struct tdev *d, u32 cpu, const void *p, size_t n)
 
 	if (cpu >= CAP_CPUS)
 		return -1;
+	if (C.cfg.host)
+		return net_put(d, cpu, p, n);
 	if (C.cfg.sink) {
 		d->bytes[cpu] += n;
 		if (n && C.cfg.sink(C.cfg.ctx, p, n))
@@ -254,58 +258,66 @@ int cap_add_devices_from(const char *file)
 
 /* ---- the end-of-run summary, in blktrace's layout ---- */
 
-static void summary(void)
+static void put(int fd, const char *line, int n)
+{
+	if (write(fd, line, (size_t)n) < 0)
+		return;
+}
+
+/* One device's block on fd (out: which CPUs had an output, -1 none; NULL:
+ * every CPU, as blktrace's server prints); returns its events. */
+u64 cap_sum_dev(int fd, const char *name, const u64 *bytes, const int *out, u32 ncpu, u64 dropped)
 {
 	char line[160];
-	int fd = C.cfg.to_stdout ? 2 : 1;
+	u64 ev = 0, sum = 0;
+	u32 c;
+
+	put(fd, line, sfmt(line, sizeof(line), "=== %s ===\n", name));
+	for (c = 0; c < ncpu; c++) {
+		/* blktrace estimates events as bytes / 48 (REC_V7_LEN) */
+		u64 e = bytes[c] / REC_V7_LEN, k = (bytes[c] + 1023) >> 10;
+
+		if (out && out[c] == -1 && !bytes[c])	/* -2: a lost connection */
+			continue;
+		put(fd, line, sfmt(line, sizeof(line), "  CPU%3u: %20llu events, %8llu KiB data\n", c,
+				   (unsigned long long)e, (unsigned long long)k));
+		ev += e;
+		sum += bytes[c];
+	}
+	/* and rounds the total with 1024, not 1023, as blktrace does */
+	put(fd, line, sfmt(line, sizeof(line), "  Total:  %20llu events (dropped %llu), %8llu KiB data\n",
+			   (unsigned long long)ev, (unsigned long long)dropped, (unsigned long long)((sum + 1024) >> 10)));
+	return ev;
+}
+
+void cap_sum_drops(u64 all, u64 lost)
+{
+	char line[160];
+
+	if (lost)
+		put(2, line, sfmt(line, sizeof(line), "\nYou have %llu (%5.1f%%) dropped events\n"
+				  "Consider using a larger buffer size (-b) and/or more buffers (-n)\n",
+				  (unsigned long long)lost, 100.0 * (double)lost / (double)(all + lost)));
+}
+
+static void summary(void)
+{
 	u64 all = 0, lost = 0;
 	u32 i, c;
 
 	for (i = 0; i < C.ndev; i++) {
 		struct tdev *d = &C.dev[i];
-		u64 ev = 0, sum = 0;
-		int n;
 
+		lost += d->dropped;
 		/* blktrace -o - prints no summary (only its drop warning) */
 		if (C.cfg.to_stdout && quiet_notes) {
 			for (c = 0; c < C.ncpu; c++)
 				all += d->bytes[c] / 48;
-			lost += d->dropped;
 			continue;
 		}
-		n = sfmt(line, sizeof(line), "=== %s ===\n", d->name);
-		if (write(fd, line, (size_t)n) < 0)
-			return;
-		for (c = 0; c < C.ncpu; c++) {
-			/* blktrace estimates events as bytes / 48 (REC_V7_LEN) */
-			u64 e = d->bytes[c] / REC_V7_LEN, k = (d->bytes[c] + 1023) >> 10;
-
-			if (d->out[c] < 0 && !d->bytes[c])
-				continue;
-			n = sfmt(line, sizeof(line), "  CPU%3u: %20llu events, %8llu KiB data\n", c,
-				     (unsigned long long)e, (unsigned long long)k);
-			if (write(fd, line, (size_t)n) < 0)
-				return;
-			ev += e;
-			sum += d->bytes[c];
-		}
-		/* and rounds the total with 1024, not 1023, as blktrace does */
-		n = sfmt(line, sizeof(line), "  Total:  %20llu events (dropped %llu), %8llu KiB data\n",
-			     (unsigned long long)ev, (unsigned long long)d->dropped,
-			     (unsigned long long)((sum + 1024) >> 10));
-		if (write(fd, line, (size_t)n) < 0)
-			return;
-		all += ev;
-		lost += d->dropped;
+		all += cap_sum_dev(C.cfg.to_stdout ? 2 : 1, d->name, d->bytes, d->out, C.ncpu, d->dropped);
 	}
-	if (lost) {
-		int n = sfmt(line, sizeof(line), "\nYou have %llu (%5.1f%%) dropped events\n"
-				 "Consider using a larger buffer size (-b) and/or more buffers (-n)\n",
-				 (unsigned long long)lost, 100.0 * (double)lost / (double)(all + lost));
-
-		if (write(2, line, (size_t)n) < 0)
-			return;
-	}
+	cap_sum_drops(all, lost);
 }
 
 /* ---- options trace and btrace share ---- */
@@ -441,9 +453,13 @@ int cap_run(const struct cap_cfg *c)
 	C.cfg = *c;
 	C.buf = cap_buf;
 	C.write_failed = 0;
+	C.ncpu = (u32)sys_cpus();
+	if (C.cfg.listen) {
+		catch_signals();
+		return net_serve();
+	}
 	if (check_overlap())
 		return 1;
-	C.ncpu = (u32)sys_cpus();
 	if (C.ncpu > CAP_CPUS) {
 		warn_msg("%u CPUs; this build handles %d (CAP_CPUS)", C.ncpu, CAP_CPUS);
 		return 1;
@@ -459,7 +475,13 @@ int cap_run(const struct cap_cfg *c)
 		warn_msg("Destination dir %s can't be made: %s", C.cfg.dir, strerror(errno));
 		return 1;
 	}
+	if (C.cfg.host && net_connect()) {
+		net_close();
+		return 1;
+	}
 	rc = backends();
+	if (C.cfg.host)
+		net_close();
 	if (C.cfg.zlevel && zout_finish())	/* the compressor said why */
 		C.write_failed = 1;
 	summary();

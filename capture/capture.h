@@ -4,6 +4,8 @@
 #include <signal.h>
 #include "capture/kdefs.h"
 
+struct tdev;
+
 /* One decoded record, in host order whatever the file's order/version. */
 struct rec {
 	u64 time, sector, action;
@@ -142,6 +144,10 @@ struct cap_cfg {
 	int watch_stdout;	/* stop when whoever reads stdout has gone */
 	int kill, verbose, backend;
 	int zlevel;		/* -z: outputs compressed (capture/zout.c) */
+	const char *host;	/* -h: send to blktrace's server (capture/net.c) */
+	u32 port;		/* -p */
+	int one_conn;		/* -s: one connection per CPU, not per CPU and device */
+	int listen;		/* -l: be blktrace's server (capture/netsrv.c) */
 	int (*sink)(void *ctx, const void *p, size_t n);	/* non-zero: stop */
 	void (*round)(void *ctx);	/* after each round of reads */
 	void *ctx;
@@ -154,6 +160,20 @@ int zout_level(const char *arg);	/* 0, or -1 said why */
 int zout_open(const char *path, int (*create)(const char *path));	/* slot; -1 said */
 int zout_write(int slot, const void *p, size_t n);	/* -1 with errno */
 int zout_finish(void);		/* -1: a byte did not reach its file */
+/* capture/net.c: blktrace's network protocol.  Client: net_connect
+ * opens every connection before tracing starts, net_put stages records,
+ * net_round sends what is staged, net_close sends the drops and closes. */
+#define NET_PORT 8462
+#define NET_HDR 64
+int net_connect(void);		/* -1: said why */
+int net_put(struct tdev *d, u32 cpu, const void *p, size_t n);
+void net_round(void);
+void net_close(void);
+int net_serve(void);
+struct sockaddr_in;
+void net_hdr(u8 *h, const char *name, u32 cpu, u32 len);	/* a header of ours */
+void net_say(int fd, const char *fmt, const char *a, const char *b);
+int net_socket(struct sockaddr_in *a, const u8 *ip);		/* capture/netsrv.c: trace -l, until a signal */
 int cap_add_device(const char *path);	/* -1: said why */
 int cap_add_devices_from(const char *file);	/* one per line or word */
 u32 cap_ndev(void);

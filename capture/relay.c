@@ -219,10 +219,40 @@ static u64 read_dropped(const struct tdev *d)
 	return v;
 }
 
+/* A read ends where max does, perhaps inside a record.  Sent over the
+ * network a chunk may be dropped whole, so there it must hold whole
+ * records: the rest of a cut one (in a finished sub-buffer, so there to
+ * read) is read at once, into the room pump leaves at C.buf's end. */
+static ssize_t whole(int fd, ssize_t n)
+{
+	struct rec r;
+	u32 o = 0;
+	int l;
+
+	while (n > 0) {
+		ssize_t k;
+
+		while ((l = rec_decode(C.buf + o, (u32)n - o, &r)) > 0)
+			o += (u32)l;
+		if (l < 0 || o == (u32)n)
+			break;
+		/* the header first when it is cut too, then the record's rest */
+		l = (u32)n - o < REC_V7_LEN ? REC_V7_LEN : (u32)n - o < r.hdr_len ? r.hdr_len : r.hdr_len + r.pdu_len;
+		k = read(fd, C.buf + n, (size_t)(o + (u32)l - (u32)n));
+		if (k <= 0)
+			break;
+		n += k;
+	}
+	return n;
+}
+
 /* Move what one relay file has to its output; 0 when it had nothing. */
 static ssize_t pump(struct tdev *d, u32 cpu, size_t max)
 {
 	ssize_t n = read(d->relay[cpu], C.buf, max);
+
+	if (C.cfg.host)
+		n = whole(d->relay[cpu], n);
 
 	if (n > 0 && cap_write(d, cpu, C.buf, (size_t)n))
 		return -1;
@@ -233,7 +263,8 @@ int relay_run(void)
 {
 	static struct pollfd pfd[CAP_DEVS * CAP_CPUS];
 	static u16 who[CAP_DEVS * CAP_CPUS][2];
-	size_t chunk = C.cfg.buf_size < CAP_BUF ? C.cfg.buf_size : CAP_BUF;
+	/* network: room behind a read for the rest of a record it cut */
+	size_t room = C.cfg.host ? CAP_BUF / 2 : CAP_BUF, chunk = C.cfg.buf_size < room ? C.cfg.buf_size : room;
 	u32 i, c, n = 0;
 	int rc;
 

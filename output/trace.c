@@ -20,6 +20,10 @@ const char trace_usage[] =
 " -w, --stopwatch=SECS        stop after SECS seconds\n"
 " -b, --buffer-size=KIB       kernel sub-buffer size (default 512)\n"
 " -n, --num-sub-buffers=N     kernel sub-buffers per CPU (default 4)\n"
+" -l, --listen                be blktrace's server (into DIR/ADDR-DATE-TIME/)\n"
+" -h, --host=ADDR             send to the server at ADDR (IPv4)\n"
+" -p, --port=N                the server's port (8462)\n"
+" -s, --no-sendfile           one connection per CPU, not per CPU and device\n"
 " -k, --kill                  stop and remove a trace left running, then exit\n"
 " -z[LEVEL]                   write zstd frames (NAME.blktrace.CPU.zst; level 1-19,\n"
 "                             default 1; make ZSTD=1 builds it in)\n"
@@ -38,7 +42,8 @@ static const struct option longopts[] = {
 	{ "set-mask", 1, 0, 'A' }, { "relay", 1, 0, 'r' }, { "output", 1, 0, 'o' },
 	{ "output-dir", 1, 0, 'D' }, { "stopwatch", 1, 0, 'w' }, { "buffer-size", 1, 0, 'b' },
 	{ "num-sub-buffers", 1, 0, 'n' }, { "kill", 0, 0, 'k' }, { "verbose", 0, 0, 'v' | 256 },
-	{ "version", 0, 0, 'V' }, { "backend", 1, 0, 'B' }, { "zstd", 2, 0, 'z' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
+	{ "version", 0, 0, 'V' }, { "backend", 1, 0, 'B' }, { "zstd", 2, 0, 'z' },
+	{ "host", 1, 0, 'h' }, { "port", 1, 0, 'p' }, { "no-sendfile", 0, 0, 's' }, { "listen", 0, 0, 'l' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
 };
 
 static int version(const char *prog)
@@ -60,6 +65,18 @@ static int option(struct cap_cfg *c, int opt, const char *prog)
 	case 'o': c->oname = opt_arg; return 0;
 	case 'D': c->dir = opt_arg; return 0;
 	case 'k': c->kill = 1; return 0;
+	case 'h': c->host = opt_arg; return 0;
+	case 'l': c->listen = 1; return 0;
+	case 's': c->one_conn = 1; return 0;
+	case 'p': {
+		char *e;
+
+		c->port = (u32)scan_u64(opt_arg, &e, 10);
+		if (e != opt_arg && !*e && c->port && c->port < 65536)
+			return 0;
+		warn_msg("Invalid port %s", opt_arg);
+		return 1;
+	}
 	case 'v':	/* blktrace's -v is its version; ours says more */
 		if (quiet_notes)
 			return version(prog);
@@ -80,12 +97,14 @@ static int options(struct cap_cfg *c, int argc, char **argv)
 {
 	int opt, rc;
 
-	while ((opt = opt_get(argc, argv, "d:I:a:A:r:o:D:w:b:n:kvVz::", longopts)) != -1)
+	while ((opt = opt_get(argc, argv, "d:I:a:A:r:o:D:w:b:n:kvVz::h:p:sl", longopts)) != -1)
 		if ((rc = option(c, opt, argv[0])))
 			return rc;
 	for (; opt_ind < argc; opt_ind++)
 		if (cap_add_device(argv[opt_ind]))
 			return 1;
+	if (c->listen)
+		return 0;
 	if (!cap_ndev()) {
 		warn_msg("no device given (try: %s -d /dev/sda)", argv[0]);
 		return 1;
@@ -105,6 +124,7 @@ int trace_main(int argc, char **argv)
 	int rc;
 
 	cap_defaults(&c);
+	c.port = NET_PORT;
 	rc = options(&c, argc, argv);
 	if (rc)
 		return rc == -2 ? 0 : rc;

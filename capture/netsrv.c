@@ -1,0 +1,417 @@
+/* capture/netsrv.c: capture: blktrace's server (trace -l): connections, hosts, devices, files, summaries, hostile clients */
+/* What blktrace -l does, on fixed tables and without trusting the wire.
+ * Connections from one address make one client machine (a "host"); the
+ * host's first connection names its folder, ADDR-YYYY-MM-DD-HH:MM:SS (UTC),
+ * and a device's files NAME.blktrace.CPU, one per CPU the client has, go
+ * there.  A host's run ends when every open it sent has been closed (or its
+ * last connection has gone): its files are closed and its summary printed.
+ *
+ * Unlike blktrace, each header's byte order is its own (a fleet may mix
+ * them), a client never blocks the others (every socket is non-blocking,
+ * each message is taken as it comes), and a header that lies drops its
+ * connection only.  Records are followed as they are written, so a client
+ * that vanishes inside one leaves its files ending on a whole record. */
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include "capture/backend.h"
+
+struct nfile {
+	int fd;
+	u64 bytes, good;	/* received; the end of the last whole record */
+};
+struct ndev {
+	char name[32];
+	int host;		/* -1: a free slot */
+	u32 ncpu, cl_id;
+	u64 drops;
+	time_t t;		/* names the folder */
+	struct nfile f[CAP_CPUS];
+};
+struct nhost {
+	u8 ip[4];
+	int used, conns, opens;
+	char addr[16];
+};
+struct nconn {
+	int fd, host;
+	u32 ncpu;		/* the first header's max_cpus */
+	time_t t;
+	u32 got, left;		/* header bytes in; data bytes to come */
+	int dev, swapped;
+	u32 cpu;
+	u8 h[NET_HDR];
+};
+static struct ndev dev[NET_DEVS];
+static struct nhost host[NET_HOSTS];
+static struct nconn conn[NET_CONNS];
+static struct pollfd pfd[NET_CONNS + 1];
+
+static time_t wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec;
+}
+
+/* ---- a device's files ---- */
+
+/* Follow the records written so far from the last whole one: its header
+ * gives its length.  The header is read from the k bytes just written
+ * (at p) or, when it came in pieces, back from the file.  -1: these are
+ * not blktrace records. */
+static int follow(struct nfile *f, const u8 *p, u32 k)
+{
+	while (f->bytes - f->good >= REC_V7_LEN) {
+		u8 h[REC_V8_LEN];
+		u32 n = f->bytes - f->good < REC_V8_LEN ? (u32)(f->bytes - f->good) : REC_V8_LEN;
+		u64 at = f->bytes - k;	/* the file offset of p[0] */
+		const u8 *q = p + (f->good - at);
+		struct rec r;
+		int l;
+
+		if (f->good < at) {
+			if (pread(f->fd, h, n, (off_t)f->good) != (ssize_t)n)
+				return -1;
+			q = h;
+		}
+		l = rec_decode(q, n, &r);
+		if (l == DEC_MORE && n >= r.hdr_len)
+			l = r.hdr_len + r.pdu_len;
+		if (l < 0)
+			return -1;
+		if (l == DEC_MORE || f->good + (u32)l > f->bytes)
+			return 0;
+		f->good += (u32)l;
+	}
+	return 0;
+}
+
+/* Open the folder and the files of a new device (blktrace makes one per
+ * CPU the client has, written or not).  -1: said why. */
+static int dev_files(struct ndev *d, const char *addr)
+{
+	char path[PATH_LEN];
+	struct tm tm;
+	struct stat st;
+	int n;
+	u32 c;
+
+	gmtime_r(&d->t, &tm);
+	n = sfmt(path, sizeof(path), "%s%s%s-%04d-%02d-%02d-", C.cfg.dir ? C.cfg.dir : "", C.cfg.dir ? "/" : "",
+		 addr, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+	n = (int)(fmt_hms(path + n, &tm) - path);
+	path[n] = 0;
+	/* the folder: ours, never a link someone planted at its name */
+	if ((mkdir(path, 0755) && errno != EEXIST) || lstat(path, &st) || !S_ISDIR(st.st_mode) ||
+	    st.st_uid != geteuid()) {
+		net_say(2, "server: %s: not a folder of ours%s\n", path, "");
+		return -1;
+	}
+	for (c = 0; c < d->ncpu; c++) {
+		sfmt(path + n, sizeof(path) - (size_t)n, "/%s.blktrace.%u", d->name, c);
+		if ((d->f[c].fd = cap_create(path)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Close a device's files, each ending on a whole record. */
+static void dev_close(struct ndev *d)
+{
+	u32 c;
+
+	for (c = 0; c < d->ncpu; c++) {
+		struct nfile *f = &d->f[c];
+		char what[80];
+
+		if (f->fd < 0)
+			continue;
+		if (f->good < f->bytes) {
+			sfmt(what, sizeof(what), "%s.blktrace.%u: %llu bytes", d->name, c,
+			     (unsigned long long)(f->bytes - f->good));
+			net_say(2, "server: %s: %s of a record cut short removed\n", host[d->host].addr, what);
+			if (ftruncate(f->fd, (off_t)f->good) < 0)
+				err_sys(d->name);
+		}
+		close(f->fd);
+		f->fd = -1;
+	}
+}
+
+/* ---- hosts ---- */
+
+/* The end of a host's run: blktrace's summary for each of its devices. */
+static void host_end(int h)
+{
+	u64 all = 0, lost = 0;
+	u64 bytes[CAP_CPUS];
+	u32 i, c;
+
+	for (i = 0; i < NET_DEVS; i++) {
+		struct ndev *d = &dev[i];
+
+		if (d->host != h)
+			continue;
+		dev_close(d);
+		for (c = 0; c < d->ncpu; c++)
+			bytes[c] = d->f[c].bytes;
+		net_say(1, "server: end of run for %s:%s\n", host[h].addr, d->name);
+		all += cap_sum_dev(1, d->name, bytes, NULL, d->ncpu, d->drops);
+		lost += d->drops;
+		d->host = -1;
+	}
+	cap_sum_drops(all, lost);
+	for (i = 0; i < NET_CONNS; i++)
+		if (conn[i].fd >= 0 && conn[i].host == h) {
+			close(conn[i].fd);
+			conn[i].fd = -1;
+		}
+	host[h].used = 0;
+}
+
+static void conn_drop(struct nconn *nc, const char *why)
+{
+	struct nhost *h = &host[nc->host];
+
+	if (why)
+		net_say(2, "server: %s: %s; connection dropped\n", h->addr, why);
+	close(nc->fd);
+	nc->fd = -1;
+	if (!--h->conns) {
+		if (h->opens)
+			net_say(2, "server: %s: gone before closing what it opened; its files end here\n", h->addr, "");
+		host_end(nc->host);
+	}
+}
+
+/* ---- messages ---- */
+
+static u32 hdr_u32(const struct nconn *nc, int i)
+{
+	return ne32_load(nc->h + 36 + 4 * i, nc->swapped);
+}
+
+/* The device a header names, made on first sight; NULL: said why. */
+static struct ndev *dev_of(struct nconn *nc, const char **why)
+{
+	const char *name = (const char *)nc->h + 4;
+	struct ndev *d, *fr = NULL;
+	time_t t = nc->t;
+	u32 i;
+
+	/* a file name inside our folder: printable, no '/', not "." or ".." */
+	for (i = 0; i < 32 && name[i] > ' ' && name[i] < 127 && name[i] != '/'; i++)
+		;
+	if (i == 32 || name[i] || !i || !strcmp(name, ".") || !strcmp(name, "..")) {
+		*why = "a device name that is not a plain file name";
+		return NULL;
+	}
+	for (i = 0; i < NET_DEVS; i++) {
+		d = &dev[i];
+		if (d->host == nc->host && !strcmp(d->name, name))
+			return d;
+		if (d->host == nc->host && d->cl_id == hdr_u32(nc, 3))
+			t = d->t;	/* the same client run: the same folder */
+		if (d->host < 0 && !fr)
+			fr = d;
+	}
+	if (!fr) {
+		*why = "more devices than this server takes (NET_DEVS)";
+		return NULL;
+	}
+	memset(fr, 0, sizeof(*fr));
+	memcpy(fr->name, name, 32);
+	fr->host = nc->host, fr->ncpu = nc->ncpu, fr->cl_id = hdr_u32(nc, 3), fr->t = t;
+	for (i = 0; i < CAP_CPUS; i++)
+		fr->f[i].fd = -1;
+	if (dev_files(fr, host[nc->host].addr)) {
+		dev_close(fr);
+		fr->host = -1;
+		*why = "its files cannot be made";
+		return NULL;
+	}
+	return fr;
+}
+
+/* A whole header: act on it.  NULL: go on; else why to drop. */
+static const char *header(struct nconn *nc)
+{
+	u32 m = ne32_load(nc->h, 0), cpu, max, len;
+	struct ndev *d;
+	const char *why = NULL;
+
+	nc->swapped = (m & 0xffffff00u) != TRACE_MAGIC;
+	if (nc->swapped && (be32_load(nc->h) & 0xffffff00u) != TRACE_MAGIC)
+		return "not a blktrace header (bad magic)";
+	cpu = hdr_u32(nc, 0), max = hdr_u32(nc, 1), len = hdr_u32(nc, 2);
+	if (!nc->ncpu)
+		nc->ncpu = max;
+	if (!nc->ncpu || nc->ncpu > CAP_CPUS)
+		return "a CPU count beyond this server's (CAP_CPUS)";
+	if ((len != 1 && cpu >= nc->ncpu) || len > NET_MSG_MAX)
+		return "a CPU or length that cannot be";
+	if (!(d = dev_of(nc, &why)))
+		return why;
+	nc->dev = (int)(d - dev), nc->cpu = cpu, nc->got = 0;
+	if (len > 2 && cpu >= d->ncpu)
+		return "a CPU that cannot be";
+	if (len > 2) {
+		nc->left = len;
+		return NULL;
+	}
+	if (len == 2)
+		return "an answer where a request belongs";
+	if (len == 1)
+		d->drops = cpu;	/* a close carries the drops */
+	host[nc->host].opens += len ? -1 : 1;
+	/* the answer: a header of ours, len 2 (blktrace's client waits for it) */
+	net_hdr(nc->h, d->name, 0, 2);
+	if (write(nc->fd, nc->h, NET_HDR) != NET_HDR)
+		return "the answer could not be sent";
+	if (len && !host[nc->host].opens)
+		host_end(nc->host);
+	return NULL;
+}
+
+/* Data: as much as has come, straight to its file. */
+static const char *data(struct nconn *nc, ssize_t k)
+{
+	struct nfile *f = &dev[nc->dev].f[nc->cpu];
+	const u8 *p = C.buf;
+	u32 n = (u32)k;
+
+	nc->left -= n;
+	while (k > 0) {
+		ssize_t w = write(f->fd, p, (size_t)k);
+
+		if (w <= 0 && errno != EINTR)
+			return "its file cannot be written";
+		if (w > 0)
+			p += w, k -= w;
+	}
+	f->bytes += n;
+	return follow(f, C.buf, n) ? "data that are not blktrace records" : NULL;
+}
+
+/* Whatever came on a connection; 0, or it was dropped. */
+static void readable(struct nconn *nc)
+{
+	const char *why = NULL;
+	ssize_t k;
+
+	if (nc->left)
+		k = read(nc->fd, C.buf, nc->left < CAP_BUF ? nc->left : CAP_BUF);
+	else
+		k = read(nc->fd, nc->h + nc->got, NET_HDR - nc->got);
+	if (k < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (k <= 0) {
+		conn_drop(nc, k ? strerror(errno) : nc->got || nc->left ? "gone inside a message" : NULL);
+		return;
+	}
+	if (nc->left)
+		why = data(nc, k);
+	else if ((nc->got += (u32)k) == NET_HDR)
+		why = header(nc);
+	if (why)
+		conn_drop(nc, why);
+}
+
+/* ---- the server ---- */
+
+static void accept_one(int lfd)
+{
+	struct sockaddr_in a;
+	socklen_t al = sizeof(a);
+	int fd = (int)syscall(SYS_accept4, lfd, &a, &al, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	int i, h = -1, fr = -1;
+	const u8 *ip = (const u8 *)&a.sin_addr;
+	char addr[16];
+
+	if (fd < 0)
+		return;
+	sfmt(addr, sizeof(addr), "%u.%u.%u.%u", ip[0], ip[1], ip[2], ip[3]);
+	for (i = NET_HOSTS - 1; i >= 0; i--)
+		if (host[i].used && !memcmp(host[i].ip, ip, 4))
+			h = i;
+		else if (!host[i].used)
+			fr = i;
+	for (i = 0; i < NET_CONNS && conn[i].fd >= 0; i++)
+		;
+	if (i == NET_CONNS || (h < 0 && fr < 0)) {
+		net_say(2, "server: %s refused: %s\n", addr, i == NET_CONNS ? "all connections taken (NET_CONNS)"
+									 : "all client slots taken (NET_HOSTS)");
+		close(fd);
+		return;
+	}
+	if (h < 0) {
+		h = fr;
+		host[h].used = 1, host[h].opens = host[h].conns = 0;
+		memcpy(host[h].ip, ip, 4);
+		memcpy(host[h].addr, addr, sizeof(addr));
+		net_say(1, "server: connection from %s\n", addr, "");
+	}
+	host[h].conns++;
+	memset(&conn[i], 0, sizeof(conn[i]));
+	conn[i].fd = fd, conn[i].host = h, conn[i].t = wall_now();
+}
+
+static int listener(void)
+{
+	struct sockaddr_in a;
+	int one = 1, fd = net_socket(&a, (const u8[4]){ 0 });
+
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(fd, (struct sockaddr *)&a, sizeof(a)) || listen(fd, 64)) {
+		err_sys("server");
+		return -1;
+	}
+	return fd;
+}
+
+int net_serve(void)
+{
+	int lfd = listener(), i;
+
+	if (lfd < 0)
+		return 1;
+	if (C.cfg.oname)
+		net_say(2, "-o ignored in server mode\n", "", "");
+	if (C.cfg.dir && mkdir(C.cfg.dir, 0755) && errno != EEXIST) {
+		net_say(2, "Destination dir %s can't be made: %s\n", C.cfg.dir, strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < NET_CONNS; i++)
+		conn[i].fd = -1;
+	for (i = 0; i < NET_DEVS; i++)
+		dev[i].host = -1;
+	net_say(1, "server: waiting for connections...\n", "", "");
+	while (!cap_stopping()) {
+		int n = 0;
+
+		pfd[n++] = (struct pollfd){ lfd, POLLIN, 0 };
+		for (i = 0; i < NET_CONNS; i++)
+			pfd[n++] = (struct pollfd){ conn[i].fd, POLLIN, 0 };
+		if (poll(pfd, (nfds_t)n, CAP_POLL_MS) <= 0)
+			continue;
+		for (i = 0; i < NET_CONNS; i++)
+			if (conn[i].fd >= 0 && pfd[i + 1].revents)
+				readable(&conn[i]);
+		if (pfd[0].revents & POLLIN)
+			accept_one(lfd);
+	}
+	/* interrupted: every host's files closed whole, its summary printed */
+	for (i = 0; i < NET_HOSTS; i++)
+		if (host[i].used)
+			host_end(i);
+	close(lfd);
+	return 0;
+}

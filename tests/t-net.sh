@@ -1,0 +1,237 @@
+# needs: python3
+# Network capture (issue 15): blktrace 1.2.0's protocol.  iomon's client
+# against Debian's server (`blktrace -l`, the oracle) and iomon's, on
+# 127.0.0.1, compared with a local capture of the same load; a server that
+# vanishes; none there.  iomon's server against crafted clients (both byte
+# orders, compared with Debian's server) and hostile ones.  Only 127.0.0.1
+# is ever a target.
+P=$((20000 + $$ % 20000))	# ports: $P Debian's server, $P+1.. others
+
+# notime DIR NAME: the records as text without the time column (two
+# captures of one load differ only in their clocks)
+notime() { (cd "$1" && "$IOMON" parse -i "$2") | sed '/^Input file/d' | awk '{ $4 = ""; print }'; }
+notime_bp() { (cd "$1" && blkparse -i "$2") | sed '/^Input file/d' | awk '{ $4 = ""; print }'; }
+
+if live_ok "net client live" && need "net client to Debian's server" blktrace; then
+	LI=$OUT/loop.img; rm -f "$LI"; truncate -s 64M "$LI"
+	LOOP=$(losetup -f --show "$LI"); LN=${LOOP#/dev/}
+	load() {
+		dd if=/dev/zero of="$LOOP" bs=4k count=200 oflag=direct 2>/dev/null
+		dd if="$LOOP" of=/dev/null bs=64k count=10 iflag=direct 2>/dev/null
+	}
+	for who in debian iomon; do
+	if [ $who = debian ]; then port=$P; srv="blktrace"; else port=$((P + 3)); srv="$IOMON trace"; fi
+	rm -rf "$OUT/srv"; mkdir -p "$OUT/srv"
+	$srv -l -p $port -D "$OUT/srv" >"$OUT/srv.out" 2>"$OUT/srv.err" & spid=$!
+	poll 10 sh -c "ss -ltn | grep -q ':$port '" || sleep 1
+	# both modes: a connection per CPU and device, then -s (one per CPU)
+	for mode in plain s; do
+		opt=; [ $mode = s ] && opt=-s
+		rm -rf "$OUT/loc.$mode"; mkdir -p "$OUT/loc.$mode"; rm -f "$OUT/cl.$mode.err" "$OUT/loc.$mode.err"
+		"$IOMON" trace -d "$LOOP" -h 127.0.0.1 -p $port $opt >"$OUT/cl.$mode.out" 2>"$OUT/cl.$mode.err" & c1=$!
+		"$IOMON" trace -d "$LOOP" -D "$OUT/loc.$mode" >"$OUT/loc.$mode.out" 2>"$OUT/loc.$mode.err" & c2=$!
+		capturing "$OUT/cl.$mode.err" $c1; capturing "$OUT/loc.$mode.err" $c2
+		load; kill -INT $c1 $c2; wait $c1; r1=$?; wait $c2
+		check "net client ($mode) to $who's server: exit 0" test $r1 = 0
+		check "net client ($mode) to $who: blktrace's connecting/connected lines" \
+			sh -c "head -2 '$OUT/cl.$mode.out' | tr '\n' '|' | grep -qx 'blktrace: connecting to 127.0.0.1|blktrace: connected!|'"
+		sed 1,2d "$OUT/cl.$mode.out" >"$OUT/cl.$mode.sum"
+		same "net client ($mode) to $who: its summary is the local capture's" "$OUT/cl.$mode.sum" "$OUT/loc.$mode.out"
+		check "net client ($mode) to $who: its tracefs instance removed" gone $c1
+		# the server ends the run when the last close came: its files then
+		# have their sizes (Debian's holds its summaries until it exits)
+		sizes() { (cd "$1" && stat -c %s $LN.blktrace.* | tr '\n' ' '); }
+		poll 10 sh -c "[ \"\$(cd '$OUT'/srv/127.0.0.1-* && stat -c %s $LN.blktrace.* | tr '\n' ' ')\" = '$(sizes "$OUT/loc.$mode")' ]"
+		D=$(ls -d "$OUT"/srv/127.0.0.1-* | tail -1)
+		check "net client ($mode) to $who: the server's folder CLIENT-YYYY-MM-DD-HH:MM:SS" \
+			sh -c "basename '$D' | grep -qE '^127\.0\.0\.1-[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{2}:[0-9]{2}:[0-9]{2}\$'"
+		check "net client ($mode) to $who: the server's files have the local capture's sizes" \
+			test "$(sizes "$D")" = "$(sizes "$OUT/loc.$mode")"
+		notime "$D" $LN >"$OUT/n.$mode.srv"; notime "$OUT/loc.$mode" $LN >"$OUT/n.$mode.loc"
+		check "net client ($mode) to $who: parse reads the server's files as the local ones ($(grep -c ' C ' "$OUT/n.$mode.srv") completions)" \
+			sh -c "grep -q ' C ' '$OUT/n.$mode.srv' && cmp -s '$OUT/n.$mode.srv' '$OUT/n.$mode.loc'"
+		notime_bp "$D" $LN >"$OUT/b.$mode.srv"; notime_bp "$OUT/loc.$mode" $LN >"$OUT/b.$mode.loc"
+		same "net client ($mode) to $who: Debian's blkparse too" "$OUT/b.$mode.srv" "$OUT/b.$mode.loc"
+		[ $who = iomon ] && check "net client ($mode) to iomon: the server's files are 0600" \
+			test "$(stat -c %a "$D/$LN.blktrace.0")" = 600
+		rm -rf "$D"
+	done
+	kill -INT $spid; wait $spid
+	# the server's summary: blktrace's own lines for what we sent
+	{ echo "server: waiting for connections..."; echo "server: connection from 127.0.0.1"
+	  echo "server: end of run for 127.0.0.1:$LN"; cat "$OUT/loc.plain.out"
+	  echo "server: connection from 127.0.0.1"
+	  echo "server: end of run for 127.0.0.1:$LN"; cat "$OUT/loc.s.out"; } >"$OUT/srv.ref"
+	same "net client: $who's server prints the client's summaries as Debian's does" "$OUT/srv.out" "$OUT/srv.ref"
+	[ $who = iomon ] && same_empty "net client: iomon's server has nothing to complain of" "$OUT/srv.err"
+	done
+
+	# no server: said as blktrace says it, exit 1, nothing traced
+	rm -f "$OUT/no.err"; "$IOMON" trace -d "$LOOP" -h 127.0.0.1 -p $((P + 1)) >"$OUT/no.out" 2>"$OUT/no.err"
+	check "net client, no server: exit 1" test $? = 1
+	check "net client, no server: blktrace's words" \
+		grep -q "^trace: Connection to 127.0.0.1 refused, perhaps the server is not started?" "$OUT/no.err"
+	check "net client, no server: the kernel never traced" sh -c "! grep -q 'capturing through' '$OUT/no.err'"
+
+	# a server that answers the opens, then vanishes: a clear message, the
+	# records counted as dropped, the trace torn down, exit 0
+	python3 -c '
+import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(64); s.settimeout(20)
+cs = []
+try:
+    while True:
+        c, _ = s.accept(); h = c.recv(64, socket.MSG_WAITALL); c.sendall(h[:40] + b"\0" * 24); cs.append(c)
+        s.settimeout(3)
+except OSError:
+    pass
+time.sleep(1.5)
+for c in cs: c.close()
+' $((P + 2)) & vpid=$!
+	poll 10 sh -c "ss -ltn | grep -q ':$((P + 2)) '"; rm -f "$OUT/v.err"
+	"$IOMON" trace -d "$LOOP" -h 127.0.0.1 -p $((P + 2)) >"$OUT/v.out" 2>"$OUT/v.err" & c1=$!
+	capturing "$OUT/v.err" $c1; wait $vpid; load; sleep 0.5; kill -INT $c1; wait $c1; r1=$?
+	check "net client, the server vanishes: exit 0 ($r1)" test $r1 = 0
+	check "net client, the server vanishes: said, naming the device and CPU" \
+		grep -qE "^trace: 127\.0\.0\.1: connection for $LN CPU [0-9]+ lost \(.*\); its records are counted as dropped" "$OUT/v.err"
+	check "net client, the server vanishes: the records counted as dropped" \
+		grep -qE "^  Total: +[0-9]+ events \(dropped [1-9][0-9]*\)" "$OUT/v.out"
+	check "net client, the server vanishes: blktrace's drop warning" grep -q "^You have [0-9]* (.*%) dropped events" "$OUT/v.err"
+	check "net client, the server vanishes: its tracefs instance removed" gone $c1
+	# a server that answers the opens and never reads again: the socket
+	# fills, messages are dropped and counted, the capture never waits
+	python3 -c '
+import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(64); s.settimeout(20)
+cs = []
+try:
+    while True:
+        c, _ = s.accept()
+        h = c.recv(64, socket.MSG_WAITALL); c.sendall(h[:40] + b"\0" * 24); cs.append(c)
+        s.settimeout(3)
+except OSError:
+    pass
+time.sleep(30)
+' $((P + 9)) & vpid=$!
+	poll 10 sh -c "ss -ltn | grep -q ':$((P + 9)) '"; rm -f "$OUT/st.err"
+	"$IOMON" trace -d "$LOOP" -h 127.0.0.1 -p $((P + 9)) >"$OUT/st.out" 2>"$OUT/st.err" & c1=$!
+	capturing "$OUT/st.err" $c1
+	# (more than the socket buffers hold: tcp_wmem's 4 MiB at most)
+	dd if=/dev/zero of="$LOOP" bs=4k count=40000 oflag=direct 2>/dev/null
+	t0=$(date +%s%N); kill -INT $c1; wait $c1; r1=$?; t1=$(date +%s%N)
+	kill $vpid; wait $vpid 2>/dev/null
+	check "net client, a server that stops reading: exit 0 ($r1)" test $r1 = 0
+	check "net client, a server that stops reading: the records it could not take counted as dropped" \
+		grep -qE "^  Total: +[0-9]+ events \(dropped [1-9][0-9]*\)" "$OUT/st.out"
+	check "net client, a server that stops reading: ends within NET_WAIT_MS of the signal ($(((t1 - t0) / 1000000)) ms)" \
+		test $(((t1 - t0) / 1000000)) -lt 8000
+	check "net client, a server that stops reading: its tracefs instance removed" gone $c1
+	losetup -d "$LOOP"
+fi
+
+# ---- iomon's server and crafted clients (no kernel needed) ----
+NC=$TOOLS/netclient.py
+E=$FIX/ext4; B=$FIX/ext4-be
+# serve NAME PORT [BIN]: a server of Debian's (NAME debian) or iomon's in $OUT/NAME
+serve() {
+	rm -rf "$OUT/$1"; mkdir -p "$OUT/$1"
+	if [ $1 = debian ]; then blktrace -l -p $2 -D "$OUT/$1" >"$OUT/$1.out" 2>"$OUT/$1.err" &
+	else "${3:-$IOMON}" trace -l -p $2 -D "$OUT/$1" >"$OUT/$1.out" 2>"$OUT/$1.err" & fi
+	SPID=$!
+	poll 10 sh -c "ss -ltn | grep -q ':$2 '"
+}
+# listing DIR: each file with its bytes' sum, the folder's time left out
+listing() { (cd "$1" && for f in */*; do echo "${f%%-[0-9]*/*} ${f#*/} $(stat -c %a "$f") $(md5sum <"$f" | cut -c1-32)"; done); }
+# a client of each byte order, two devices, two CPUs, drops
+le_run() { python3 "$NC" $1 open:sda:0:2 open:sda:1:2 open:sdb:0:2 open:sdb:1:2 data:sda:0:2:$E/nullb0.blktrace.0 \
+	data:sda:1:2:$E/nullb0.blktrace.1 data:sdb:1:2:$E/nullb0.blktrace.0 close:sda:3:2 close:sda:3:2 close:sdb:0:2 close:sdb:0:2; }
+be_run() { python3 "$NC" $1 be open:sdc:0:1 data:sdc:0:1:$B/nullb0.blktrace.0 close:sdc:5:1; }
+if need "net server: crafted clients" python3; then
+	for order in le be; do
+		if have_oracle && command -v blktrace >/dev/null 2>&1; then
+			serve debian $((P + 5)); dpid=$SPID; ${order}_run $((P + 5)) >"$OUT/d.$order.acks"
+		fi
+		serve iomon $((P + 6)); ipid=$SPID; ${order}_run $((P + 6)) >"$OUT/i.$order.acks"
+		poll 10 grep -q "end of run" "$OUT/iomon.out"
+		sleep 0.3; kill -INT $ipid; wait $ipid
+		check "net server, a $order client: exit 0 on SIGINT" test $? = 0
+		check "net server, a $order client: every open and close answered" \
+			test "$(grep -c '^ack len=2' "$OUT/i.$order.acks")" = "$([ $order = le ] && echo 8 || echo 2)"
+		[ $order = le ] && check "net server, a le client: files 0600" test "$(listing "$OUT/iomon" | awk '{print $3}' | sort -u)" = 600
+		if [ -n "$dpid" ]; then
+			sleep 0.3; kill -INT $dpid; wait $dpid
+			same "net server, a $order client: the acks Debian's server sends" "$OUT/i.$order.acks" "$OUT/d.$order.acks"
+			same "net server, a $order client: Debian's summaries" "$OUT/iomon.out" "$OUT/debian.out"
+			same "net server, a $order client: Debian's drop warning" "$OUT/iomon.err" "$OUT/debian.err"
+			listing "$OUT/debian" | awk '{print $1, $2, $4}' >"$OUT/d.list"; listing "$OUT/iomon" | awk '{print $1, $2, $4}' >"$OUT/i.list"
+			same "net server, a $order client: Debian's folder, file names and bytes" "$OUT/i.list" "$OUT/d.list"
+		else
+			skip "net server, a $order client, against Debian's server" "needs blktrace (Debian's) and blkparse"
+		fi
+		dpid=
+	done
+	# a fleet of both byte orders at once (blktrace's one global setting
+	# takes the first client's and drops the other)
+	serve iomon $((P + 6)); ipid=$SPID
+	le_run $((P + 6)) >/dev/null & c1=$!
+	NC_HOST=127.0.0.2 be_run $((P + 6)) >/dev/null; wait $c1
+	poll 10 sh -c "[ \$(grep -c 'end of run' '$OUT/iomon.out') = 3 ]"; kill -INT $ipid; wait $ipid
+	check "net server: little- and big-endian clients at once, three devices' summaries" \
+		test "$(grep -c '^=== sd[abc] ===$' "$OUT/iomon.out")" = 3
+	check "net server: each client its folder" test "$(cd "$OUT/iomon" && ls -d 127.0.0.1-* 127.0.0.2-* | wc -l)" = 2
+	check "net server: the big-endian client's records as sent" cmp "$OUT"/iomon/127.0.0.2-*/sdc.blktrace.0 "$B/nullb0.blktrace.0"
+
+	# hostile clients: each drops its own connection, named; the server
+	# goes on (a good client after them is served); nothing outside -D
+	serve iomon $((P + 7)); ipid=$SPID; H=$((P + 7))
+	python3 -c '
+import sys
+d = open(sys.argv[1], "rb").read(); o = 0
+for i in range(5):
+    o += 48 + int.from_bytes(d[o + 46:o + 48], "little")
+open(sys.argv[2], "wb").write(d[:o + 30]); print(o)' "$E/nullb0.blktrace.0" "$OUT/cut.bin" >"$OUT/cut.whole"
+	hostile() {	# NAME MESSAGE STEP...
+		local n=$1 m=$2; shift 2
+		python3 "$NC" $H "$@" >"$OUT/h.acks" 2>&1
+		poll 5 grep -qF "$m" "$OUT/iomon.err"
+		check "net server, hostile: $n: dropped, naming the client" grep -qF "server: 127.0.0.1: $m" "$OUT/iomon.err"
+	}
+	hostile "bad magic" "not a blktrace header (bad magic); connection dropped" magic:12345678 open:sda:0:1
+	hostile "'../x' as a name" "a device name that is not a plain file name; connection dropped" 'open:..%x:0:1'
+	hostile "'a/b' as a name" "a device name that is not a plain file name" 'open:a%b:0:1'
+	hostile "'..' as a name" "a device name that is not a plain file name" 'open:..:0:1'
+	hostile "a control character in the name" "a device name that is not a plain file name" 'open:s\x01d:0:1'
+	hostile "a name of 32 bytes without its NUL" "a device name that is not a plain file name" "open:$(printf 'x%.0s' $(seq 32)):0:1"
+	hostile "an empty name" "a device name that is not a plain file name" 'open::0:1'
+	hostile "max_cpus 1000000" "a CPU count beyond this server's (CAP_CPUS)" open:sda:0:1000000
+	hostile "max_cpus 0" "a CPU count beyond this server's (CAP_CPUS)" open:sda:0:0
+	hostile "data for CPU 7 of 2" "a CPU or length that cannot be" data:sda:7:2:$E/nullb0.blktrace.1
+	hostile "a 2 GiB message" "a CPU or length that cannot be" raw:sda:0:1:2147483648:$E/nullb0.blktrace.1
+	head -c 100 /dev/zero | tr '\0' x >"$OUT/x.bin"
+	hostile "data that are not records" "data that are not blktrace records" data:sdz:0:1:$OUT/x.bin
+	check "net server, hostile: nothing made outside -D" test -z "$(cd "$OUT" && ls -d x a b 2>/dev/null)"
+	# a client gone inside a record: its file ends on the last whole one
+	python3 "$NC" $H open:cut:0:1 raw:cut:0:1:100000:$OUT/cut.bin >/dev/null
+	poll 5 grep -q "cut short" "$OUT/iomon.err"
+	check "net server: a client gone inside a record: said" \
+		grep -q "^server: 127.0.0.1: cut.blktrace.0: 30 bytes of a record cut short removed$" "$OUT/iomon.err"
+	check "net server: ... and the file ends on the last whole record ($(cat "$OUT/cut.whole") bytes)" \
+		test "$(stat -c %s "$OUT"/iomon/*/cut.blktrace.0)" = "$(cat "$OUT/cut.whole")"
+	check "net server: ... and its summary printed" grep -q "^server: end of run for 127.0.0.1:cut$" "$OUT/iomon.out"
+	python3 "$NC" $H open:ok:0:1 data:ok:0:1:$E/nullb0.blktrace.1 close:ok:0:1 >"$OUT/ok.acks"
+	check "net server: after all that, a good client is served" test "$(grep -c '^ack len=2' "$OUT/ok.acks")" = 2
+	kill -INT $ipid; wait $ipid
+	check "net server: still there to be stopped, exit 0" test $? = 0
+	check "net server: the good client's records" cmp "$OUT"/iomon/*/ok.blktrace.0 "$E/nullb0.blktrace.1"
+
+	# the tiny build: 2 connections; a third is refused, saying so
+	serve iomon $((P + 8)) "$IOMON_TINY"; ipid=$SPID
+	python3 "$NC" $((P + 8)) open:t:0:1 conn open:t:0:1 conn sleep:1 >/dev/null & c1=$!
+	poll 5 grep -q refused "$OUT/iomon.err"; wait $c1
+	check "net server, tiny build: a third connection refused (NET_CONNS)" \
+		grep -q "^server: 127.0.0.1 refused: all connections taken (NET_CONNS)$" "$OUT/iomon.err"
+	kill -INT $ipid; wait $ipid
+fi
