@@ -76,6 +76,7 @@ s64 wall_sec(void);	/* CLOCK_REALTIME, seconds */
 /* tz.c: localtime_r (TZ, zoneinfo, POSIX rules; read once): 0 when the
  * year does not fit */
 struct tm *local_tm(s64 t, struct tm *tm);
+struct tm *utc_tm(s64 t, struct tm *tm);	/* gmtime_r without musl's */
 u64 mono_ms(void);	/* CLOCK_MONOTONIC, milliseconds */
 void isort16(u16 *idx, u32 n, int (*after)(const void *ctx, u16 a, u16 b), const void *ctx);
 /* getopt (opts NULL) and getopt_long (opts: permutes the words) as musl's */

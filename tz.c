@@ -47,7 +47,7 @@ static s64 days(s64 y, int m)
 }
 
 /* glibc's __offtime: 0 when the year does not fit tm_year */
-static struct tm *breakdown(s64 t, struct tm *tm)
+struct tm *utc_tm(s64 t, struct tm *tm)
 {
 	s64 d = t / 86400, s = t % 86400, y;
 	int m = 1;
@@ -355,7 +355,7 @@ struct tm *local_tm(s64 t, struct tm *tm)
 	if (!tz.loaded)
 		tz_load();
 	hi = tz.ntrans;
-	if (!breakdown(t, tm))
+	if (!utc_tm(t, tm))
 		return 0;
 	if (tz.ntypes && (!hi || t < trans_at(0))) {
 		/* before the table: the first standard-time type */
@@ -381,5 +381,5 @@ struct tm *local_tm(s64 t, struct tm *tm)
 out:
 	tm->tm_isdst = dst;
 	tm->tm_gmtoff = off;
-	return breakdown(t + off, tm);
+	return utc_tm(t + off, tm);
 }

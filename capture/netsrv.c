@@ -53,14 +53,6 @@ static struct nhost host[NET_HOSTS];
 static struct nconn conn[NET_CONNS];
 static struct pollfd pfd[NET_CONNS + 1];
 
-static time_t wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ts.tv_sec;
-}
-
 /* ---- a device's files ---- */
 
 /* Follow the records written so far from the last whole one: its header
@@ -104,7 +96,7 @@ static int dev_files(struct ndev *d, const char *addr)
 	int n;
 	u32 c;
 
-	gmtime_r(&d->t, &tm);
+	utc_tm(d->t, &tm);
 	n = sfmt(path, sizeof(path), "%s%s%s-%04d-%02d-%02d-", C.cfg.dir ? C.cfg.dir : "", C.cfg.dir ? "/" : "",
 		 addr, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
 	n = (int)(fmt_hms(path + n, &tm) - path);
@@ -361,7 +353,7 @@ static void accept_one(int lfd)
 	}
 	host[h].conns++;
 	memset(&conn[i], 0, sizeof(conn[i]));
-	conn[i].fd = fd, conn[i].host = h, conn[i].t = wall_now();
+	conn[i].fd = fd, conn[i].host = h, conn[i].t = wall_sec();
 }
 
 static int listener(void)
