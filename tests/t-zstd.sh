@@ -136,6 +136,7 @@ fi
 
 # trace -z: two captures of one loop device at once (tracefs instances are
 # private), one compressed: the same events, and zstd -d gives the files
+testcmd "zstd: -z with network capture is refused, saying why" "trace -z -l 2>&1; echo rc=\$?" "trace: -z: not with -h or -l yet (the network carries blktrace's plain records)\nrc=1\n"
 testcmd "zstd: a level past ZSTD_LEVEL_MAX" "trace -z20 -d /dev/null 2>&1; echo rc=\$?" "trace: -z20: a level from 0 (stored) to 19\nrc=1\n"
 if live_ok "zstd: trace -z live" zstd; then
 	LI=$OUT/loop.img; rm -f "$LI"; truncate -s 64M "$LI"

@@ -51,6 +51,8 @@ echo "iomon parse -O -d /dev/null (merge only): ${qt}s  peak RSS ${qr} KiB"
 if [ -n "${VM:-}" ]; then
 	echo "capture in Debian's 6.1 kernel under qemu, null_blk, -b 256 -n 4, 3 runs each:"
 	BENCH_DIR=$B bash "$OLDPWD/tests/tools/bench-vm.sh"
+	echo "network capture from that kernel to iomon's server on this host (-s), 3 runs each:"
+	BENCH_DIR=$B bash "$OLDPWD/tests/tools/bench-vmnet.sh"
 fi
 # monitor: a 5M-event issue/complete stream through iomon monitor and
 # Debian's blkiomon (its statistics come out at EOF only in iomon; blkiomon
