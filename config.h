@@ -177,11 +177,16 @@
 #endif
 
 /* Network capture (issue 15).  Client: each device's records are staged
- * here, per CPU in turn, and sent as one message per round; a server that
- * cannot take a message at once costs that message (counted as dropped),
- * one that stalls a message begun for NET_WAIT_MS is given up. */
+ * here, per CPU in turn, and sent as one message per round; a socket with
+ * no room is waited on for NET_ROOM_MS (meanwhile the kernel's buffers hold
+ * the records, and only full ones drop, as with blktrace's blocking send),
+ * then the message is dropped and counted; a server that stalls a message
+ * begun for NET_WAIT_MS is given up. */
 #ifndef NET_STAGE
 #define NET_STAGE (16 * 1024)
+#endif
+#ifndef NET_ROOM_MS
+#define NET_ROOM_MS 100
 #endif
 #ifndef NET_WAIT_MS
 #define NET_WAIT_MS 3000

@@ -38,7 +38,8 @@ void net_hdr(u8 *h, const char *name, u32 cpu, u32 len)
 	memcpy(h + 36, v, 28);
 }
 
-/* Wait up to NET_WAIT_MS for fd to be ready for ev; 0: ready. */
+/* Wait up to NET_WAIT_MS (from the first call for *end) for fd to be
+ * ready for ev; 0: ready. */
 static int net_wait(int fd, short ev, u64 *end)
 {
 	struct pollfd p = { fd, ev, 0 };
@@ -54,26 +55,26 @@ static int net_wait(int fd, short ev, u64 *end)
 }
 
 /* n bytes (a header and what follows it) on a non-blocking socket:
- * 0 sent, 1 not begun (the socket is full and soon is true), -1 the
- * connection failed (errno). */
+ * 0 sent, 1 not begun (soon: the socket had no room for NET_ROOM_MS), -1
+ * the connection failed (errno). */
 static int send_msg(int fd, const u8 *p, u32 n, int soon)
 {
-	u64 end = 0;
+	u64 end = soon ? mono_ms() + NET_ROOM_MS : 0;
 
 	while (n) {
 		ssize_t k = write(fd, p, n);
 
 		if (k < 0 && errno == EAGAIN) {
-			if (soon)
-				return 1;
 			if (net_wait(fd, POLLOUT, &end))
-				return -1;
+				return soon ? 1 : -1;
 			continue;
 		}
 		if (k < 0 && errno != EINTR)
 			return -1;
+		if (k > 0 && soon)	/* begun: the rest may take NET_WAIT_MS */
+			end = mono_ms() + NET_WAIT_MS, soon = 0;
 		if (k > 0)
-			p += k, n -= (u32)k, soon = 0;
+			p += k, n -= (u32)k;
 	}
 	return 0;
 }
