@@ -416,7 +416,7 @@ static void live_line(struct obuf *o, const char *name, const struct btt_live *l
 	u32 i;
 
 	for (i = 0; i < l->n; i++)
-		tot += l->ct[i] - l->dt[i];
+		tot += l->ct[BTT_LIVE_AT(l, i)] - l->dt[BTT_LIVE_AT(l, i)];
 	if (n == 1)
 		pct = 100.0;
 	else if (n > 1) {

@@ -11,7 +11,6 @@
  * go through a dense list of the Qs in flight, so their cost grows with
  * those (BTT_REQS bounds them; past it a Q is counted, not kept), not with
  * the table's high-water mark. */
-#include <string.h>
 #include "stats/stats.h"
 
 #define UNSET (~(u64)0)
@@ -266,26 +265,29 @@ static void issued(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 
 /* [dt, ct] joins the busy intervals it touches.  Completions come in
  * time order, so ct is the latest end: the intervals it reaches are the
- * newest ones, whose ends are at or after dt. */
+ * newest ones, whose ends are at or after dt.  A ring (h the oldest): the
+ * oldest folds without moving the rest. */
 static void live_add(struct btt_live *l, u64 dt, u64 ct)
 {
-	while (l->n && l->ct[l->n - 1] >= dt) {
+	u32 k;
+
+	while (l->n && l->ct[k = BTT_LIVE_AT(l, l->n - 1)] >= dt) {
 		l->n--;
-		if (l->dt[l->n] < dt)
-			dt = l->dt[l->n];
+		if (l->dt[k] < dt)
+			dt = l->dt[k];
 	}
 	if (!l->n && l->folded && l->folded_ct >= dt)
 		btt_live_folds++;	/* it should have joined a folded one */
 	if (l->n == BTT_LIVES) {	/* the oldest is final enough: to the sums */
 		l->folded++;
-		l->folded_len += l->ct[0] - l->dt[0];
-		l->folded_ct = l->ct[0];
-		memmove(l->dt, l->dt + 1, sizeof(l->dt) - sizeof(l->dt[0]));
-		memmove(l->ct, l->ct + 1, sizeof(l->ct) - sizeof(l->ct[0]));
+		l->folded_len += l->ct[l->h] - l->dt[l->h];
+		l->folded_ct = l->ct[l->h];
+		l->h = BTT_LIVE_AT(l, 1);
 		l->n--;
 	}
-	l->dt[l->n] = dt;
-	l->ct[l->n++] = ct;
+	k = BTT_LIVE_AT(l, l->n++);
+	l->dt[k] = dt;
+	l->ct[k] = ct;
 	if (ct > l->end)
 		l->end = ct;
 }
