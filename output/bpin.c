@@ -1,6 +1,6 @@
 /* output/bpin.c: output: btt's and plot's inputs (a dump, trace files by name, a stream, a live capture), records in time order to a function */
-/* A dump (blkparse -d, iomon parse -d) is read through the shared merge
- * (capture/merge.c).  Trace files, a raw stream and a live capture go
+/* A dump (blkparse -d, iomon parse -d) is read with the shared decoder
+ * (capture/source.c).  Trace files, a raw stream and a live capture go
  * through blkparse's own engine (output/bploop.c) with its -d records
  * handed over instead of written: the same records, times from the same
  * genesis, as `blkparse -d DUMP -O` and then a tool on DUMP. */
@@ -10,7 +10,6 @@
 #include <unistd.h>
 #include "output/bp.h"
 
-static volatile sig_atomic_t never;	/* a dump is read to its end */
 static struct {
 	char **in;
 	int nin;
@@ -18,27 +17,26 @@ static struct {
 	void (*round)(void);
 } I;
 
-/* the dump (stdin's: its first record already taken) in its order.  One:
- * a dump's notes keep the kernel's times, its records blkparse's, so two
- * would not merge by time. */
+/* the dump (stdin's: its first record already taken) in its order, read
+ * straight (one input: the merge's heads and picks cost a tenth of btt's
+ * time).  One: a dump's notes keep the kernel's times, its records
+ * blkparse's, so two would not merge by time. */
 static COLD int read_dump(int from_stdin)
 {
-	struct merge_in *m;
-	int fd = from_stdin ? 0 : open(I.in[0], O_RDONLY | O_CLOEXEC);
+	struct src s;
+	struct rec r;
+	int fd = from_stdin ? 0 : open(I.in[0], O_RDONLY | O_CLOEXEC), n;
 
 	if (fd < 0) {
 		err_sys(I.in[0]);
 		return 1;
 	}
-	merge_begin(MERGE_TIME, 1, NULL, &never);
-	merge_add(fd, fd ? I.in[0] : "(stdin)", 0, 0, STREAM_BUF);
-	while ((m = merge_head())) {
-		I.fn(&m->head);
-		merge_pop();
-	}
-	fd = merge_end();
+	src_init(&s, fd, fd ? I.in[0] : "(stdin)", merge_mem(0), STREAM_BUF);
+	while ((n = src_record(&s, &r)) > 0)
+		I.fn(&r);
+	close(fd);
 	src_zero_report();
-	return fd;
+	return n < 0;
 }
 
 /* blkparse -O -d, its records to the caller */
