@@ -331,7 +331,7 @@ static void plug_info(struct obuf *o)
 		struct btt_dev *d = &btt_devs[i];
 		double pct;
 
-		btt_unplug(d, bit_time(d->end), 0, 0);
+		btt_unplug(d, d->end, 0, 0);
 		if (!d->nplugs && !d->nplugs_t)
 			continue;
 		pct = 100.0 * (d->plugged_time / (bit_time(d->end) - bit_time(d->start)));

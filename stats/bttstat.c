@@ -14,6 +14,7 @@
 #include "stats/stats.h"
 
 #define UNSET (~(u64)0)
+#define BIT(a) (1u << (a))
 struct btt_q {
 	struct ift_hdr h;
 	u64 time, g, s, i, m, d;	/* UNSET (s: 0) until seen */
@@ -78,7 +79,8 @@ double btt_time(u64 t)
 	return (double)(t / 1000000000) + (double)(t % 1000000000) / 1.0e9;
 }
 
-void btt_unplug(struct btt_dev *d, double now, u64 nios, int timer)
+/* the time in seconds is made only when the plug changes (a division) */
+void btt_unplug(struct btt_dev *d, u64 t, u64 nios, int timer)
 {
 	if (!d->plugged)
 		return;
@@ -90,7 +92,7 @@ void btt_unplug(struct btt_dev *d, double now, u64 nios, int timer)
 		d->nios_up += nios;
 	}
 	d->plugged = 0;
-	d->plugged_time += now - d->last_plug;
+	d->plugged_time += btt_time(t) - d->last_plug;
 }
 
 /* plugs and unplugs: on known devices only, culled or not, not making
@@ -98,17 +100,16 @@ void btt_unplug(struct btt_dev *d, double now, u64 nios, int timer)
 static void plug(const struct rec *r, u32 act)
 {
 	struct btt_dev *d = dev_find(r->dev);
-	double now = btt_time(r->time);
 
 	if (!d)
 		return;
 	if (act == TA_PLUG) {
 		if (!d->plugged) {
 			d->plugged = 1;
-			d->last_plug = now;
+			d->last_plug = btt_time(r->time);
 		}
 	} else
-		btt_unplug(d, now, r->pdu_len >= 8 ? be64_load(r->pdu) : 0, act == TA_UNPLUG_TIMER);
+		btt_unplug(d, r->time, r->pdu_len >= 8 ? be64_load(r->pdu) : 0, act == TA_UNPLUG_TIMER);
 }
 
 static void avg_add(struct btt_avg *a, u64 t)
@@ -136,10 +137,12 @@ static void both(struct btt_dev *d, const struct btt_q *q, int which, u64 t)
 		avg_add(&btt_procs[q->proc - 1].avg[which], t);
 }
 
-/* beyond btt (--hist, the exports): t in a log2 bucket of microseconds */
+/* beyond btt (--hist, the exports): t in a log2 bucket of microseconds.
+ * -Os divides by 1000 with a div, three a request: below 2^35 ns (34 s)
+ * a multiply gives the same (checked for every t there). */
 static void hist(struct btt_dev *d, int k, u64 t)
 {
-	int i = hist_idx(t / 1000, BTT_HIST, 1);
+	int i = hist_idx(t >> 35 ? t / 1000 : (t >> 3) * 0x10624dd3u >> 35, BTT_HIST, 1);
 
 	d->hist[k][i]++;
 	d->iv.hist[k][i]++;
@@ -352,13 +355,14 @@ void btt_event(const struct rec *r)
 	}
 	if (btt_ios_fn)
 		btt_ios_time(r->time);
-	if (act == TA_PLUG || act == TA_UNPLUG_IO || act == TA_UNPLUG_TIMER) {
+	if (act > 31)
+		return;
+	if (BIT(act) & (BIT(TA_PLUG) | BIT(TA_UNPLUG_IO) | BIT(TA_UNPLUG_TIMER))) {
 		plug(r, act);
 		return;
 	}
-	if (act != TA_QUEUE && act != TA_REMAP && act != TA_INSERT && act != TA_BACKMERGE &&
-	    act != TA_FRONTMERGE && act != TA_REQUEUE && act != TA_ISSUE && act != TA_COMPLETE &&
-	    act != TA_GETRQ && act != TA_SLEEPRQ)
+	if (!(BIT(act) & (BIT(TA_QUEUE) | BIT(TA_REMAP) | BIT(TA_INSERT) | BIT(TA_BACKMERGE) | BIT(TA_FRONTMERGE) |
+			  BIT(TA_REQUEUE) | BIT(TA_ISSUE) | BIT(TA_COMPLETE) | BIT(TA_GETRQ) | BIT(TA_SLEEPRQ))))
 		return;
 	if (!r->bytes && act != TA_REMAP && act != TA_REQUEUE)
 		return;

@@ -170,7 +170,7 @@ extern unsigned long long btt_dev_dropped, btt_req_dropped;
 void btt_event(const struct rec *r);
 int btt_remapper(u32 dev);
 double btt_time(u64 t);	/* btt's BIT_TIME: whole seconds plus the rest */
-void btt_unplug(struct btt_dev *d, double now, u64 nios, int timer);	/* majors 9, 253, 254: btt's "dm" figures */
+void btt_unplug(struct btt_dev *d, u64 t, u64 nios, int timer);	/* majors 9, 253, 254: btt's "dm" figures */
 /* each I/O's Q2D (at its D), D2C (at its C) and Q2C (at its Q's time), as
  * btt's -z, -l and -q files take them; set by the driver when asked for */
 /* stats/bttproc.c: btt -A's processes (btt_per_proc set by the driver) */
