@@ -36,7 +36,7 @@ u32 btt_ndevs;
 struct btt_avg btt_all[BTT_NAVG];
 struct btt_live btt_live_all;
 unsigned long long btt_dev_dropped, btt_req_dropped, btt_live_folds;
-int btt_per_proc;
+int btt_per_proc, btt_more;
 static u64 last_q = UNSET;
 void (*btt_lat_fn)(const struct btt_dev *d, int kind, u64 t, u64 lat);
 
@@ -132,7 +132,8 @@ static void both(struct btt_dev *d, const struct btt_q *q, int which, u64 t)
 {
 	avg_add(&btt_all[which], t);
 	avg_add(&d->avg[which], t);
-	avg_add(&d->iv.avg[which], t);
+	if (btt_more)
+		avg_add(&d->iv.avg[which], t);
 	if (q->proc)
 		avg_add(&btt_procs[q->proc - 1].avg[which], t);
 }
@@ -142,8 +143,11 @@ static void both(struct btt_dev *d, const struct btt_q *q, int which, u64 t)
  * a multiply gives the same (checked for every t there). */
 static void hist(struct btt_dev *d, int k, u64 t)
 {
-	int i = hist_idx(t >> 35 ? t / 1000 : (t >> 3) * 0x10624dd3u >> 35, BTT_HIST, 1);
+	int i;
 
+	if (!btt_more)
+		return;
+	i = hist_idx(t >> 35 ? t / 1000 : (t >> 3) * 0x10624dd3u >> 35, BTT_HIST, 1);
 	d->hist[k][i]++;
 	d->iv.hist[k][i]++;
 	d->hist_ns[k] += t;

@@ -161,6 +161,7 @@ struct btt_dev {
 	struct { struct btt_avg avg[BTT_NAVG]; u32 hist[BTT_NHIST][BTT_HIST]; } iv;
 	u32 q2d[10];		/* btt -A's Q2D histogram: < 5 ms ... >= 1 s */
 };
+extern int btt_more;	/* the driver's: hist and iv wanted (a tenth of the time) */
 extern struct btt_dev btt_devs[];
 extern u32 btt_ndevs;
 extern struct btt_avg btt_all[BTT_NAVG];
