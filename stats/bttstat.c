@@ -138,16 +138,14 @@ static void both(struct btt_dev *d, const struct btt_q *q, int which, u64 t)
 		avg_add(&btt_procs[q->proc - 1].avg[which], t);
 }
 
-/* beyond btt (--hist, the exports): t in a log2 bucket of microseconds.
- * -Os divides by 1000 with a div, three a request: below 2^35 ns (34 s)
- * a multiply gives the same (checked for every t there). */
+/* beyond btt (--hist, the exports): t in a log2 bucket of microseconds */
 static void hist(struct btt_dev *d, int k, u64 t)
 {
 	int i;
 
 	if (!btt_more)
 		return;
-	i = hist_idx(t >> 35 ? t / 1000 : (t >> 3) * 0x10624dd3u >> 35, BTT_HIST, 1);
+	i = hist_idx(t / 1000, BTT_HIST, 1);
 	d->hist[k][i]++;
 	d->iv.hist[k][i]++;
 	d->hist_ns[k] += t;
