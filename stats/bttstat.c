@@ -24,7 +24,9 @@ struct btt_q {
 };
 _Static_assert(BTT_REQS <= 65536, "BTT_REQS must fit btt_q's u16 index");
 #define KIND_Q 'Q'
-IFT_POOL(bq, struct btt_q, BTT_REQS, BTT_REQS, IFT_DROP);
+/* its chains are never searched (a Q is found by sector, below), only
+ * unlinked from: a few of them stay in the cache, where one per Q missed */
+IFT_POOL(bq, struct btt_q, BTT_REQS, BTT_REQS / 32, IFT_DROP);
 static u32 live_q[BTT_REQS], n_live_q;	/* the slots in flight, dense */
 static u32 hits[BTT_REQS];		/* each_q's matches */
 
@@ -317,13 +319,17 @@ static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 	q_drop(q);
 }
 
-/* every Q inside a D or C's range [sector, sector + len) */
-static void each_q(struct btt_dev *d, const struct rec *r, void (*fn)(struct btt_dev *, struct btt_q *, const struct rec *))
+/* every Q inside a D or C's range [sector, sector + len), issued or
+ * completed (direct calls: through a pointer, D and C in turn missed) */
+static void each_q(struct btt_dev *d, const struct rec *r, int done)
 {
 	u32 k, n = btt_rb_within((u32)(d - btt_devs), r->sector, r->sector + (r->bytes >> 9), hits);
 
-	for (k = 0; k < n; k++)	/* fn may complete (drop) its Q */
-		fn(d, q_of(hits[k]), r);
+	for (k = 0; k < n; k++)	/* it may complete (drop) its Q */
+		if (done)
+			completed(d, q_of(hits[k]), r);
+		else
+			issued(d, q_of(hits[k]), r);
 }
 
 static void blocks(struct btt_dev *d, const struct rec *r)
@@ -385,9 +391,9 @@ void btt_event(const struct rec *r)
 		d->n_ds++;
 		btt_seek_add(&d->d2d, r->sector, r->bytes);
 		d->n_act_q -= d->n_act_q != 0;
-		each_q(d, r, issued);
+		each_q(d, r, 0);
 		break;
-	case TA_COMPLETE: blocks(d, r); each_q(d, r, completed); break;
+	case TA_COMPLETE: blocks(d, r); each_q(d, r, 1); break;
 	case TA_REQUEUE: break;
 	case TA_BACKMERGE:
 	case TA_FRONTMERGE:
