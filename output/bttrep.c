@@ -452,6 +452,7 @@ void btt_report(struct obuf *o, int all_data)
 		per_table(o, "Per Process", 1);
 		per_table(o, "Per Device", 0);
 	}
+	btt_all_fold();
 	avg_block(o, "All Devices", btt_all);
 	overhead(o);
 	merge_info(o);

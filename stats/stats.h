@@ -169,6 +169,7 @@ extern struct btt_live btt_live_all;
 extern unsigned long long btt_live_folds;	/* an interval reached back past a folded one */
 extern unsigned long long btt_dev_dropped, btt_req_dropped;
 void btt_event(const struct rec *r);
+void btt_all_fold(void);	/* btt_all from the devices': once, at the end */
 int btt_remapper(u32 dev);
 double btt_time(u64 t);	/* btt's BIT_TIME: whole seconds plus the rest */
 void btt_unplug(struct btt_dev *d, u64 t, u64 nios, int timer);	/* majors 9, 253, 254: btt's "dm" figures */
