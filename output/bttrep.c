@@ -411,12 +411,9 @@ static const char live_dash[] = "---------- | ---------- ------------- ---------
  * time from 0 (not from the first) to the last end */
 static void live_line(struct obuf *o, const char *name, const struct btt_live *l)
 {
-	u64 n = l->n + l->folded, tot = l->folded_len;
+	u64 n = l->n + l->folded, tot = l->len;
 	double act = 0, lull = 0, pct = 0;
-	u32 i;
 
-	for (i = 0; i < l->n; i++)
-		tot += l->ct[BTT_LIVE_AT(l, i)] - l->dt[BTT_LIVE_AT(l, i)];
 	if (n == 1)
 		pct = 100.0;
 	else if (n > 1) {

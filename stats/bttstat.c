@@ -294,29 +294,31 @@ static void issued(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 
 /* [dt, ct] joins the busy intervals it touches.  Completions come in
  * time order, so ct is the latest end: the intervals it reaches are the
- * newest ones, whose ends are at or after dt.  A ring (h the oldest): the
- * oldest folds without moving the rest. */
+ * newest ones, whose ends are at or after dt.  A ring: the oldest folds
+ * without moving the rest. */
+#define SPAN(l, i) (&(l)->span[((l)->h + (i)) % BTT_LIVES])
 static void live_add(struct btt_live *l, u64 dt, u64 ct)
 {
-	u32 k;
+	typeof(&l->span[0]) p;
 
-	while (l->n && l->ct[k = BTT_LIVE_AT(l, l->n - 1)] >= dt) {
+	while (l->n && (p = SPAN(l, l->n - 1))->ct >= dt) {
 		l->n--;
-		if (l->dt[k] < dt)
-			dt = l->dt[k];
+		l->len -= p->ct - p->dt;
+		if (p->dt < dt)
+			dt = p->dt;
 	}
 	if (!l->n && l->folded && l->folded_ct >= dt)
 		btt_live_folds++;	/* it should have joined a folded one */
-	if (l->n == BTT_LIVES) {	/* the oldest is final enough: to the sums */
+	if (l->n == BTT_LIVES) {	/* the oldest is final enough */
 		l->folded++;
-		l->folded_len += l->ct[l->h] - l->dt[l->h];
-		l->folded_ct = l->ct[l->h];
-		l->h = BTT_LIVE_AT(l, 1);
+		l->folded_ct = SPAN(l, 0)->ct;
+		l->h = (l->h + 1) % BTT_LIVES;
 		l->n--;
 	}
-	k = BTT_LIVE_AT(l, l->n++);
-	l->dt[k] = dt;
-	l->ct[k] = ct;
+	p = SPAN(l, l->n++);
+	p->dt = dt;
+	p->ct = ct;
+	l->len += ct - dt;
 	if (ct > l->end)
 		l->end = ct;
 }

@@ -119,14 +119,13 @@ enum { BTT_Q2Q_DM, BTT_Q2A_DM, BTT_Q2C_DM, BTT_Q2Q, BTT_Q2A, BTT_Q2G, BTT_S2G, B
 struct btt_avg { u64 min, max, total; u32 n; };
 enum { BTT_H_Q2D, BTT_H_D2C, BTT_H_Q2C, BTT_NHIST };
 /* the times a device was busy (a D to its C), as a union of intervals:
- * the newest BTT_LIVES kept open (a ring from h), older ones folded into
- * the sums */
+ * the newest BTT_LIVES kept open (a ring from h), older ones folded (their
+ * number and the last one's end); len: all of their lengths */
 struct btt_live {
-	u64 dt[BTT_LIVES], ct[BTT_LIVES];
-	u32 n, h;
-	u64 folded, folded_len, folded_ct, end;
+	u32 n, h;		/* (first: short offsets) */
+	u64 folded, len, folded_ct, end;
+	struct { u64 dt, ct; } span[BTT_LIVES];
 };
-#define BTT_LIVE_AT(l, i) (((l)->h + (i)) % BTT_LIVES)
 /* stats/bttseek.c: seek distances as btt keeps them */
 struct btt_seek {
 	s64 last_start, last_end;
