@@ -42,38 +42,38 @@ int btt_per_proc, btt_more;
 static u64 last_q = UNSET;
 void (*btt_lat_fn)(const struct btt_dev *d, int kind, u64 t, u64 lat);
 
-static struct btt_dev *dev_find(u32 dev)
-{
-	u32 i;
-
-	for (i = 0; i < btt_ndevs; i++)
-		if (btt_devs[i].dev == dev)
-			return &btt_devs[i];
-	return NULL;
-}
-
-/* the device's entry, made at its first event as btt makes its d_info */
-static struct btt_dev *dev_of(u32 dev, u64 time)
-{
-	struct btt_dev *d = dev_find(dev);
-
-	if (d)
-		return d;
-	if (btt_ndevs == BTT_DEVS) {
-		btt_dev_dropped++;
-		return NULL;
-	}
-	d = &btt_devs[btt_ndevs++];
-	*d = (struct btt_dev){ .dev = dev, .culling = 1, .last_q = UNSET, .start = time };
-	return d;
-}
-
 /* major 9 (md), 253 and 254 (device mapper): btt's "dm" figures */
 int btt_remapper(u32 dev)
 {
 	u32 m = DEV_MAJOR(dev);
 
 	return m == 9 || m == 253 || m == 254;
+}
+
+static struct btt_dev *last_dev;	/* the last one found: the next event's, mostly */
+
+static __attribute__((noinline)) struct btt_dev *dev_find(u32 dev)
+{
+	u32 i;
+
+	for (i = 0; i < btt_ndevs; i++)
+		if (btt_devs[i].dev == dev)
+			return last_dev = &btt_devs[i];
+	return NULL;
+}
+
+/* the device's entry, made at its first event as btt makes its d_info */
+static struct btt_dev *dev_new(u32 dev, u64 time)
+{
+	struct btt_dev *d;
+
+	if (btt_ndevs == BTT_DEVS) {
+		btt_dev_dropped++;
+		return NULL;
+	}
+	d = &btt_devs[btt_ndevs++];
+	*d = (struct btt_dev){ .dev = dev, .culling = 1, .last_q = UNSET, .start = time, .dm = btt_remapper(dev) };
+	return d;
 }
 
 double btt_time(u64 t)
@@ -99,12 +99,8 @@ void btt_unplug(struct btt_dev *d, u64 t, u64 nios, int timer)
 
 /* plugs and unplugs: on known devices only, culled or not, not making
  * one and not moving its end */
-static void plug(const struct rec *r, u32 act)
+static void plug(struct btt_dev *d, const struct rec *r, u32 act)
 {
-	struct btt_dev *d = dev_find(r->dev);
-
-	if (!d)
-		return;
 	if (act == TA_PLUG) {
 		if (!d->plugged) {
 			d->plugged = 1;
@@ -194,7 +190,7 @@ static void queued(struct btt_dev *d, const struct rec *r)
 {
 	struct btt_q *q;
 	u32 k;
-	int dm = btt_remapper(r->dev);
+	int dm = d->dm;
 
 	d->n_qs++;
 	btt_seek_add(&d->q2q, r->sector, r->bytes);
@@ -325,7 +321,7 @@ static void live_add(struct btt_live *l, u64 dt, u64 ct)
 
 static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 {
-	both(d, q, btt_remapper(d->dev) ? BTT_Q2C_DM : BTT_Q2C, tdelta(q->time, r->time));
+	both(d, q, d->dm ? BTT_Q2C_DM : BTT_Q2C, tdelta(q->time, r->time));
 	hist(d, BTT_H_Q2C, tdelta(q->time, r->time));
 	if (btt_lat_fn)
 		btt_lat_fn(d, BTT_LQ2C, q->time, tdelta(q->time, r->time));
@@ -372,7 +368,7 @@ static void remapped(const struct rec *r)
 	from = dev_find(be32_load(r->pdu));
 	if (!from || !(q = q_at(from->dev, be64_load(r->pdu + 8))))
 		return;
-	both(from, q, btt_remapper(from->dev) ? BTT_Q2A_DM : BTT_Q2A, tdelta(q->time, r->time));
+	both(from, q, from->dm ? BTT_Q2A_DM : BTT_Q2A, tdelta(q->time, r->time));
 }
 
 void btt_event(const struct rec *r)
@@ -389,8 +385,11 @@ void btt_event(const struct rec *r)
 		btt_ios_time(r->time);
 	if (act > 31)
 		return;
+	if (!(d = last_dev) || d->dev != r->dev)
+		d = dev_find(r->dev);
 	if (BIT(act) & (BIT(TA_PLUG) | BIT(TA_UNPLUG_IO) | BIT(TA_UNPLUG_TIMER))) {
-		plug(r, act);
+		if (d)
+			plug(d, r, act);
 		return;
 	}
 	if (!(BIT(act) & (BIT(TA_QUEUE) | BIT(TA_REMAP) | BIT(TA_INSERT) | BIT(TA_BACKMERGE) | BIT(TA_FRONTMERGE) |
@@ -398,7 +397,7 @@ void btt_event(const struct rec *r)
 		return;
 	if (!r->bytes && !(BIT(act) & (BIT(TA_REMAP) | BIT(TA_REQUEUE))))
 		return;
-	if (!(d = dev_of(r->dev, r->time)))
+	if (!d && !(d = dev_new(r->dev, r->time)))
 		return;
 	if (d->culling) {	/* a device's figures start at its first Q or A */
 		if (!(BIT(act) & (BIT(TA_QUEUE) | BIT(TA_REMAP))))

@@ -142,6 +142,7 @@ extern unsigned long long btt_seek_dropped;
 struct btt_dev {
 	u32 dev;
 	u8 culling;		/* no Q or A seen yet: btt ignores the device's events */
+	u8 dm;			/* btt_remapper's */
 	u64 n_qs, n_ds, last_q;
 	u64 n_act_q, t_act_q;	/* Qs not yet issued or merged; their sum at each Q */
 	u64 start, end;		/* first event, last one counted */
