@@ -133,6 +133,8 @@ HOT := $(addprefix $(B)/obj/,capture/record.o capture/source.o capture/merge.o c
 # no memset calls for the few spaces of a padded field
 HOTFLAGS := -O2 -fno-tree-loop-distribute-patterns
 $(HOT): CFLAGS += $(HOTFLAGS)
+# btt's event switch as compares: 48 bytes less than its tables, no slower
+$(B)/obj/stats/bttstat.o: CFLAGS += -fno-jump-tables
 
 all: $(BIN)
 

@@ -31,7 +31,7 @@ static u32 live_q[BTT_REQS], n_live_q;	/* the slots in flight, dense */
 static u32 hits[BTT_REQS];		/* each_q's matches */
 
 static u32 slot_of(const struct btt_q *q) { return (u32)(q - bq_pool) + 1; }
-static struct btt_q *q_of(u32 slot) { return (struct btt_q *)ift_entry(&bq, slot); }
+static struct btt_q *q_of(u32 slot) { return &bq_pool[slot - 1]; }	/* ift_entry, its size known */
 
 struct btt_dev btt_devs[BTT_DEVS];
 u32 btt_ndevs;
@@ -71,6 +71,8 @@ static struct btt_dev *dev_new(u32 dev, u64 time)
 		btt_dev_dropped++;
 		return NULL;
 	}
+	if (btt_ndevs == 1)	/* from here on the overall busy list is its own */
+		btt_live_all = btt_devs[0].live;
 	d = &btt_devs[btt_ndevs++];
 	*d = (struct btt_dev){ .dev = dev, .culling = 1, .last_q = UNSET, .start = time, .dm = btt_remapper(dev) };
 	return d;
@@ -131,6 +133,8 @@ void btt_all_fold(void)
 {
 	u32 i, k;
 
+	if (btt_ndevs == 1)
+		btt_live_all = btt_devs[0].live;
 	for (i = 0; i < btt_ndevs; i++)
 		for (k = 0; k < BTT_NAVG; k++) {
 			const struct btt_avg *s = &btt_devs[i].avg[k];
@@ -304,7 +308,7 @@ static void live_add(struct btt_live *l, u64 dt, u64 ct)
 			dt = p->dt;
 	}
 	if (!l->n && l->folded && l->folded_ct >= dt)
-		btt_live_folds++;	/* it should have joined a folded one */
+		btt_live_folds += 1 + (btt_ndevs == 1);	/* it should have joined a folded one (in both lists) */
 	if (l->n == BTT_LIVES) {	/* the oldest is final enough */
 		l->folded++;
 		l->folded_ct = SPAN(l, 0)->ct;
@@ -328,7 +332,8 @@ static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 	if (q->d != UNSET) {
 		hist(d, BTT_H_D2C, tdelta(q->d, r->time));
 		live_add(&d->live, q->d, r->time);
-		live_add(&btt_live_all, q->d, r->time);
+		if (btt_ndevs > 1)	/* one device: the same list, copied at the end */
+			live_add(&btt_live_all, q->d, r->time);
 		both(d, q, BTT_D2C, tdelta(q->d, r->time));
 		if (btt_ios_fn)
 			btt_ios_done((u32)(d - btt_devs), q->i != UNSET ? q->i : q->m, q->time, r->time);
