@@ -152,6 +152,8 @@ HOT := $(addprefix $(B)/obj/,capture/record.o capture/source.o capture/merge.o c
 # functions, loops and jumps (2.7 KB; parse and monitor time the same)
 HOTFLAGS := -O2 -fno-tree-loop-distribute-patterns -falign-functions=1 -falign-jumps=1 -falign-loops=1 -falign-labels=1 -fjump-tables
 $(HOT): CFLAGS += $(HOTFLAGS)
+# btt's event switch as compares: 48 bytes less than its tables, no slower
+$(B)/obj/stats/bttstat.o: CFLAGS += -fno-jump-tables
 
 all: $(BIN)
 

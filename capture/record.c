@@ -7,9 +7,12 @@
 #include <strings.h>
 #include "capture/capture.h"
 
-static u16 le16(const u8 *p) { return (u16)(p[0] | p[1] << 8); }
-static u32 le32(const u8 *p) { return (u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24; }
-static u64 le64(const u8 *p) { return le32(p) | (u64)le32(p + 4) << 32; }
+/* inline always: GCC sizes them before it merges the bytes into one load,
+ * so le64 stayed a call per field */
+#define LOAD static inline __attribute__((always_inline))
+LOAD u16 le16(const u8 *p) { return (u16)(p[0] | p[1] << 8); }
+LOAD u32 le32(const u8 *p) { return (u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24; }
+LOAD u64 le64(const u8 *p) { return le32(p) | (u64)le32(p + 4) << 32; }
 static u16 be16(const u8 *p) { return (u16)(p[0] << 8 | p[1]); }
 u32 be32_load(const u8 *p) { return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | p[3]; }
 u64 be64_load(const u8 *p) { return (u64)be32_load(p) << 32 | be32_load(p + 4); }

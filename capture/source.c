@@ -93,13 +93,16 @@ u32 src_need(struct src *s, u32 want)
 
 int src_record(struct src *s, struct rec *r)
 {
-	u32 have = src_need(s, REC_V7_LEN);	/* a v7 record can be complete at 48 */
+	u32 have = s->len - s->pos;
 	int n;
 
+	if (have < REC_V7_LEN)	/* a v7 record can be complete at 48 */
+		have = src_need(s, REC_V7_LEN);
 	/* A relay read while tracing can return space the kernel reserved but
 	 * has not filled yet: 48 zero bytes where no real record can be zero.
-	 * blkparse stops the file there and loses the rest; we step over it. */
-	while (have >= REC_V7_LEN && rec_unfilled(s->buf + s->pos)) {
+	 * blkparse stops the file there and loses the rest; we step over it.
+	 * (A first byte not zero is a record: no call for the common case.) */
+	while (have >= REC_V7_LEN && !s->buf[s->pos] && rec_unfilled(s->buf + s->pos)) {
 		if (!src_zero_records++) {
 			src_zero_first = s->name;
 			src_zero_first_off = s->base + s->pos;

@@ -1,6 +1,6 @@
 /* output/bpin.c: output: btt's and plot's inputs (a dump, trace files by name, a stream, a live capture), records in time order to a function */
-/* A dump (blkparse -d, iomon parse -d) is read through the shared merge
- * (capture/merge.c).  Trace files, a raw stream and a live capture go
+/* A dump (blkparse -d, iomon parse -d) is read with the shared decoder
+ * (capture/source.c).  Trace files, a raw stream and a live capture go
  * through blkparse's own engine (output/bploop.c) with its -d records
  * handed over instead of written: the same records, times from the same
  * genesis, as `blkparse -d DUMP -O` and then a tool on DUMP. */
@@ -17,29 +17,26 @@ static struct {
 	void (*round)(void);
 } I;
 
-/* the dump (stdin's: its first record already taken) in its order,
- * straight from the shared reader (capture/source.c): one input, already
- * in time order, needs no merge.  One: a dump's notes keep the kernel's
- * times, its records blkparse's, so two would not merge by time. */
-static u8 dump_buf[STREAM_BUF];
-
+/* the dump (stdin's: its first record already taken) in its order, read
+ * straight (one input: the merge's heads and picks cost a tenth of btt's
+ * time).  One: a dump's notes keep the kernel's times, its records
+ * blkparse's, so two would not merge by time. */
 static COLD int read_dump(int from_stdin)
 {
-	static struct src s;
+	struct src s;
 	struct rec r;
-	int fd = from_stdin ? 0 : open(I.in[0], O_RDONLY | O_CLOEXEC), k;
+	int fd = from_stdin ? 0 : open(I.in[0], O_RDONLY | O_CLOEXEC), n;
 
 	if (fd < 0) {
 		err_sys(I.in[0]);
 		return 1;
 	}
-	src_init(&s, fd, fd ? I.in[0] : "(stdin)", dump_buf, sizeof(dump_buf));
-	while ((k = src_record(&s, &r)) > 0)
+	src_init(&s, fd, fd ? I.in[0] : "(stdin)", merge_mem(0), STREAM_BUF);
+	while ((n = src_record(&s, &r)) > 0)
 		I.fn(&r);
-	if (fd)
-		close(fd);
+	close(fd);
 	src_zero_report();
-	return k < 0;
+	return n < 0;
 }
 
 /* blkparse -O -d, its records to the caller */

@@ -160,7 +160,7 @@ COLD int btt_main(int argc, char **argv)
 		return 0;
 	if (A.ios && btt_files_opt('I', A.ios))
 		return 1;
-	btt_beyond = A.hist || A.json_on || A.prom || (!A.nin && A.every);
+	btt_more = A.hist | A.json_on | A.every | !!A.prom;
 	A.t0 = mono_ms();
 	A.next = A.t0 + (u64)A.every * 1000;
 	ob_init(&A.text, 1, "(stdout)", btt_out, sizeof(btt_out));

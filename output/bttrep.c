@@ -331,7 +331,7 @@ static void plug_info(struct obuf *o)
 		struct btt_dev *d = &btt_devs[i];
 		double pct;
 
-		btt_unplug(d, bit_time(d->end), 0, 0);
+		btt_unplug(d, d->end, 0, 0);
 		if (!d->nplugs && !d->nplugs_t)
 			continue;
 		pct = 100.0 * (d->plugged_time / (bit_time(d->end) - bit_time(d->start)));
@@ -411,12 +411,9 @@ static const char live_dash[] = "---------- | ---------- ------------- ---------
  * time from 0 (not from the first) to the last end */
 static void live_line(struct obuf *o, const char *name, const struct btt_live *l)
 {
-	u64 n = l->n + l->folded, tot = l->folded_len;
+	u64 n = l->n + l->folded, tot = l->len;
 	double act = 0, lull = 0, pct = 0;
-	u32 i;
 
-	for (i = 0; i < l->n; i++)	/* a ring: every slot in use, in any order */
-		tot += l->ct[(l->h + i) % BTT_LIVES] - l->dt[(l->h + i) % BTT_LIVES];
 	if (n == 1)
 		pct = 100.0;
 	else if (n > 1) {
@@ -452,6 +449,7 @@ void btt_report(struct obuf *o, int all_data)
 		per_table(o, "Per Process", 1);
 		per_table(o, "Per Device", 0);
 	}
+	btt_all_fold();
 	avg_block(o, "All Devices", btt_all);
 	overhead(o);
 	merge_info(o);

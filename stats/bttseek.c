@@ -17,7 +17,7 @@
 struct seek_node {
 	u32 lo, cnt;
 	u16 hi, tr;		/* tr: tree << 1 | red */
-	u16 l, r, p;		/* slot + 1; 0: none */
+	u16 c[2], p;		/* children (left, right), parent: slot + 1; 0: none */
 	u16 next;		/* the hash chain */
 };
 _Static_assert(BTT_SEEKS < 65536, "BTT_SEEKS: the links are 16 bits");
@@ -32,27 +32,20 @@ unsigned long long btt_seek_dropped;
 #define PAINT(i, red) (N(i)->tr = (u16)((N(i)->tr & ~1u) | (red)))
 static s64 val(u32 i) { return (s64)((u64)N(i)->hi << 32 | N(i)->lo); }
 
+/* left: x's right child comes up (else its left) */
 static void rotate(u32 *root, u32 x, int left)
 {
-	u32 y = left ? N(x)->r : N(x)->l, c = left ? N(y)->l : N(y)->r, p = N(x)->p;
+	u32 y = N(x)->c[left], c = N(y)->c[!left], p = N(x)->p;
 
-	if (left)
-		N(x)->r = (u16)c;
-	else
-		N(x)->l = (u16)c;
+	N(x)->c[left] = (u16)c;
 	if (c)
 		N(c)->p = (u16)x;
 	N(y)->p = (u16)p;
 	if (!p)
 		*root = y;
-	else if (N(p)->l == x)
-		N(p)->l = (u16)y;
 	else
-		N(p)->r = (u16)y;
-	if (left)
-		N(y)->l = (u16)x;
-	else
-		N(y)->r = (u16)x;
+		N(p)->c[N(p)->c[1] == x] = (u16)y;
+	N(y)->c[!left] = (u16)x;
 	N(x)->p = (u16)y;
 }
 
@@ -60,8 +53,8 @@ static void fixup(u32 *root, u32 z)
 {
 	while (N(z)->p && RED(N(z)->p)) {
 		u32 p = N(z)->p, g = N(p)->p;
-		int pl = N(g)->l == p;
-		u32 u = pl ? N(g)->r : N(g)->l;
+		int pl = N(g)->c[0] == p;
+		u32 u = N(g)->c[pl];
 
 		if (u && RED(u)) {
 			PAINT(p, 0);
@@ -70,7 +63,7 @@ static void fixup(u32 *root, u32 z)
 			z = g;
 			continue;
 		}
-		if (z == (pl ? N(p)->r : N(p)->l)) {
+		if (z == N(p)->c[pl]) {
 			rotate(root, p, pl);
 			z = p;
 			p = N(z)->p;
@@ -100,7 +93,7 @@ static void tree_add(struct btt_seek *k, s64 v)
 	for (i = *root; i;) {
 		p = i;
 		left = v < val(i);
-		i = left ? N(i)->l : N(i)->r;
+		i = N(i)->c[!left];
 	}
 	if (sn_used == BTT_SEEKS || (u64)v >> 48) {
 		btt_seek_dropped++;
@@ -112,10 +105,8 @@ static void tree_add(struct btt_seek *k, s64 v)
 	*b = (u16)i;
 	if (!p)
 		*root = i;
-	else if (left)
-		N(p)->l = (u16)i;
 	else
-		N(p)->r = (u16)i;
+		N(p)->c[!left] = (u16)i;
 	fixup(root, i);
 }
 
@@ -147,7 +138,7 @@ static int median(u32 i, u64 target, s64 *v)
 		*v = val(i);
 		return 1;
 	}
-	return median(N(i)->l, target, v) || median(N(i)->r, target, v);
+	return median(N(i)->c[0], target, v) || median(N(i)->c[1], target, v);
 }
 
 s64 btt_seek_median(const struct btt_seek *k)
@@ -164,8 +155,8 @@ static void modes(u32 i, struct btt_mode *m)
 {
 	if (!i)
 		return;
-	modes(N(i)->l, m);
-	modes(N(i)->r, m);
+	modes(N(i)->c[0], m);
+	modes(N(i)->c[1], m);
 	if (m->n && N(i)->cnt < m->most)
 		return;
 	if (!m->n || N(i)->cnt > m->most)

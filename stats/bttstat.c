@@ -11,10 +11,10 @@
  * go through a dense list of the Qs in flight, so their cost grows with
  * those (BTT_REQS bounds them; past it a Q is counted, not kept), not with
  * the table's high-water mark. */
-#include <string.h>
 #include "stats/stats.h"
 
 #define UNSET (~(u64)0)
+#define BIT(a) (1u << (a))
 struct btt_q {
 	struct ift_hdr h;
 	u64 time, g, s, i, m, d;	/* UNSET (s: 0) until seen */
@@ -24,47 +24,23 @@ struct btt_q {
 };
 _Static_assert(BTT_REQS <= 65536, "BTT_REQS must fit btt_q's u16 index");
 #define KIND_Q 'Q'
-IFT_POOL(bq, struct btt_q, BTT_REQS, BTT_REQS, IFT_DROP);
+/* its chains are never searched (a Q is found by sector, below), only
+ * unlinked from: a few of them stay in the cache, where one per Q missed */
+IFT_POOL(bq, struct btt_q, BTT_REQS, BTT_REQS / 32, IFT_DROP);
 static u32 live_q[BTT_REQS], n_live_q;	/* the slots in flight, dense */
 static u32 hits[BTT_REQS];		/* each_q's matches */
 
 static u32 slot_of(const struct btt_q *q) { return (u32)(q - bq_pool) + 1; }
-static struct btt_q *q_of(u32 slot) { return (struct btt_q *)ift_entry(&bq, slot); }
+static struct btt_q *q_of(u32 slot) { return &bq_pool[slot - 1]; }	/* ift_entry, its size known */
 
 struct btt_dev btt_devs[BTT_DEVS];
 u32 btt_ndevs;
 struct btt_avg btt_all[BTT_NAVG];
 struct btt_live btt_live_all;
 unsigned long long btt_dev_dropped, btt_req_dropped, btt_live_folds;
-int btt_per_proc, btt_beyond;
+int btt_per_proc, btt_more;
 static u64 last_q = UNSET;
 void (*btt_lat_fn)(const struct btt_dev *d, int kind, u64 t, u64 lat);
-
-static struct btt_dev *dev_find(u32 dev)
-{
-	u32 i;
-
-	for (i = 0; i < btt_ndevs; i++)
-		if (btt_devs[i].dev == dev)
-			return &btt_devs[i];
-	return NULL;
-}
-
-/* the device's entry, made at its first event as btt makes its d_info */
-static struct btt_dev *dev_of(u32 dev, u64 time)
-{
-	struct btt_dev *d = dev_find(dev);
-
-	if (d)
-		return d;
-	if (btt_ndevs == BTT_DEVS) {
-		btt_dev_dropped++;
-		return NULL;
-	}
-	d = &btt_devs[btt_ndevs++];
-	*d = (struct btt_dev){ .dev = dev, .culling = 1, .last_q = UNSET, .start = time };
-	return d;
-}
 
 /* major 9 (md), 253 and 254 (device mapper): btt's "dm" figures */
 int btt_remapper(u32 dev)
@@ -74,12 +50,41 @@ int btt_remapper(u32 dev)
 	return m == 9 || m == 253 || m == 254;
 }
 
+static struct btt_dev *last_dev;	/* the last one found: the next event's, mostly */
+
+static __attribute__((noinline)) struct btt_dev *dev_find(u32 dev)
+{
+	u32 i;
+
+	for (i = 0; i < btt_ndevs; i++)
+		if (btt_devs[i].dev == dev)
+			return last_dev = &btt_devs[i];
+	return NULL;
+}
+
+/* the device's entry, made at its first event as btt makes its d_info */
+static struct btt_dev *dev_new(u32 dev, u64 time)
+{
+	struct btt_dev *d;
+
+	if (btt_ndevs == BTT_DEVS) {
+		btt_dev_dropped++;
+		return NULL;
+	}
+	if (btt_ndevs == 1)	/* from here on the overall busy list is its own */
+		btt_live_all = btt_devs[0].live;
+	d = &btt_devs[btt_ndevs++];
+	*d = (struct btt_dev){ .dev = dev, .culling = 1, .last_q = UNSET, .start = time, .dm = btt_remapper(dev) };
+	return d;
+}
+
 double btt_time(u64 t)
 {
 	return (double)(t / 1000000000) + (double)(t % 1000000000) / 1.0e9;
 }
 
-void btt_unplug(struct btt_dev *d, double now, u64 nios, int timer)
+/* the time in seconds is made only when the plug changes (a division) */
+void btt_unplug(struct btt_dev *d, u64 t, u64 nios, int timer)
 {
 	if (!d->plugged)
 		return;
@@ -91,25 +96,20 @@ void btt_unplug(struct btt_dev *d, double now, u64 nios, int timer)
 		d->nios_up += nios;
 	}
 	d->plugged = 0;
-	d->plugged_time += now - d->last_plug;
+	d->plugged_time += btt_time(t) - d->last_plug;
 }
 
 /* plugs and unplugs: on known devices only, culled or not, not making
  * one and not moving its end */
-static void plug(const struct rec *r, u32 act)
+static void plug(struct btt_dev *d, const struct rec *r, u32 act)
 {
-	struct btt_dev *d = dev_find(r->dev);
-	double now = btt_time(r->time);
-
-	if (!d)
-		return;
 	if (act == TA_PLUG) {
 		if (!d->plugged) {
 			d->plugged = 1;
-			d->last_plug = now;
+			d->last_plug = btt_time(r->time);
 		}
 	} else
-		btt_unplug(d, now, r->pdu_len >= 8 ? be64_load(r->pdu) : 0, act == TA_UNPLUG_TIMER);
+		btt_unplug(d, r->time, r->pdu_len >= 8 ? be64_load(r->pdu) : 0, act == TA_UNPLUG_TIMER);
 }
 
 static void avg_add(struct btt_avg *a, u64 t)
@@ -125,14 +125,38 @@ static void avg_add(struct btt_avg *a, u64 t)
 	}
 }
 
+/* The overall figures but Q2Q (its own sequence across devices) are the
+ * devices' together, once, before the report: the same as adding each
+ * figure twice, which cost a call a figure.  A device's extremes go in as
+ * two figures, then the rest of its sum and count. */
+void btt_all_fold(void)
+{
+	u32 i, k;
+
+	if (btt_ndevs == 1)
+		btt_live_all = btt_devs[0].live;
+	for (i = 0; i < btt_ndevs; i++)
+		for (k = 0; k < BTT_NAVG; k++) {
+			const struct btt_avg *s = &btt_devs[i].avg[k];
+			struct btt_avg *a = &btt_all[k];
+
+			if (s->n && k != BTT_Q2Q && k != BTT_Q2Q_DM) {
+				avg_add(a, s->min);
+				avg_add(a, s->max);
+				a->total += s->total - s->min - s->max;
+				a->n += s->n - 2;
+			}
+		}
+}
+
 static u64 tdelta(u64 from, u64 to) { return from < to ? to - from : 1; }
 
-/* one figure, overall, for the device and for the Q's process */
+/* one figure, for the device and for the Q's process (overall: folded
+ * from the devices' at the end, btt_all_fold) */
 static void both(struct btt_dev *d, const struct btt_q *q, int which, u64 t)
 {
-	avg_add(&btt_all[which], t);
 	avg_add(&d->avg[which], t);
-	if (btt_beyond)
+	if (btt_more)
 		avg_add(&d->iv.avg[which], t);
 	if (q->proc)
 		avg_add(&btt_procs[q->proc - 1].avg[which], t);
@@ -143,7 +167,7 @@ static void hist(struct btt_dev *d, int k, u64 t)
 {
 	int i;
 
-	if (!btt_beyond)
+	if (!btt_more)
 		return;
 	i = hist_idx(t / 1000, BTT_HIST, 1);
 	d->hist[k][i]++;
@@ -170,7 +194,7 @@ static void queued(struct btt_dev *d, const struct rec *r)
 {
 	struct btt_q *q;
 	u32 k;
-	int dm = btt_remapper(r->dev);
+	int dm = d->dm;
 
 	d->n_qs++;
 	btt_seek_add(&d->q2q, r->sector, r->bytes);
@@ -270,45 +294,46 @@ static void issued(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 
 /* [dt, ct] joins the busy intervals it touches.  Completions come in
  * time order, so ct is the latest end: the intervals it reaches are the
- * newest ones, whose ends are at or after dt.  A ring: the k-th oldest at
- * LIVE(l, k). */
-#define LIVE(l, k) (((l)->h + (k)) & (BTT_LIVES - 1))
-_Static_assert((BTT_LIVES & (BTT_LIVES - 1)) == 0, "BTT_LIVES must be a power of 2");
+ * newest ones, whose ends are at or after dt.  A ring: the oldest folds
+ * without moving the rest. */
+#define SPAN(l, i) (&(l)->span[((l)->h + (i)) % BTT_LIVES])
 static void live_add(struct btt_live *l, u64 dt, u64 ct)
 {
-	u32 t;
+	typeof(&l->span[0]) p;
 
-	while (l->n && l->ct[t = LIVE(l, l->n - 1)] >= dt) {
+	while (l->n && (p = SPAN(l, l->n - 1))->ct >= dt) {
 		l->n--;
-		if (l->dt[t] < dt)
-			dt = l->dt[t];
+		l->len -= p->ct - p->dt;
+		if (p->dt < dt)
+			dt = p->dt;
 	}
 	if (!l->n && l->folded && l->folded_ct >= dt)
-		btt_live_folds++;	/* it should have joined a folded one */
-	if (l->n == BTT_LIVES) {	/* the oldest is final enough: to the sums */
+		btt_live_folds += 1 + (btt_ndevs == 1);	/* it should have joined a folded one (in both lists) */
+	if (l->n == BTT_LIVES) {	/* the oldest is final enough */
 		l->folded++;
-		l->folded_len += l->ct[l->h] - l->dt[l->h];
-		l->folded_ct = l->ct[l->h];
-		l->h = LIVE(l, 1);
+		l->folded_ct = SPAN(l, 0)->ct;
+		l->h = (l->h + 1) % BTT_LIVES;
 		l->n--;
 	}
-	t = LIVE(l, l->n++);
-	l->dt[t] = dt;
-	l->ct[t] = ct;
+	p = SPAN(l, l->n++);
+	p->dt = dt;
+	p->ct = ct;
+	l->len += ct - dt;
 	if (ct > l->end)
 		l->end = ct;
 }
 
 static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 {
-	both(d, q, btt_remapper(d->dev) ? BTT_Q2C_DM : BTT_Q2C, tdelta(q->time, r->time));
+	both(d, q, d->dm ? BTT_Q2C_DM : BTT_Q2C, tdelta(q->time, r->time));
 	hist(d, BTT_H_Q2C, tdelta(q->time, r->time));
 	if (btt_lat_fn)
 		btt_lat_fn(d, BTT_LQ2C, q->time, tdelta(q->time, r->time));
 	if (q->d != UNSET) {
 		hist(d, BTT_H_D2C, tdelta(q->d, r->time));
 		live_add(&d->live, q->d, r->time);
-		live_add(&btt_live_all, q->d, r->time);
+		if (btt_ndevs > 1)	/* one device: the same list, copied at the end */
+			live_add(&btt_live_all, q->d, r->time);
 		both(d, q, BTT_D2C, tdelta(q->d, r->time));
 		if (btt_ios_fn)
 			btt_ios_done((u32)(d - btt_devs), q->i != UNSET ? q->i : q->m, q->time, r->time);
@@ -319,13 +344,17 @@ static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 	q_drop(q);
 }
 
-/* every Q inside a D or C's range [sector, sector + len) */
-static void each_q(struct btt_dev *d, const struct rec *r, void (*fn)(struct btt_dev *, struct btt_q *, const struct rec *))
+/* every Q inside a D or C's range [sector, sector + len), issued or
+ * completed (direct calls: through a pointer, D and C in turn missed) */
+static void each_q(struct btt_dev *d, const struct rec *r, int done)
 {
 	u32 k, n = btt_rb_within((u32)(d - btt_devs), r->sector, r->sector + (r->bytes >> 9), hits);
 
-	for (k = 0; k < n; k++)	/* fn may complete (drop) its Q */
-		fn(d, q_of(hits[k]), r);
+	for (k = 0; k < n; k++)	/* it may complete (drop) its Q */
+		if (done)
+			completed(d, q_of(hits[k]), r);
+		else
+			issued(d, q_of(hits[k]), r);
 }
 
 static void blocks(struct btt_dev *d, const struct rec *r)
@@ -336,7 +365,7 @@ static void blocks(struct btt_dev *d, const struct rec *r)
 /* a remap: the Q on the device it came from, by the sector it had there */
 static void remapped(const struct rec *r)
 {
-	const struct btt_dev *from;
+	struct btt_dev *from;
 	struct btt_q *q;
 
 	if (r->pdu_len < 16)
@@ -344,7 +373,7 @@ static void remapped(const struct rec *r)
 	from = dev_find(be32_load(r->pdu));
 	if (!from || !(q = q_at(from->dev, be64_load(r->pdu + 8))))
 		return;
-	both(&btt_devs[from - btt_devs], q, btt_remapper(from->dev) ? BTT_Q2A_DM : BTT_Q2A, tdelta(q->time, r->time));
+	both(from, q, from->dm ? BTT_Q2A_DM : BTT_Q2A, tdelta(q->time, r->time));
 }
 
 void btt_event(const struct rec *r)
@@ -359,25 +388,29 @@ void btt_event(const struct rec *r)
 	}
 	if (btt_ios_fn)
 		btt_ios_time(r->time);
-	if (act == TA_PLUG || act == TA_UNPLUG_IO || act == TA_UNPLUG_TIMER) {
-		plug(r, act);
+	if (act > 31)
+		return;
+	if (!(d = last_dev) || d->dev != r->dev)
+		d = dev_find(r->dev);
+	if (BIT(act) & (BIT(TA_PLUG) | BIT(TA_UNPLUG_IO) | BIT(TA_UNPLUG_TIMER))) {
+		if (d)
+			plug(d, r, act);
 		return;
 	}
-	if (act != TA_QUEUE && act != TA_REMAP && act != TA_INSERT && act != TA_BACKMERGE &&
-	    act != TA_FRONTMERGE && act != TA_REQUEUE && act != TA_ISSUE && act != TA_COMPLETE &&
-	    act != TA_GETRQ && act != TA_SLEEPRQ)
+	if (!(BIT(act) & (BIT(TA_QUEUE) | BIT(TA_REMAP) | BIT(TA_INSERT) | BIT(TA_BACKMERGE) | BIT(TA_FRONTMERGE) |
+			  BIT(TA_REQUEUE) | BIT(TA_ISSUE) | BIT(TA_COMPLETE) | BIT(TA_GETRQ) | BIT(TA_SLEEPRQ))))
 		return;
-	if (!r->bytes && act != TA_REMAP && act != TA_REQUEUE)
+	if (!r->bytes && !(BIT(act) & (BIT(TA_REMAP) | BIT(TA_REQUEUE))))
 		return;
-	if (!(d = dev_of(r->dev, r->time)))
+	if (!d && !(d = dev_new(r->dev, r->time)))
 		return;
 	if (d->culling) {	/* a device's figures start at its first Q or A */
-		if (act != TA_QUEUE && act != TA_REMAP)
+		if (!(BIT(act) & (BIT(TA_QUEUE) | BIT(TA_REMAP))))
 			return;
 		d->culling = 0;
 	}
 	d->end = r->time;
-	if (btt_ios_fn && (act == TA_GETRQ || act == TA_BACKMERGE || act == TA_FRONTMERGE || act == TA_ISSUE))
+	if (btt_ios_fn && (BIT(act) & (BIT(TA_GETRQ) | BIT(TA_BACKMERGE) | BIT(TA_FRONTMERGE) | BIT(TA_ISSUE))))
 		btt_ios_event((u32)(d - btt_devs), r, act);
 	switch (act) {
 	case TA_QUEUE: queued(d, r); break;
@@ -386,9 +419,9 @@ void btt_event(const struct rec *r)
 		d->n_ds++;
 		btt_seek_add(&d->d2d, r->sector, r->bytes);
 		d->n_act_q -= d->n_act_q != 0;
-		each_q(d, r, issued);
+		each_q(d, r, 0);
 		break;
-	case TA_COMPLETE: blocks(d, r); each_q(d, r, completed); break;
+	case TA_COMPLETE: blocks(d, r); each_q(d, r, 1); break;
 	case TA_REQUEUE: break;
 	case TA_BACKMERGE:
 	case TA_FRONTMERGE:

@@ -119,11 +119,12 @@ enum { BTT_Q2Q_DM, BTT_Q2A_DM, BTT_Q2C_DM, BTT_Q2Q, BTT_Q2A, BTT_Q2G, BTT_S2G, B
 struct btt_avg { u64 min, max, total; u32 n; };
 enum { BTT_H_Q2D, BTT_H_D2C, BTT_H_Q2C, BTT_NHIST };
 /* the times a device was busy (a D to its C), as a union of intervals:
- * the newest BTT_LIVES kept open (a ring), older ones folded into the sums */
+ * the newest BTT_LIVES kept open (a ring from h), older ones folded (their
+ * number and the last one's end); len: all of their lengths */
 struct btt_live {
-	u64 dt[BTT_LIVES], ct[BTT_LIVES];
-	u32 n, h;		/* a ring: n of them from h on */
-	u64 folded, folded_len, folded_ct, end;
+	u32 n, h;		/* (first: short offsets) */
+	u64 folded, len, folded_ct, end;
+	struct { u64 dt, ct; } span[BTT_LIVES];
 };
 /* stats/bttseek.c: seek distances as btt keeps them */
 struct btt_seek {
@@ -141,6 +142,7 @@ extern unsigned long long btt_seek_dropped;
 struct btt_dev {
 	u32 dev;
 	u8 culling;		/* no Q or A seen yet: btt ignores the device's events */
+	u8 dm;			/* btt_remapper's */
 	u64 n_qs, n_ds, last_q;
 	u64 n_act_q, t_act_q;	/* Qs not yet issued or merged; their sum at each Q */
 	u64 start, end;		/* first event, last one counted */
@@ -159,6 +161,7 @@ struct btt_dev {
 	struct { struct btt_avg avg[BTT_NAVG]; u32 hist[BTT_NHIST][BTT_HIST]; } iv;
 	u32 q2d[10];		/* btt -A's Q2D histogram: < 5 ms ... >= 1 s */
 };
+extern int btt_more;	/* the driver's: hist and iv wanted (a tenth of the time) */
 extern struct btt_dev btt_devs[];
 extern u32 btt_ndevs;
 extern struct btt_avg btt_all[BTT_NAVG];
@@ -166,9 +169,10 @@ extern struct btt_live btt_live_all;
 extern unsigned long long btt_live_folds;	/* an interval reached back past a folded one */
 extern unsigned long long btt_dev_dropped, btt_req_dropped;
 void btt_event(const struct rec *r);
+void btt_all_fold(void);	/* btt_all from the devices': once, at the end */
 int btt_remapper(u32 dev);
 double btt_time(u64 t);	/* btt's BIT_TIME: whole seconds plus the rest */
-void btt_unplug(struct btt_dev *d, double now, u64 nios, int timer);	/* majors 9, 253, 254: btt's "dm" figures */
+void btt_unplug(struct btt_dev *d, u64 t, u64 nios, int timer);	/* majors 9, 253, 254: btt's "dm" figures */
 /* each I/O's Q2D (at its D), D2C (at its C) and Q2C (at its Q's time), as
  * btt's -z, -l and -q files take them; set by the driver when asked for */
 /* stats/plotstat.c: plot's columns of time (PLOT_BINS, widening as the
