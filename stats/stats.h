@@ -200,7 +200,6 @@ struct btt_proc { char name[16]; u64 last_q; struct btt_avg avg[BTT_NAVG]; };
 extern struct btt_proc btt_procs[];
 extern u32 btt_nprocs;
 extern int btt_per_proc;
-extern int btt_beyond;	/* the histograms and intervals are asked for (--hist, exports, live -S) */
 extern unsigned long long btt_proc_dropped;
 u32 btt_proc_of(u32 pid);
 u32 btt_proc_order(u16 *ix);
