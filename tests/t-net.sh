@@ -119,8 +119,9 @@ time.sleep(30)
 	poll 10 sh -c "ss -ltn | grep -q ':$((P + 9)) '"; rm -f "$OUT/st.err"
 	"$IOMON" trace -d "$LOOP" -h 127.0.0.1 -p $((P + 9)) >"$OUT/st.out" 2>"$OUT/st.err" & c1=$!
 	capturing "$OUT/st.err" $c1
-	# (more than the socket buffers hold: tcp_wmem's 4 MiB at most)
-	dd if=/dev/zero of="$LOOP" bs=4k count=40000 oflag=direct 2>/dev/null
+	# (well past what the socket buffers hold, tcp_wmem's 4 MiB at most:
+	# the client waits NET_ROOM_MS for room before it drops a message)
+	for k in 1 2 3 4; do dd if=/dev/zero of="$LOOP" bs=4k count=16000 oflag=direct 2>/dev/null; done
 	t0=$(date +%s%N); kill -INT $c1; wait $c1; r1=$?; t1=$(date +%s%N)
 	kill $vpid; wait $vpid 2>/dev/null
 	check "net client, a server that stops reading: exit 0 ($r1)" test $r1 = 0
