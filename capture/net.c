@@ -203,7 +203,8 @@ int net_socket(struct sockaddr_in *a, const u8 *ip)
 {
 	memset(a, 0, sizeof(*a));
 	a->sin_family = AF_INET;
-	a->sin_port = (u16)(C.cfg.port >> 8 | C.cfg.port << 8);
+	((u8 *)&a->sin_port)[0] = (u8)(C.cfg.port >> 8);	/* network order on either host */
+	((u8 *)&a->sin_port)[1] = (u8)C.cfg.port;
 	memcpy(&a->sin_addr, ip, 4);
 	return (int)syscall(SYS_socket, AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 }
