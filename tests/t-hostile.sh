@@ -34,7 +34,7 @@ rm -rf "$OUT/hclean"; mkdir -p "$OUT/hclean"
 cp "$E"/nullb0.blktrace.* "$FIX/stream/nullb0.stream" "$OUT/hclean/"
 ( cd "$OUT/hclean" && "$IOMON" parse -i nullb0 >p.ref && "$IOMON" monitor -I 1 -i nullb0 -h m.ref &&
   "$IOMON" top -C -i nullb0 1 >t.ref && "$IOMON" parse -i - <nullb0.stream >ps.ref &&
-  "$IOMON" monitor -I 1 -h ms.ref <nullb0.stream && "$IOMON" top -C -i - 1 <nullb0.stream >ts.ref ) 2>/dev/null
+  "$IOMON" monitor -I 3600 -h ms.ref <nullb0.stream && "$IOMON" top -C -i - 1 <nullb0.stream >ts.ref ) 2>/dev/null
 R=$OUT/hclean
 events() { grep -c '^254,0 ' "$1"; }
 
