@@ -148,9 +148,10 @@ OBJS := $(SRCS:%.c=$(B)/obj/%.o)
 # parse's time; these few objects are built for speed instead.
 HOT := $(addprefix $(B)/obj/,capture/record.o capture/source.o capture/merge.o capture/window.o text.o \
 	output/fmt.o output/bpevent.o output/bploop.o output/monitor.o stats/monstat.o match/inflight.o match/dcpair.o stats/bttstat.o)
-# (btt's per-event figures, stats/bttstat.o, too: 1.5 KB for 4.2x to 5.2x
-# Debian btt's speed.)  No memset calls for the few spaces of a padded field; no padding to align
-# functions, loops and jumps (2.7 KB; parse and monitor time the same)
+# btt's per-event figures (stats/bttstat.o) too: 1.5 KB for 4.2x to 5.2x
+# Debian btt's speed.  No memset calls for the few spaces of a padded
+# field; no padding to align functions, loops and jumps (2.7 KB; parse and
+# monitor time the same)
 HOTFLAGS := -O2 -fno-tree-loop-distribute-patterns -falign-functions=1 -falign-jumps=1 -falign-loops=1 -falign-labels=1 -fjump-tables
 $(HOT): CFLAGS += $(HOTFLAGS)
 # btt's event switch as compares: 48 bytes less than its tables, no slower
