@@ -16,7 +16,8 @@ sed -e "s|^here=.*|here=$(dirname "$VMCAP")|" \
     -e 's|crc32c_generic ext4; do|crc32c_generic ext4 e1000; do|' \
     -e 's|^cd /out$|ip link set lo up; ip link set eth0 up; ip addr add 10.0.2.15/24 dev eth0\n&|' \
     -e 's|-serial mon:stdio|-netdev user,id=n0 -device e1000,netdev=n0 &|' "$VMCAP" >"$B/vmnet.sh"
-sed "s/@PORT@/$PORT/g" tests/vm/benchnet.sh >"$B/benchnet.sh"
+# bench.sh's helpers (up to its runs), then these runs
+{ sed '/^# ---- the runs/,$d' tests/vm/bench.sh; sed "s/@PORT@/$PORT/g" tests/vm/benchnet.sh; } >"$B/benchnet.sh"
 cp iomon "$B/iomon"
 ./iomon trace -l -p $PORT -D "$B/vmnet-srv" >"$B/vmnet-srv.out" 2>&1 & spid=$!
 EXTRA_BIN="$B/iomon" timeout -k 10 900 bash "$B/vmnet.sh" "$O" "$B/benchnet.sh" >/dev/null 2>&1 || true

@@ -12,7 +12,7 @@ run() {	# NAME CMD...: trace for 4 s under load, report
 	rm -rf /out/$name; mkdir -p /out/$name
 	"$@" > /out/$name.sum 2>&1 &
 	pid=$!
-	sleep 0.5
+	sleep ${WARM:-0.5}
 	iogen /dev/nullb0 randrw 3 2 4096
 	sleep 0.2
 	ms=$(cpu_ms $pid)
@@ -20,6 +20,7 @@ run() {	# NAME CMD...: trace for 4 s under load, report
 	echo "$name cpu_ms=$ms" >> /out/bench.txt
 	grep 'Total' /out/$name.sum | sed "s/^/$name /" >> /out/bench.txt
 }
+# ---- the runs (tests/tools/bench-vmnet.sh takes the lines above, then its own)
 # -z (an iomon built with zstd): the same load, compressed at level 3
 z=; iomon trace -z -d /dev/null 2>&1 | grep -q 'built without' || z=1
 for r in 1 2 3; do
