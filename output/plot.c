@@ -82,9 +82,9 @@ COLD int plot_main(int argc, char **argv)
 	rc = bp_read_in(in, nin, &cfg, plot_event, NULL);
 	if (plot_dropped_devs)
 		warn_msg("%llu events of devices past the first %d (PLOT_SERIES) not drawn", plot_dropped_devs, PLOT_SERIES);
-	if (plot_dropped_reqs)
+	if (plot_given_up())
 		warn_msg("%llu requests still in flight when %d (PLOT_REQS) newer ones were: given up, not drawn",
-			 plot_dropped_reqs, PLOT_REQS);
+			 plot_given_up(), PLOT_REQS);
 	if (!plot_ndevs)
 		warn_msg("no I/O to draw");
 	if (plot_to != ~(u64)0)

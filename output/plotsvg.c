@@ -17,6 +17,7 @@ static const char *const proc_col[PLOT_PROCS + 2] = { "", "gray", "blue", "red",
 	"orange", "purple", "brown", "magenta", "teal" };
 static int ptop;				/* the panel's top */
 static double ymax;
+static char dev_name[PLOT_SERIES][48];		/* -l's label, or MAJ,MIN */
 
 static void esc(struct obuf *o, const char *s)
 {
@@ -50,7 +51,7 @@ static double nice(double v, int *dec)
 static void panel(struct obuf *o, const char *title, double v, const char *unit, int exact)
 {
 	double s, x, span = (double)plot_bin_ns * plot_used / 1e9;
-	int dec, i;
+	int dec;
 
 	ptop += STEP;
 	s = nice(v > 0 ? v : 1, &dec);
@@ -67,7 +68,7 @@ static void panel(struct obuf *o, const char *title, double v, const char *unit,
 			  L - 4, py(x) + 4, dec, x, L + 1, py(x), PW - 2);
 	ob_printf(o, "<text x=\"8\" y=\"%d\">%s</text>\n", ptop + PH / 2, unit);
 	s = nice(span > 0 ? span : 1, &dec);
-	for (x = 0, i = 0; x <= span * 1.0001 && span > 0; x += s, i++)
+	for (x = 0; x <= span * 1.0001 && span > 0; x += s)
 		ob_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.*f</text>\n",
 			  L + (int)(x / span * PW), ptop + PH + 16, dec, x);
 	ob_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">seconds</text>\n", L + PW, ptop + PH + 32);
@@ -75,20 +76,13 @@ static void panel(struct obuf *o, const char *title, double v, const char *unit,
 
 /* the legend, under the time axis: a swatch and a name per device, or
  * per process (-P) */
-static void legend(struct obuf *o, char **labels, int procs)
+static void legend(struct obuf *o, int procs)
 {
 	u32 i, n = procs ? plot_nprocs + 1 : plot_ndevs;
-	char name[24];
 
 	for (i = 0; i < n; i++) {
-		const char *t = name;
+		const char *t = !procs ? dev_name[i] : i ? plot_procs[i - 1] : "others";
 
-		if (procs)
-			t = i ? plot_procs[i - 1] : "others";
-		else if (labels[i])
-			t = labels[i];
-		else
-			sfmt(name, sizeof(name), "%u,%u", DEV_MAJOR(plot_devs[i].dev), DEV_MINOR(plot_devs[i].dev));
 		ob_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">",
 			  L + 95 * (int)i, ptop + PH + 24, procs ? proc_col[i + 1] : dev_col[i & 3],
 			  L + 95 * (int)i + 14, ptop + PH + 33);
@@ -113,7 +107,7 @@ static double fig(const u64 *b, int g)
 
 /* graph g (1 throughput, 2 IOPS, 3 latency (D2C, and Q2C dashed), 5
  * depth): a line per device */
-static void lines(struct obuf *o, const char *title, const char *unit, int g, char **labels)
+static void lines(struct obuf *o, const char *title, const char *unit, int g)
 {
 	double m = 0, v;
 	u32 i, c;
@@ -125,7 +119,7 @@ static void lines(struct obuf *o, const char *title, const char *unit, int g, ch
 				if ((v = fig(plot_devs[i].bin[c], k)) > m)
 					m = v;
 	panel(o, title, m, unit, 0);
-	legend(o, labels, 0);
+	legend(o, 0);
 	for (i = 0; i < plot_ndevs; i++)
 		for (k = g; k <= last; k++) {
 			ob_printf(o, "<polyline fill=\"none\" stroke=\"%s\"%s points=\"", dev_col[i & 3],
@@ -161,19 +155,19 @@ static void grid(struct obuf *o, u32 rows, double rowh, u32 nk, const char *cons
 
 /* the offset map of device i: a mark where a request was issued, by
  * direction (reads blue, writes red, both purple) or by process (-P) */
-static void offsets(struct obuf *o, u32 i, const char *label, int procs)
+static void offsets(struct obuf *o, u32 i, int procs)
 {
 	const struct plot_dev *d = &plot_devs[i];
 	static const char *const dir_col[4] = { "", "blue", "red", "purple" };
 	double top = (double)((u64)PLOT_ROWS << d->shift) * 512;
 	int gb = top >= 4e9;
-	char title[64];
+	char title[96];
 	u32 c, r;
 
-	sfmt(title, sizeof(title), "Offsets: %s", label);
+	sfmt(title, sizeof(title), "Offsets: %s", dev_name[i]);
 	panel(o, title, top / (gb ? 1e9 : 1e6), gb ? "GB" : "MB", 1);
 	if (procs)
-		legend(o, NULL, 1);
+		legend(o, 1);
 	for (c = 0; c < PLOT_BINS; c++)
 		for (r = 0; r < PLOT_ROWS; r++)
 			cls[c][r] = !d->cell[c][r] ? 0 : procs ? (u8)((d->cell[c][r] >> 2) + 1) : d->cell[c][r] & 3;
@@ -182,10 +176,10 @@ static void offsets(struct obuf *o, u32 i, const char *label, int procs)
 
 /* device i's D2C times as a heatmap: columns of time, rows of log2
  * microseconds, the darker the more requests (by the count's bit length) */
-static void heatmap(struct obuf *o, u32 i, const char *label)
+static void heatmap(struct obuf *o, u32 i)
 {
 	const struct plot_dev *d = &plot_devs[i];
-	char title[64];
+	char title[96];
 	u32 c, k, q = 1;
 
 	for (c = 0; c < PLOT_BINS; c++)
@@ -196,7 +190,7 @@ static void heatmap(struct obuf *o, u32 i, const char *label)
 			if (cls[c][k] > q)
 				q = cls[c][k];
 		}
-	sfmt(title, sizeof(title), "D2C heatmap: %s (rows: log2 of us)", label);
+	sfmt(title, sizeof(title), "D2C heatmap: %s (rows: log2 of us)", dev_name[i]);
 	panel(o, title, PLOT_LAT, "2^n us", 1);
 	grid(o, PLOT_LAT, 1, q, NULL);
 }
@@ -205,7 +199,6 @@ static void heatmap(struct obuf *o, u32 i, const char *label)
 void plot_svg(struct obuf *o, const char *title, char **labels, int graphs)
 {
 	int n = 0, per = (graphs & PG_IO ? 1 : 0) + (graphs & PG_HEAT ? 1 : 0), g;
-	char name[PLOT_SERIES][24];
 	u32 i;
 
 	for (g = PG_TPUT; g <= PG_QD; g <<= 1)
@@ -213,9 +206,9 @@ void plot_svg(struct obuf *o, const char *title, char **labels, int graphs)
 	n += per * (int)plot_ndevs;
 	for (i = 0; i < plot_ndevs; i++)
 		if (labels[i])
-			sfmt(name[i], sizeof(name[i]), "%s", labels[i]);
+			sfmt(dev_name[i], sizeof(dev_name[i]), "%s", labels[i]);
 		else
-			sfmt(name[i], sizeof(name[i]), "%u,%u", DEV_MAJOR(plot_devs[i].dev), DEV_MINOR(plot_devs[i].dev));
+			sfmt(dev_name[i], sizeof(dev_name[i]), "%u,%u", DEV_MAJOR(plot_devs[i].dev), DEV_MINOR(plot_devs[i].dev));
 	ob_printf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
 		  "version=\"1.1\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n"
 		  "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"%d\" y=\"24\" font-size=\"18\">",
@@ -225,17 +218,17 @@ void plot_svg(struct obuf *o, const char *title, char **labels, int graphs)
 	ptop = 40 - STEP + 28;
 	if (graphs & PG_IO)
 		for (i = 0; i < plot_ndevs; i++)
-			offsets(o, i, name[i], plot_by_proc);
+			offsets(o, i, plot_by_proc);
 	if (graphs & PG_TPUT)
-		lines(o, "Throughput", "MB/s", 1, labels);
+		lines(o, "Throughput", "MB/s", 1);
 	if (graphs & PG_IOPS)
-		lines(o, "IOPS", "IO/s", 2, labels);
+		lines(o, "IOPS", "IO/s", 2);
 	if (graphs & PG_LAT)
-		lines(o, "Latency: D2C, Q2C dashed", "ms", 3, labels);
+		lines(o, "Latency: D2C, Q2C dashed", "ms", 3);
 	if (graphs & PG_QD)
-		lines(o, "Queue depth (issued, not completed)", "requests", 5, labels);
+		lines(o, "Queue depth (issued, not completed)", "requests", 5);
 	if (graphs & PG_HEAT)
 		for (i = 0; i < plot_ndevs; i++)
-			heatmap(o, i, name[i]);
+			heatmap(o, i);
 	ob_puts(o, "</svg>\n");
 }

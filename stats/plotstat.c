@@ -23,7 +23,7 @@ u32 plot_ndevs, plot_nprocs, plot_used;	/* plot_used: columns reached */
 u64 plot_bin_ns = PLOT_BIN_NS, plot_from, plot_to = ~(u64)0;
 int plot_by_proc;
 char plot_procs[PLOT_PROCS][16];
-unsigned long long plot_dropped_devs, plot_dropped_reqs;
+unsigned long long plot_dropped_devs;
 
 static struct plot_dev *dev_of(u32 dev, u64 t)
 {
@@ -83,29 +83,35 @@ static void deepen(struct plot_dev *d)
 	d->shift++;
 }
 
-/* the column of time t on d, widening as needed; -1: outside -x */
+/* the columns reach span ns from the start (widening as needed); the
+ * column there.  -x MIN:MAX calls it for MAX - MIN at the end, so the
+ * axis covers the range whatever the records reached. */
+u32 plot_cover(u64 span)
+{
+	u32 c;
+
+	while (span / plot_bin_ns >= PLOT_BINS)
+		widen();
+	c = (u32)(span / plot_bin_ns);
+	if (c >= plot_used)
+		plot_used = c + 1;
+	return c;
+}
+
+/* the column of time t on d; -1: outside -x */
 static int col(const struct plot_dev *d, u64 t)
 {
 	u64 rel = t - d->t0;
-	u32 c;
 
 	if (rel < plot_from || rel > plot_to)
 		return -1;
-	while ((rel - plot_from) / plot_bin_ns >= PLOT_BINS)
-		widen();
-	c = (u32)((rel - plot_from) / plot_bin_ns);
-	if (c >= plot_used)
-		plot_used = c + 1;
-	return (int)c;
+	return (int)plot_cover(rel - plot_from);
 }
 
-/* -x MIN:MAX: the columns cover MAX - MIN whatever the records reached */
-void plot_cover(u64 span)
+/* requests given up in flight (PLOT_REQS newer ones came) */
+unsigned long long plot_given_up(void)
 {
-	while (span / plot_bin_ns >= PLOT_BINS)
-		widen();
-	if (span / plot_bin_ns + 1 > plot_used)
-		plot_used = (u32)(span / plot_bin_ns + 1);
+	return preq.aged;
 }
 
 /* -P: a process's colour, by name (the first PLOT_PROCS; 0: the rest) */
@@ -188,7 +194,6 @@ void plot_event(const struct rec *r)
 	}
 	if (!(q = ift_get(&preq, r->dev, r->sector, 'R', r->time)))
 		return;
-	plot_dropped_reqs = preq.aged;
 	if (!q->q && !q->d) {	/* new */
 		q->dir = (a & TC(TC_WRITE)) != 0;
 		q->proc = proc_of(r->pid);

@@ -192,9 +192,10 @@ extern u32 plot_ndevs, plot_nprocs, plot_used;
 extern u64 plot_bin_ns, plot_from, plot_to;	/* -x: ns from each device's start */
 extern int plot_by_proc;
 extern char plot_procs[][16];
-extern unsigned long long plot_dropped_devs, plot_dropped_reqs;
+extern unsigned long long plot_dropped_devs;
+unsigned long long plot_given_up(void);	/* requests given up in flight (PLOT_REQS) */
 void plot_event(const struct rec *r);
-void plot_cover(u64 span);	/* -x: columns for MAX - MIN */
+u32 plot_cover(u64 span);	/* columns reaching span ns (-x: MAX - MIN); the column */
 /* stats/bttproc.c: btt -A's processes (btt_per_proc set by the driver) */
 struct btt_proc { char name[16]; u64 last_q; struct btt_avg avg[BTT_NAVG]; };
 extern struct btt_proc btt_procs[];
