@@ -27,14 +27,20 @@ static const char *const avg_names[BTT_NAVG] = {
 	"Q2Qdm", "Q2Adm", "Q2Cdm", "Q2Q", "Q2A", "Q2G", "S2G", "G2I", "Q2M", "I2D", "M2D", "D2C", "Q2C"
 };
 
+/* the head of a table of avg_lines */
+static void avg_head(struct obuf *o, const char *what)
+{
+	ob_printf(o, "%15s %13s %13s %13s %11s\n", what, "MIN", "AVG", "MAX", "N");
+	ob_puts(o, "--------------- ------------- ------------- ------------- -----------\n");
+}
+
 /* a line per figure seen at least once; the dm ones first */
 static void avg_block(struct obuf *o, const char *title, const struct btt_avg *a)
 {
 	int i;
 
 	section(o, title);
-	ob_printf(o, "%15s %13s %13s %13s %11s\n", "ALL", "MIN", "AVG", "MAX", "N");
-	ob_puts(o, "--------------- ------------- ------------- ------------- -----------\n");
+	avg_head(o, "ALL");
 	for (i = 0; i < BTT_NAVG; i++) {
 		avg_line(o, avg_names[i], &a[i]);
 		if (i == BTT_Q2C_DM || i == BTT_Q2C)
@@ -76,8 +82,7 @@ static void per_table(struct obuf *o, const char *title, int procs)
 			ob_puts(o, "\n");
 			continue;
 		}
-		ob_printf(o, "%15s %13s %13s %13s %11s\n", avg_names[k], "MIN", "AVG", "MAX", "N");
-		ob_puts(o, "--------------- ------------- ------------- ------------- -----------\n");
+		avg_head(o, avg_names[k]);
 		for (i = 0; i < n; i++) {
 			if (procs)
 				sfmt(name, 15, "%s", btt_procs[proc_ix[i]].name);

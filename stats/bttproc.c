@@ -34,7 +34,7 @@ u32 btt_proc_of(u32 pid)
 	for (i = 0; i < sizeof(name) - 1 && c[i] && c[i] != '/'; i++)
 		name[i] = c[i];
 	name[i] = 0;
-	if (!pid && c != name && strncmp(c, "pid", 3))
+	if (!pid && strncmp(c, "pid", 3))	/* pid 0 with a note */
 		strcpy(name, "kernel");
 	for (i = 0; i < btt_nprocs && strcmp(btt_procs[i].name, name); i++)
 		;
