@@ -78,17 +78,16 @@ static int put(int fd, const u8 *b, size_t n)
 	return 0;
 }
 
-/* A frame of one raw block: the bytes as they are, behind a single-segment
- * header with their size (zstd's format: RFC 8878) */
-static size_t stored_frame(const struct zout *z)
+/* A frame of one raw block, written from z's buffer as it is: a
+ * single-segment header with the size, then the bytes (zstd's format,
+ * RFC 8878); no copy, since this runs when the CPU is short */
+static int stored_frame(const struct zout *z)
 {
 	u32 n = z->len, b = n << 3 | 1;	/* the last block, raw */
+	u8 h[12] = { 0x28, 0xb5, 0x2f, 0xfd, 0xa0, (u8)n, (u8)(n >> 8), (u8)(n >> 16), (u8)(n >> 24),
+		     (u8)b, (u8)(b >> 8), (u8)(b >> 16) };
 
-	memcpy(frame, "\x28\xb5\x2f\xfd\xa0", 5);
-	frame[5] = (u8)n, frame[6] = (u8)(n >> 8), frame[7] = (u8)(n >> 16), frame[8] = (u8)(n >> 24);
-	frame[9] = (u8)b, frame[10] = (u8)(b >> 8), frame[11] = (u8)(b >> 16);
-	memcpy(frame + 12, z->buf, n);
-	return n + 12;
+	return put(z->fd, h, sizeof(h)) || put(z->fd, z->buf, n) ? -1 : 0;
 }
 
 /* A frame of what z holds; at the end (last) an empty one for an output
@@ -107,9 +106,11 @@ static int emit(struct zout *z, int last)
 	chunks++;
 	if (!level || (zin >= 0 && !ioctl(zin, FIONREAD, &q) && q > behind)) {
 		stored += level != 0;
-		r = stored_frame(z);
-	} else
-		r = ZSTD_compressCCtx(cc, frame, sizeof(frame), z->buf, z->len, level);
+		q = stored_frame(z);
+		z->len = 0;
+		return q;
+	}
+	r = ZSTD_compressCCtx(cc, frame, sizeof(frame), z->buf, z->len, level);
 	z->len = 0;
 	if (ZSTD_isError(r)) {
 		warn_msg("zstd: %s", ZSTD_getErrorName(r));
