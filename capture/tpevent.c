@@ -179,10 +179,14 @@ struct evrec {
 	u8 pdu[64];
 };
 
-/* Plug and unplug name no device: the one this task last queued to here. */
-static int ev_plug(u32 cpu, const u8 *data, const struct tev *e, const struct task *t, struct evrec *o)
+/* Plug and unplug name no device: the one this task last queued to on
+ * this CPU, from its first queue there on.  An older one (CPUs' pages
+ * come one after another) is the task's work elsewhere, such as exec
+ * reading its binary from another disk. */
+static int ev_plug(u32 cpu, u64 time, const u8 *data, const struct tev *e, const struct task *t,
+		   struct evrec *o)
 {
-	if (t->dev >= C.ndev || last_dev[cpu] != t->dev)
+	if (t->dev >= C.ndev || last_dev[cpu] != t->dev || time < t->noted)
 		return -1;
 	o->d = &C.dev[t->dev];
 	o->action |= TC(TC_READ);
@@ -274,7 +278,7 @@ static void event(u32 cpu, u64 time, const u8 *data, u32 len)
 	memset(&o, 0, offsetof(struct evrec, pdu));
 	o.action = e->act;
 	if ((o.action & 0xffff) == TA_PLUG || (o.action & 0xffff) == TA_UNPLUG_IO) {
-		if (ev_plug(cpu, data, e, t, &o))
+		if (ev_plug(cpu, time, data, e, t, &o))
 			return;
 	} else if (ev_io(cpu, data, len, e, t, &o))
 		return;

@@ -162,6 +162,33 @@ if live_ok "live capture"; then
 	else
 		skip "trace: full disk" "cannot mount a small tmpfs"
 	fi
+	# tracefs plug events name no device: iomon gives one to the device
+	# its task queued on last.  A process that reads another disk (its plug
+	# there named "bash") on CPU 1, then execs dd to write ours on CPU 0:
+	# CPU 0's page is read first, so the older plug arrives after dd's
+	# writes.  It is not our device's plug, and it must not rename dd (a
+	# fresh machine's cold exec read once did, in CI).
+	if [ "$(nproc)" -ge 2 ] && need "trace: another disk's plug" taskset; then
+		LO=$OUT/other.img; rm -f "$LO"; truncate -s 4M "$LO"; OTHER=$(losetup -f --show "$LO")
+		rm -rf "$OUT/pl"; mkdir -p "$OUT/pl"
+		rm -f "$OUT/pl.err"; "$IOMON" trace -d "$LOOP" -D "$OUT/pl" >/dev/null 2>"$OUT/pl.err" &
+		pid=$!; capturing "$OUT/pl.err" $pid
+		for i in 1 2 3 4 5; do
+			blockdev --flushbufs "$OTHER"
+			taskset -c 1 dd if="$LOOP" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null
+			taskset -c 1 bash -c 'read -rN 40000 x <"$1"; exec taskset -c 0 dd if=/dev/zero of="$2" bs=4k count=2 oflag=direct 2>/dev/null' - "$OTHER" "$LOOP"
+		done
+		kill -INT $pid; wait $pid
+		losetup -d "$OTHER"
+		"$IOMON" parse -D "$OUT/pl" -i "$LN" >"$OUT/pl.txt" 2>&1
+		check "trace: another disk's plug: dd's 10 writes ($(grep -cE ' Q +WS? [0-9]+ \+ 8 \[dd\]' "$OUT/pl.txt"))" \
+			test "$(grep -cE ' Q +WS? [0-9]+ \+ 8 \[dd\]' "$OUT/pl.txt")" = 10
+		check "trace: another disk's plug: none before its task's first queue here" \
+			awk '$6 == "Q" { q[$5] = 1 } ($6 == "P" || $6 == "U") && !q[$5] { bad = 1 } END { exit bad }' "$OUT/pl.txt"
+		( cd "$OUT/pl" && "$IOMON" top -C -i "$LN" ) >"$OUT/pl.top" 2>&1
+		check "trace: another disk's plug: top names the writer dd" \
+			awk '$3 == "W" { w += $7; if ($2 != "dd") bad = 1 } END { exit bad || w != 10 }' "$OUT/pl.top"
+	fi
 	# clear words
 	"$IOMON" trace -d /dev/nosuchdisk -w 1 >/dev/null 2>"$OUT/e.err"
 	check "trace: no such device" grep -q '/dev/nosuchdisk: no such device' "$OUT/e.err"
