@@ -203,6 +203,13 @@
 #ifndef NET_DEVS
 #define NET_DEVS 32
 #endif
+/* Streams (parse, monitor, btt --listen): the most of a record cut
+ * between two messages a connection keeps; a longer record (its payload
+ * past this) drops the connection.  Payloads are at most a few hundred
+ * bytes: a SCSI command, a message note. */
+#ifndef NET_CARRY
+#define NET_CARRY 512
+#endif
 /* A message longer than this is taken for a lie (blktrace sends at most
  * what one poll finds in a CPU's relay buffers: -b times -n). */
 #ifndef NET_MSG_MAX

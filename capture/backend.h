@@ -33,6 +33,7 @@ void cap_sum_drops(u64 all, u64 lost);	/* blktrace's warning, if lost */
 int cap_create(const char *path);	/* a fresh 0600 trace file, never through a link */
 int cap_write(struct tdev *d, u32 cpu, const void *p, size_t n);
 int cap_stopping(void);
+void cap_fail(void);	/* an output failed: stop, exit 1 */
 void cap_round(void);	/* the driver's round callback, if any */
 int cap_wait(void);	/* poll timeout in ms; -1: -w is over */
 int relay_run(void);		/* 0, 1 (failed), RUN_FALLBACK */

@@ -32,6 +32,12 @@ static void on_stop(int sig)
 /* Stop on a signal, or when the reader of our stream (or of btrace's
  * text) has gone away even if nothing is being written: poll reports
  * POLLERR on a widowed pipe, and an idle disk would keep us forever. */
+void cap_fail(void)
+{
+	C.write_failed = 1;
+	cap_stop = 1;
+}
+
 int cap_stopping(void)
 {
 	if (!cap_stop && C.cfg.watch_stdout) {
@@ -162,8 +168,7 @@ int cap_write(struct tdev *d, u32 cpu, const void *p, size_t n)
 	}
 	return 0;
 fail:
-	C.write_failed = 1;
-	cap_stop = 1;
+	cap_fail();
 	return -1;
 }
 
@@ -327,6 +332,7 @@ void cap_defaults(struct cap_cfg *c)
 	memset(c, 0, sizeof(*c));
 	c->buf_size = 512 << 10;
 	c->buf_nr = 4;
+	c->port = NET_PORT;
 	c->debugfs = "/sys/kernel/debug";
 	C.ndev = 0;
 }
@@ -390,8 +396,20 @@ int cap_opt(struct cap_cfg *c, int opt, const char *arg)
 	}
 	if (opt == 'z')
 		return (c->zlevel = !zout_level(arg)) ? 0 : -1;
+	if (opt == 'l') {	/* -l, --listen[=PORT] */
+		c->listen = 1;
+		if (!arg)
+			return 0;
+		opt = 'p';
+	}
 	v = scan_u64(arg, &e, 10);
-	if (opt == 'w') {
+	if (opt == 'p') {
+		if (e == arg || *e || !v || v > 65535) {
+			warn_msg("Invalid port %s", arg);
+			return -1;
+		}
+		c->port = (u32)v;
+	} else if (opt == 'w') {
 		if (e == arg || *e || !v) {
 			warn_msg("Invalid stopwatch value (%s secs)", arg);
 			return -1;
@@ -456,7 +474,7 @@ int cap_run(const struct cap_cfg *c)
 	C.ncpu = (u32)sys_cpus();
 	if (C.cfg.listen) {
 		catch_signals();
-		return net_serve();
+		return net_serve() || C.write_failed;
 	}
 	if (check_overlap())
 		return 1;
@@ -488,8 +506,9 @@ int cap_run(const struct cap_cfg *c)
 	return rc || C.write_failed;
 }
 
-/* Live capture for another applet (monitor -t, top): records go to sink,
- * round is called after each round of reads; 0 on success. */
+/* Live capture for another applet (monitor -t, top), or with a port
+ * trace -l's clients (monitor -l): records go to sink, round is called
+ * after each round of reads; 0 on success. */
 static int (*plain_sink)(const void *, size_t);
 static void (*plain_round)(void);
 
@@ -505,12 +524,14 @@ static void to_plain_round(void *ctx)
 	plain_round();
 }
 
-int trace_devices(char **devs, int n, u32 mask, int (*sink)(const void *, size_t), void (*round)(void))
+int trace_devices(char **devs, int n, u32 port, u32 mask, int (*sink)(const void *, size_t), void (*round)(void))
 {
 	struct cap_cfg c;
 	int i;
 
 	cap_defaults(&c);
+	c.listen = port != 0;
+	c.port = port;
 	for (i = 0; i < n; i++)
 		if (cap_add_device(devs[i]))
 			return 1;

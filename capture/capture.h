@@ -153,7 +153,7 @@ struct cap_cfg {
 	void *ctx;
 };
 void cap_defaults(struct cap_cfg *c);	/* and no devices yet */
-int cap_opt(struct cap_cfg *c, int opt, const char *arg);	/* -a -A -b -n -w -r -B -z; -1: said why */
+int cap_opt(struct cap_cfg *c, int opt, const char *arg);	/* -a -A -b -n -w -r -B -z -l -p; -1: said why */
 /* capture/zout.c: -z, per-output frames of ZSTD_CHUNK bytes, compressed
  * by a child process that creates the files with create() */
 int zout_level(const char *arg);	/* 0, or -1 said why */
@@ -178,6 +178,7 @@ int cap_add_device(const char *path);	/* -1: said why */
 int cap_add_devices_from(const char *file);	/* one per line or word */
 u32 cap_ndev(void);
 int cap_run(const struct cap_cfg *c);	/* 0 on success; prints the summary */
-/* monitor -t and top: the devices, records to sink, round after reads */
-int trace_devices(char **devs, int n, u32 mask, int (*sink)(const void *, size_t), void (*round)(void));
+/* monitor -t and top: the devices (or with a port, trace -l's clients),
+ * records to sink, round after reads */
+int trace_devices(char **devs, int n, u32 port, u32 mask, int (*sink)(const void *, size_t), void (*round)(void));
 #endif

@@ -10,7 +10,16 @@
  * them), a client never blocks the others (every socket is non-blocking,
  * each message is taken as it comes), and a header that lies drops its
  * connection only.  Records are followed as they are written, so a client
- * that vanishes inside one leaves its files ending on a whole record. */
+ * that vanishes inside one leaves its files ending on a whole record.
+ *
+ * With a sink (parse, monitor, btt --listen) there are no files: the
+ * whole records a round of reads brought, from every connection, go to
+ * the sink merged by time (capture/runs.c), as a local capture's round
+ * does; a record arriving in a later round than a younger one of another
+ * CPU comes after it, as in blkparse's pipe mode.  Hosts booted at different times have clocks far
+ * apart, so each host's times are moved onto ours at its first record
+ * (their differences kept); a device number a host shares with another
+ * host's device is given a free minor, and stderr says so. */
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -22,6 +31,9 @@
 #include <unistd.h>
 #include "capture/backend.h"
 
+/* a read: C.buf's first half, behind the carry of a record cut short */
+#define NET_READ (CAP_BUF / 2 - NET_CARRY)
+
 struct nfile {
 	int fd;
 	u64 bytes, good;	/* received; the end of the last whole record */
@@ -32,12 +44,14 @@ struct ndev {
 	u32 ncpu, cl_id;
 	u64 drops;
 	time_t t;		/* names the folder */
+	u32 kdev, shown;	/* streams: its records' device, shown as */
 	struct nfile f[CAP_CPUS];
 };
 struct nhost {
 	u8 ip[4];
 	int used, conns, opens;
 	char addr[16];
+	s64 shift;		/* streams: added to its times; 0: not yet known */
 };
 struct nconn {
 	int fd, host;
@@ -47,6 +61,8 @@ struct nconn {
 	int dev, swapped;
 	u32 cpu;
 	u8 h[NET_HDR];
+	u32 carry;		/* streams: bytes of a record cut between messages */
+	u8 cut[NET_CARRY];
 };
 static struct ndev dev[NET_DEVS];
 static struct nhost host[NET_HOSTS];
@@ -146,6 +162,7 @@ static void host_end(int h)
 	u64 all = 0, lost = 0;
 	u64 bytes[CAP_CPUS];
 	u32 i, c;
+	int out = C.cfg.sink ? 2 : 1;	/* stdout is the sink's */
 
 	for (i = 0; i < NET_DEVS; i++) {
 		struct ndev *d = &dev[i];
@@ -155,8 +172,8 @@ static void host_end(int h)
 		dev_close(d);
 		for (c = 0; c < d->ncpu; c++)
 			bytes[c] = d->f[c].bytes;
-		net_say(1, "server: end of run for %s:%s\n", host[h].addr, d->name);
-		all += cap_sum_dev(1, d->name, bytes, NULL, d->ncpu, d->drops);
+		net_say(out, "server: end of run for %s:%s\n", host[h].addr, d->name);
+		all += cap_sum_dev(out, d->name, bytes, NULL, d->ncpu, d->drops);
 		lost += d->drops;
 		d->host = -1;
 	}
@@ -169,10 +186,23 @@ static void host_end(int h)
 	host[h].used = 0;
 }
 
+/* Streams: the start of a record whose rest never came, let go. */
+static void uncarry(struct nconn *nc)
+{
+	char what[64];
+
+	if (!nc->carry)
+		return;
+	sfmt(what, sizeof(what), "%u bytes", nc->carry);
+	net_say(2, "server: %s: %s of a record cut short dropped\n", host[nc->host].addr, what);
+	nc->carry = 0;
+}
+
 static void conn_drop(struct nconn *nc, const char *why)
 {
 	struct nhost *h = &host[nc->host];
 
+	uncarry(nc);
 	if (why)
 		net_say(2, "server: %s: %s; connection dropped\n", h->addr, why);
 	close(nc->fd);
@@ -224,7 +254,7 @@ static struct ndev *dev_of(struct nconn *nc, const char **why)
 	fr->host = nc->host, fr->ncpu = nc->ncpu, fr->cl_id = hdr_u32(nc, 3), fr->t = t;
 	for (i = 0; i < CAP_CPUS; i++)
 		fr->f[i].fd = -1;
-	if (dev_files(fr, host[nc->host].addr)) {
+	if (!C.cfg.sink && dev_files(fr, host[nc->host].addr)) {
 		dev_close(fr);
 		fr->host = -1;
 		*why = "its files cannot be made";
@@ -252,6 +282,8 @@ static const char *header(struct nconn *nc)
 		return "a CPU or length that cannot be";
 	if (!(d = dev_of(nc, &why)))
 		return why;
+	if (nc->dev != (int)(d - dev) || nc->cpu != cpu)
+		uncarry(nc);	/* another stream's message: the cut one ends */
 	nc->dev = (int)(d - dev), nc->cpu = cpu, nc->got = 0;
 	if (len > 2 && cpu >= d->ncpu)
 		return "a CPU that cannot be";
@@ -273,14 +305,120 @@ static const char *header(struct nconn *nc)
 	return NULL;
 }
 
-/* Data: as much as has come, straight to its file. */
+/* ---- streams ---- */
+
+/* The number a device's records show: the one it showed before from this
+ * machine; else its own, unless a device of another machine has shown
+ * that (in this server's life), then the next free one 4096 minors on.
+ * Past NET_DEVS such pairs a device keeps its own number. */
+static struct { u8 ip[4]; u32 kdev, shown; } seen[NET_DEVS];
+static u32 nseen;
+
+static u32 shown_as(struct ndev *d, u32 kdev)
+{
+	const u8 *ip = host[d->host].ip;
+	u32 i, v = kdev;
+
+	d->kdev = kdev;
+	for (i = 0; i < nseen; i++)
+		if (seen[i].kdev == kdev && !memcmp(seen[i].ip, ip, 4))
+			return d->shown = seen[i].shown;
+	for (i = 0; i < nseen; i++)
+		if (seen[i].shown == v) {
+			v += 1u << 12;
+			i = ~0u;	/* again from the start */
+		}
+	if (nseen == NET_DEVS)
+		v = kdev;
+	else {
+		memcpy(seen[nseen].ip, ip, 4);
+		seen[nseen].kdev = kdev;
+		seen[nseen++].shown = v;
+	}
+	if (v != kdev) {
+		char what[96];
+
+		sfmt(what, sizeof(what), "%s (%u,%u) shown as %u,%u", d->name, kdev >> 20, kdev & 0xfffff,
+		     v >> 20, v & 0xfffff);
+		net_say(2, "server: %s: %s\n", host[d->host].addr, what);
+	}
+	return d->shown = v;
+}
+
+static struct src stage;	/* the round's records, in the second half of C.buf */
+
+static void to_sink(void *ctx, const struct rec *r)
+{
+	(void)ctx;
+	if (C.cfg.sink(C.cfg.ctx, r->pdu - r->hdr_len, r->hdr_len + (size_t)r->pdu_len))
+		cap_fail();
+}
+
+static void stage_flush(void)
+{
+	runs_merge(&stage, to_sink, NULL);
+}
+
+static void store(u8 *p, u64 v, int n, int be)
+{
+	if (be)
+		be_store(p, v, n);
+	else
+		for (; n--; v >>= 8)
+			*p++ = (u8)v;
+}
+
+/* The whole records of the n bytes at p to the sink, as they came but
+ * for their time and device (rewritten in place, in their own order and
+ * version); the rest, a record cut short, waits in the connection's
+ * carry.  NULL, or why to drop. */
+static const char *stream(struct nconn *nc, u8 *p, u32 n)
+{
+	struct ndev *d = &dev[nc->dev];
+	struct nhost *h = &host[nc->host];
+	u8 *whole = p;
+	struct rec r;
+	int l;
+
+	for (; n >= REC_V7_LEN; p += l, n -= (u32)l) {
+		if (rec_unfilled(p)) {	/* relay space never written: the reader skips it */
+			l = REC_V7_LEN;
+			continue;
+		}
+		if ((l = rec_decode(p, n, &r)) == DEC_MORE)
+			break;
+		if (l < 0)
+			return "data that are not blktrace records";
+		if (!h->shift) {
+			struct timespec t;
+
+			clock_now(CLOCK_MONOTONIC, &t);
+			h->shift = (s64)t.tv_sec * 1000000000 + t.tv_nsec - (s64)r.time;
+		}
+		store(p + 8, r.time + (u64)h->shift, 8, r.swapped);
+		store(p + (r.version == 8 ? 40 : 36), r.dev == d->kdev ? d->shown : shown_as(d, r.dev), 4, r.swapped);
+	}
+	src_feed(&stage, whole, (size_t)(p - whole), stage_flush);	/* fits in an empty stage */
+	if (n > sizeof(nc->cut))
+		return "a record longer than this server takes (NET_CARRY)";
+	memmove(nc->cut, p, n);
+	nc->carry = n;
+	return NULL;
+}
+
+/* Data: as much as has come, straight to its file (or to the sink). */
 static const char *data(struct nconn *nc, ssize_t k)
 {
 	struct nfile *f = &dev[nc->dev].f[nc->cpu];
-	const u8 *p = C.buf;
+	const u8 *p = C.buf + NET_CARRY;
 	u32 n = (u32)k;
 
 	nc->left -= n;
+	f->bytes += n;
+	if (C.cfg.sink) {
+		memcpy(C.buf + NET_CARRY - nc->carry, nc->cut, nc->carry);
+		return stream(nc, C.buf + NET_CARRY - nc->carry, n + nc->carry);
+	}
 	while (k > 0) {
 		ssize_t w = write(f->fd, p, (size_t)k);
 
@@ -289,8 +427,7 @@ static const char *data(struct nconn *nc, ssize_t k)
 		if (w > 0)
 			p += w, k -= w;
 	}
-	f->bytes += n;
-	return follow(f, C.buf, n) ? "data that are not blktrace records" : NULL;
+	return follow(f, C.buf + NET_CARRY, n) ? "data that are not blktrace records" : NULL;
 }
 
 /* Whatever came on a connection; 0, or it was dropped. */
@@ -300,7 +437,7 @@ static void readable(struct nconn *nc)
 	ssize_t k;
 
 	if (nc->left)
-		k = read(nc->fd, C.buf, nc->left < CAP_BUF ? nc->left : CAP_BUF);
+		k = read(nc->fd, C.buf + NET_CARRY, nc->left < NET_READ ? nc->left : NET_READ);
 	else
 		k = read(nc->fd, nc->h + nc->got, NET_HDR - nc->got);
 	if (k < 0 && (errno == EAGAIN || errno == EINTR))
@@ -349,7 +486,7 @@ static void accept_one(int lfd)
 		host[h].used = 1, host[h].opens = host[h].conns = 0;
 		memcpy(host[h].ip, ip, 4);
 		memcpy(host[h].addr, addr, sizeof(addr));
-		net_say(1, "server: connection from %s\n", addr, "");
+		net_say(C.cfg.sink ? 2 : 1, "server: connection from %s\n", addr, "");
 	}
 	host[h].conns++;
 	memset(&conn[i], 0, sizeof(conn[i]));
@@ -377,33 +514,37 @@ int net_serve(void)
 		return 1;
 	if (C.cfg.oname)
 		net_say(2, "-o ignored in server mode\n", "", "");
-	if (C.cfg.dir && mkdir(C.cfg.dir, 0755) && errno != EEXIST) {
+	if (C.cfg.dir && !C.cfg.sink && mkdir(C.cfg.dir, 0755) && errno != EEXIST) {
 		net_say(2, "Destination dir %s can't be made: %s\n", C.cfg.dir, strerror(errno));
 		return 1;
 	}
 	for (i = 0; i < NET_CONNS; i++)
 		conn[i].fd = -1;
+	src_init_push(&stage, C.buf + CAP_BUF / 2, CAP_BUF / 2);
 	for (i = 0; i < NET_DEVS; i++)
 		dev[i].host = -1;
-	net_say(1, "server: waiting for connections...\n", "", "");
+	net_say(C.cfg.sink ? 2 : 1, "server: waiting for connections...\n", "", "");
 	while (!cap_stopping()) {
 		int n = 0;
 
 		pfd[n++] = (struct pollfd){ lfd, POLLIN, 0 };
 		for (i = 0; i < NET_CONNS; i++)
 			pfd[n++] = (struct pollfd){ conn[i].fd, POLLIN, 0 };
-		if (poll(pfd, (nfds_t)n, CAP_POLL_MS) <= 0)
-			continue;
-		for (i = 0; i < NET_CONNS; i++)
-			if (conn[i].fd >= 0 && pfd[i + 1].revents)
-				readable(&conn[i]);
-		if (pfd[0].revents & POLLIN)
-			accept_one(lfd);
+		if (poll(pfd, (nfds_t)n, CAP_POLL_MS) > 0) {
+			for (i = 0; i < NET_CONNS; i++)
+				if (conn[i].fd >= 0 && pfd[i + 1].revents)
+					readable(&conn[i]);
+			if (pfd[0].revents & POLLIN)
+				accept_one(lfd);
+		}
+		stage_flush();
+		cap_round();	/* a stream's reader: live intervals, its batch */
 	}
 	/* interrupted: every host's files closed whole, its summary printed */
 	for (i = 0; i < NET_HOSTS; i++)
 		if (host[i].used)
 			host_end(i);
+	stage_flush();
 	close(lfd);
 	return 0;
 }

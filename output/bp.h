@@ -61,6 +61,7 @@ int bp_pipe(void);		/* P.pipe_name's stream */
 void bp_push_begin(void);	/* a stream fed by bp_push (btrace) */
 int bp_push(const void *p, size_t n);
 void bp_pump(void);
+int bp_live(struct cap_cfg *c, void (*then)(void));	/* capture or server -> parser */
 int bp_end(int rc);		/* last records, summaries; the exit status */
 /* output/bpin.c: btt's and plot's inputs: one dump, one -, trace names
  * (several), or none for a live capture of cap_add_device's devices;

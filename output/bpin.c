@@ -102,20 +102,6 @@ bad:
 	return 1;
 }
 
-static int to_engine(void *ctx, const void *p, size_t n)
-{
-	(void)ctx;
-	return bp_push(p, n);
-}
-
-static void live_round(void *ctx)
-{
-	(void)ctx;
-	bp_pump();
-	if (I.round)
-		I.round();
-}
-
 /* blktrace -o - | blkparse -i - -d, as btrace runs it */
 static COLD int read_live(struct cap_cfg *c)
 {
@@ -123,11 +109,7 @@ static COLD int read_live(struct cap_cfg *c)
 
 	engine();
 	P.batch_n = 100000;
-	bp_push_begin();
-	c->to_stdout = 1;
-	c->sink = to_engine;
-	c->round = live_round;
-	rc = cap_run(c);
+	rc = bp_live(c, I.round);
 	return bp_end(0) || rc;
 }
 

@@ -359,6 +359,34 @@ COLD void bp_push_begin(void)
 	ps_live = 1;
 }
 
+static void (*live_then)(void);
+
+static int to_parser(void *ctx, const void *p, size_t n)
+{
+	(void)ctx;
+	return bp_push(p, n);
+}
+
+static void live_round(void *ctx)
+{
+	(void)ctx;
+	bp_pump();
+	if (live_then)
+		live_then();
+}
+
+/* A live capture (or trace -l's clients) into the parser, as btrace
+ * pipes blktrace into blkparse; then after each round.  cap_run's status. */
+COLD int bp_live(struct cap_cfg *c, void (*then)(void))
+{
+	bp_push_begin();
+	live_then = then;
+	c->to_stdout = c->watch_stdout = 1;
+	c->sink = to_parser;
+	c->round = live_round;
+	return cap_run(c);
+}
+
 /* The last records, the summaries, the exit status. */
 COLD int bp_end(int rc)
 {

@@ -13,18 +13,6 @@ const char btrace_usage[] =
 #include <unistd.h>
 #include "output/bp.h"
 
-static int to_parser(void *ctx, const void *p, size_t n)
-{
-	(void)ctx;
-	return bp_push(p, n);
-}
-
-static void parser_round(void *ctx)
-{
-	(void)ctx;
-	bp_pump();
-}
-
 static int usage(void)
 {
 	if (write(2, btrace_usage, sizeof(btrace_usage) - 1) < 0)
@@ -63,11 +51,7 @@ int btrace_main(int argc, char **argv)
 		return usage();
 	if ((rc = bp_start()))
 		return rc;
-	bp_push_begin();
-	cfg.to_stdout = cfg.watch_stdout = 1;
-	cfg.sink = to_parser;
-	cfg.round = parser_round;
-	rc = cap_run(&cfg);
+	rc = bp_live(&cfg, NULL);
 	r2 = bp_end(0);
 	return rc ? rc : r2;
 }

@@ -11,8 +11,9 @@
 #include "output/bp.h"
 
 const char btt_usage[] =
-"usage: btt -i INPUT... | -t DEV... [-w SECS] [-S SECS] [-o NAME] [-A] [-l|-q|-z|-I NAME]\n"
-"  [--hist] [--json FILE] [--prom FILE]   INPUT: a dump, a trace's NAME, or -\n";
+"usage: btt -i INPUT... | -t DEV... | --listen[=PORT] [-w SECS] [-S SECS] [-o NAME] [-A]\n"
+"  [-l|-q|-z|-I NAME] [--hist] [--json FILE] [--prom FILE]\n"
+"  INPUT: a dump, a trace's NAME, or -; --listen: trace -h's clients (8462)\n";
 
 static char btt_out[8192];
 
@@ -98,6 +99,7 @@ static const struct option longopts[] = {
 	{ "hist", 0, 0, 'H' },
 	{ "json", 1, 0, 'J' },
 	{ "prom", 1, 0, 'P' },
+	{ "listen", 2, 0, 'l' | 256 },
 	{ 0, 0, 0, 0 },
 };
 
@@ -132,8 +134,9 @@ COLD int btt_main(int argc, char **argv)
 			if (cap_add_device(opt_arg))
 				return 1;
 			break;
+		case 'l' | 256:
 		case 'w':
-			if (cap_opt(&cfg, c, opt_arg))
+			if (cap_opt(&cfg, c & 255, opt_arg))
 				return 1;
 			break;
 		case 'I': A.ios = opt_arg; break;	/* made once the input is seen */
@@ -151,8 +154,8 @@ COLD int btt_main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if ((!A.nin && !cap_ndev()) || opt_ind < argc) {
-		warn_msg("%s", opt_ind < argc ? "unexpected argument" : "-i DUMP or -t DEV is needed");
+	if (!!A.nin + !!cap_ndev() + cfg.listen != 1 || opt_ind < argc) {
+		warn_msg("%s", opt_ind < argc ? "unexpected argument" : "one of -i INPUT, -t DEV, --listen");
 		return 1;
 	}
 	/* btt reads an empty dump as nothing to do: no report, no files */

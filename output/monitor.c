@@ -26,6 +26,8 @@ const char monitor_usage[] =
 " -m, --msg-id=MSGID\n"
   " -i, --input=NAME            read NAME.blktrace.N files instead of stdin\n"
 " -t, --trace=DEV             trace DEV live (repeatable), as iomon trace does\n"
+" -l, --listen[=PORT]         take trace -h's and blktrace -h's clients, every\n"
+"                             client's devices (port 8462; -p PORT)\n"
 "     --prom=FILE             Prometheus text (node_exporter textfile), each interval\n"
 "     --json=FILE             one JSON object per device and interval ('-' stdout)\n"
 "     --clock=wall|trace      interval clock (wall for stdin, trace for -i)\n"
@@ -213,13 +215,14 @@ static void live_round(void)
 	}
 }
 
-static int run_live(char **devs, int n)
+/* -t's devices, or with a port -l's clients */
+static int run_live(char **devs, int n, u32 port)
 {
 	int rc;
 
 	src_init_push(&LS, inbuf, STREAM_BUF);
 	live_next = wall_sec() + M.interval;
-	rc = trace_devices(devs, n, (1u << TC_ISSUE) | (1u << TC_COMPLETE) | (1u << TC_DRV_DATA),
+	rc = trace_devices(devs, n, port, (1u << TC_ISSUE) | (1u << TC_COMPLETE) | (1u << TC_DRV_DATA),
 			   live_push, live_round);
 	live_round();
 	flush_interval(wall_sec());
@@ -250,13 +253,15 @@ static const struct option longopts[] = {
 	{ "human-readable", 1, 0, 'h' }, { "binary", 1, 0, 'b' }, { "dump-lldd", 1, 0, 'd' },
 	{ "debug", 1, 0, 'D' }, { "interval", 1, 0, 'I' }, { "msg-queue", 1, 0, 'Q' },
 	{ "msg-queue-id", 1, 0, 'q' }, { "msg-id", 1, 0, 'm' }, { "version", 0, 0, 'V' },
-	{ "input", 1, 0, 'i' }, { "trace", 1, 0, 't' }, { "clock", 1, 0, 'C' }, { "prom", 1, 0, 'P' }, { "json", 1, 0, 'J' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
+	{ "input", 1, 0, 'i' }, { "trace", 1, 0, 't' }, { "clock", 1, 0, 'C' }, { "prom", 1, 0, 'P' }, { "json", 1, 0, 'J' },
+	{ "listen", 2, 0, 'l' }, { "port", 1, 0, 'p' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
 };
 
 static struct {
 	const char *h, *b, *d, *g, *j;	/* -h -b -d -D --json */
 	char *devs[CAP_DEVS];
 	int ndevs, clock;	/* clock: -1 as the input suggests */
+	struct cap_cfg net;	/* -l */
 } A;
 
 /* -1: go on; else the exit status */
@@ -265,7 +270,8 @@ COLD static int options(int argc, char **argv)
 	int c;
 
 	A.clock = -1;
-	while ((c = opt_get(argc, argv, "b:d:D:h:I:Q:q:m:Vi:t:", longopts)) != -1) {
+	cap_defaults(&A.net);
+	while ((c = opt_get(argc, argv, "b:d:D:h:I:Q:q:m:Vi:t:lp:", longopts)) != -1) {
 		switch (c) {
 		case 'h': A.h = opt_arg; break;
 		case 'b': A.b = opt_arg; break;
@@ -282,6 +288,10 @@ COLD static int options(int argc, char **argv)
 				return 1;
 			}
 			A.devs[A.ndevs++] = opt_arg;
+			break;
+		case 'l': case 'p':
+			if (cap_opt(&A.net, c, opt_arg))
+				return 1;
 			break;
 		case 'P': O.prom = opt_arg; break;
 		case 'J': A.j = opt_arg; break;
@@ -308,6 +318,10 @@ COLD static int options(int argc, char **argv)
 	}
 	if (M.interval <= 0) {
 		warn_msg("-I SECS is required and must be above 0");
+		return 1;
+	}
+	if (A.net.listen && (A.ndevs || M.in_name)) {
+		warn_msg("-l takes its records from the network: no -t or -i with it");
 		return 1;
 	}
 	return -1;
@@ -403,11 +417,11 @@ COLD int monitor_main(int argc, char **argv)
 	signal(SIGALRM, on_sig);
 	if (export_queue(&O, M.msg_q_name, M.msg_q_id))
 		return 1;
-	if (A.ndevs) {
+	if (A.ndevs || A.net.listen) {
 		/* the capture takes over these signals to stop cleanly */
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 	}
-	rc = A.ndevs ? run_live(A.devs, A.ndevs) : M.in_name ? run_files() : run_stdin();
+	rc = A.ndevs || A.net.listen ? run_live(A.devs, A.ndevs, A.net.listen ? A.net.port : 0) : M.in_name ? run_files() : run_stdin();
 	return report_end(rc);
 }

@@ -29,6 +29,8 @@ const char parse_usage[] =
 " -t, --track-ios             queue/dispatch/complete times per request\n"
 " -w, --stopwatch=[START:]END only events between these seconds\n"
 " -b, --batch=N               records read per batch (default 512)\n"
+" -l, --listen[=PORT]         take trace -h's and blktrace -h's clients and\n"
+"                             print their records (port 8462; -p PORT)\n"
 " -v, --verbose               say more about marginal errors\n"
 " -V, --version               print the version\n";
 
@@ -45,6 +47,8 @@ const char parse_usage[] =
 #include "output/bp.h"
 
 /* ---- options ---- */
+
+static struct cap_cfg net;	/* -l: trace's server, its clients parsed */
 
 /* Seconds to ns as Debian's x86-64 blkparse converts them: past 2^64 ns
  * or inf gives 0, nan and below -2^63 give 2^63, negatives wrap.  C leaves that
@@ -118,7 +122,8 @@ static const struct option longopts[] = {
 	{ "output", 1, 0, 'o' }, { "no-text-output", 0, 0, 'O' }, { "quiet", 0, 0, 'q' },
 	{ "per-program-stats", 0, 0, 's' }, { "sort-program-stats", 1, 0, 'S' },
 	{ "track-ios", 0, 0, 't' }, { "stopwatch", 1, 0, 'w' }, { "verbose", 0, 0, 'v' },
-	{ "version", 0, 0, 'V' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
+	{ "version", 0, 0, 'V' }, { "listen", 2, 0, 'l' }, { "port", 1, 0, 'p' }, { "help", 0, 0, 'H' },
+	{ 0, 0, 0, 0 },
 };
 
 /* -a NAME (added to the mask) and -A HEX (the whole mask); 1: refused */
@@ -176,6 +181,7 @@ static int option(int c, char **argv, u32 *mask)
 		P.batch_n = v <= 0 ? BATCH_DEFAULT : (u32)v;
 		return 0;
 	case 'D': P.input_dir = opt_arg; return 0;
+	case 'l': case 'p': return cap_opt(&net, c, opt_arg) ? 1 : 0;
 	case 'd': P.dump_name = opt_arg; return 0;
 	case 'f': return fmt_set_all(opt_arg) ? 1 : 0;
 	case 'F': return fmt_set_one(opt_arg) ? 1 : 0;
@@ -204,13 +210,13 @@ static int options(int argc, char **argv)
 	u32 mask = 0;
 	int c, rc;
 
-	while ((c = opt_get(argc, argv, "a:A:b:D:d:f:F:hi:o:OqsS:tw:vVM", longopts)) != -1)
+	while ((c = opt_get(argc, argv, "a:A:b:D:d:f:F:hi:o:OqsS:tw:vVMlp:", longopts)) != -1)
 		if ((rc = option(c, argv, &mask)))
 			return rc;
 	for (; opt_ind < argc; opt_ind++)
 		if (add_input(argv[opt_ind]))
 			return 1;
-	if (!P.pipe_name && !P.ndevs) {
+	if (net.listen == !!(P.pipe_name || P.ndevs)) {	/* inputs, or -l: one */
 		if (write(2, parse_usage, sizeof(parse_usage) - 1) < 0)
 			return 1;
 		return 1;
@@ -226,6 +232,7 @@ static COLD int parse_begin(int argc, char **argv)
 	int rc;
 
 	bp_defaults();
+	cap_defaults(&net);
 	rc = options(argc, argv);
 	return rc ? rc : bp_start();
 }
@@ -236,6 +243,8 @@ COLD int parse_main(int argc, char **argv)
 
 	if (rc)
 		return rc == -2 ? 0 : rc;
+	if (net.listen)
+		return bp_end(bp_live(&net, NULL));
 	return bp_end(P.pipe_name ? bp_pipe() : bp_files());
 }
 

@@ -284,7 +284,7 @@ static int run_live(void)
 	T.interval_live = 1;
 	ob_printf(&T.out, "Tracing... Output every %d secs. Hit Ctrl-C to end\n", T.interval);
 	ob_flush(&T.out);
-	rc = trace_devices(A.devs, A.ndevs, 0, live_push, live_round);
+	rc = trace_devices(A.devs, A.ndevs, 0, 0, live_push, live_round);
 	if (!T.done)	/* interrupted: biotop prints what it has */
 		print_table(wall_sec());
 	ob_puts(&T.out, "Detaching...\n");

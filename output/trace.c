@@ -60,23 +60,13 @@ static int option(struct cap_cfg *c, int opt, const char *prog)
 	switch (opt) {
 	case 'd': return cap_add_device(opt_arg) ? 1 : 0;
 	case 'I': return cap_add_devices_from(opt_arg) ? 1 : 0;
-	case 'a': case 'A': case 'r': case 'w': case 'b': case 'n': case 'B': case 'z':
+	case 'a': case 'A': case 'r': case 'w': case 'b': case 'n': case 'B': case 'z': case 'l': case 'p':
 		return cap_opt(c, opt, opt_arg) ? 1 : 0;
 	case 'o': c->oname = opt_arg; return 0;
 	case 'D': c->dir = opt_arg; return 0;
 	case 'k': c->kill = 1; return 0;
 	case 'h': c->host = opt_arg; return 0;
-	case 'l': c->listen = 1; return 0;
 	case 's': c->one_conn = 1; return 0;
-	case 'p': {
-		char *e;
-
-		c->port = (u32)scan_u64(opt_arg, &e, 10);
-		if (e != opt_arg && !*e && c->port && c->port < 65536)
-			return 0;
-		warn_msg("Invalid port %s", opt_arg);
-		return 1;
-	}
 	case 'v':	/* blktrace's -v is its version; ours says more */
 		if (quiet_notes)
 			return version(prog);
@@ -128,7 +118,6 @@ int trace_main(int argc, char **argv)
 	int rc;
 
 	cap_defaults(&c);
-	c.port = NET_PORT;
 	rc = options(&c, argc, argv);
 	if (rc)
 		return rc == -2 ? 0 : rc;

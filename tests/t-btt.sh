@@ -133,7 +133,7 @@ if [ -s "$OUT/two-devs.dump" ]; then
 else
 	skip "tiny btt pools" "no two-devs dump (needs Debian's blkparse or the run above)"
 fi
-testcmd "btt: -i is needed" "btt 2>&1; echo rc=\$?" "btt: -i DUMP or -t DEV is needed\nrc=1\n"
+testcmd "btt: -i is needed" "btt 2>&1; echo rc=\$?" "btt: one of -i INPUT, -t DEV, --listen\nrc=1\n"
 testcmd "btt: inputs of one kind, several only of trace names" "btt -i - -i - 2>&1 >/dev/null; echo rc=\$?" "btt: one dump, one -, trace names, or -t\nrc=1\n"
 # the dump on stdin (-i -): the same report as from the file
 if [ -s "$OUT/two-devs.dump" ]; then

@@ -130,6 +130,25 @@ time.sleep(30)
 	check "net client, a server that stops reading: ends within NET_WAIT_MS of the signal ($(((t1 - t0) / 1000000)) ms)" \
 		test $(((t1 - t0) / 1000000)) -lt 8000
 	check "net client, a server that stops reading: its tracefs instance removed" gone $c1
+	# a fleet's collector: monitor -l and parse -l take iomon's clients
+	# live, without files: the load's 200 writes in monitor's Prometheus
+	# file, and dd's 200 queued writes in parse's text
+	"$IOMON" monitor -I 1 -l -p $((P + 25)) --prom="$OUT/lm.prom" 2>"$OUT/lm.err" & mpid=$!
+	"$IOMON" parse -l -p $((P + 26)) >"$OUT/lp.out" 2>"$OUT/lp.err" & ppid=$!
+	poll 10 sh -c "ss -ltn | grep -q ':$((P + 25)) '"; poll 10 sh -c "ss -ltn | grep -q ':$((P + 26)) '"
+	rm -f "$OUT/lc1.err" "$OUT/lc2.err"
+	"$IOMON" trace -d "$LOOP" -h 127.0.0.1 -p $((P + 25)) >/dev/null 2>"$OUT/lc1.err" & c1=$!
+	"$IOMON" trace -d "$LOOP" -h 127.0.0.1 -p $((P + 26)) -s >/dev/null 2>"$OUT/lc2.err" & c2=$!
+	capturing "$OUT/lc1.err" $c1; capturing "$OUT/lc2.err" $c2
+	load; kill -INT $c1 $c2; wait $c1 $c2
+	poll 10 grep -q "end of run" "$OUT/lm.err"; poll 10 grep -q "end of run" "$OUT/lp.err"
+	sleep 1.2; kill -INT $mpid $ppid; wait $mpid; r1=$?; wait $ppid; r2=$?
+	check "monitor -l, parse -l, iomon's clients live: exit 0 ($r1, $r2)" test $r1$r2 = 00
+	DN=$(printf '%d,%d' 0x$(stat -L -c '%t' "$LOOP") 0x$(stat -L -c '%T' "$LOOP"))
+	check "monitor -l, iomon's client live: the 200 writes in its Prometheus file" \
+		grep -qx "iomon_requests_total{device=\"$DN\",direction=\"write\"} 200" "$OUT/lm.prom"
+	check "parse -l, iomon's client (-s) live: dd's 200 queued writes ($(grep -cE ' Q +WS? [0-9]+ \+ 8 \[dd\]' "$OUT/lp.out"))" \
+		test "$(grep -cE ' Q +WS? [0-9]+ \+ 8 \[dd\]' "$OUT/lp.out")" = 200
 	losetup -d "$LOOP"
 fi
 
@@ -227,6 +246,93 @@ open(sys.argv[2], "wb").write(d[:o + 30]); print(o)' "$E/nullb0.blktrace.0" "$OU
 	kill -INT $ipid; wait $ipid
 	check "net server: still there to be stopped, exit 0" test $? = 0
 	check "net server: the good client's records" cmp "$OUT"/iomon/*/ok.blktrace.0 "$E/nullb0.blktrace.1"
+
+	# ---- streams: parse, monitor and btt take the clients themselves ----
+	# listen NAME PORT APPLET ARGS...: iomon APPLET ARGS (listening on
+	# PORT) in the background (stdout NAME.out, stderr NAME.err), once
+	# it listens
+	listen() {
+		local n=$1 port=$2; shift 2
+		"$IOMON" "$@" >"$OUT/$n.out" 2>"$OUT/$n.err" & SPID=$!
+		poll 10 sh -c "ss -ltn | grep -q ':$port '"
+	}
+	ended() { poll 10 grep -q "end of run" "$OUT/$1.err"; sleep 0.3; kill -INT $SPID; wait $SPID; }
+	events() { grep -E '^ *[0-9]+,[0-9]+ +[0-9]+ ' "$1" | sort; }
+	# two CPUs of one device, a message each: the records parse prints
+	# are those of the same bytes read as one stream (blkparse -i -)
+	listen sp $((P + 20)) parse -l -p $((P + 20))
+	python3 "$NC" $((P + 20)) open:nullb0:0:2 open:nullb0:1:2 data:nullb0:0:2:$E/nullb0.blktrace.0 \
+		data:nullb0:1:2:$E/nullb0.blktrace.1 close:nullb0:0:2 close:nullb0:0:2 >/dev/null
+	ended sp
+	check "parse -l: exit 0 on SIGINT" test $? = 0
+	cat "$E/nullb0.blktrace.0" "$E/nullb0.blktrace.1" | "$IOMON" parse -i - >"$OUT/sp.ref"
+	events "$OUT/sp.out" >"$OUT/sp.ev"; events "$OUT/sp.ref" >"$OUT/sp.rev"
+	check "parse -l: every record of the client's two CPUs ($(wc -l <"$OUT/sp.ev"))" \
+		sh -c "test -s '$OUT/sp.ev' && cmp -s '$OUT/sp.ev' '$OUT/sp.rev'"
+	if have_oracle; then
+		cat "$E/nullb0.blktrace.0" "$E/nullb0.blktrace.1" | blkparse -i - >"$OUT/sp.bp" 2>&1
+		events "$OUT/sp.bp" >"$OUT/sp.bev"
+		same "parse -l: ... as Debian's blkparse -i - prints them" "$OUT/sp.ev" "$OUT/sp.bev"
+	fi
+	grep '^Events' "$OUT/sp.out" >"$OUT/sp.n"; grep '^Events' "$OUT/sp.ref" >"$OUT/sp.rn"
+	same "parse -l: blkparse's count of events" "$OUT/sp.n" "$OUT/sp.rn"
+	check "parse -l: the server's lines on stderr, its summary too" \
+		sh -c "grep -q '^server: end of run for 127.0.0.1:nullb0$' '$OUT/sp.err' && grep -q '^  Total: *1562 events' '$OUT/sp.err' && ! grep -q '^server' '$OUT/sp.out'"
+	# a big-endian client, one CPU: monitor's and btt's figures are those
+	# of the same records read from files
+	mkdir -p "$OUT/bef"; ln -sf "$B/nullb0.blktrace.0" "$OUT/bef/nullb0.blktrace.0"
+	listen sm $((P + 21)) monitor -I 3600 -h - --prom="$OUT/sm.prom" -l -p $((P + 21))
+	python3 "$NC" $((P + 21)) be open:nullb0:0:1 data:nullb0:0:1:$B/nullb0.blktrace.0 close:nullb0:0:1 >/dev/null
+	ended sm
+	check "monitor -l: exit 0 on SIGINT" test $? = 0
+	(cd "$OUT/bef" && "$IOMON" monitor -I 3600 -h - -i nullb0) >"$OUT/sm.ref"
+	same "monitor -l: a big-endian client's statistics, as from its files" \
+		"$(sed '/^time:/d' "$OUT/sm.out" >"$OUT/sm.t"; echo "$OUT/sm.t")" "$(sed '/^time:/d' "$OUT/sm.ref" >"$OUT/sm.rt"; echo "$OUT/sm.rt")"
+	check "monitor -l --prom: the client's requests counted" \
+		grep -qx 'iomon_requests_total{device="254,0",direction="read"} 143' "$OUT/sm.prom"
+	listen sb $((P + 22)) btt -o "$OUT/sb" --listen=$((P + 22))
+	python3 "$NC" $((P + 22)) be open:nullb0:0:1 data:nullb0:0:1:$B/nullb0.blktrace.0 close:nullb0:0:1 >/dev/null
+	ended sb
+	check "btt --listen: exit 0 on SIGINT" test $? = 0
+	(cd "$OUT/bef" && "$IOMON" btt -i nullb0 -o "$OUT/sbf") >"$OUT/sbf.out"
+	same "btt --listen: a big-endian client's report, as from its files" "$OUT/sb.avg" "$OUT/sbf.avg"
+	if command -v btt >/dev/null 2>&1 && have_oracle; then
+		(cd "$OUT/bef" && blkparse -i nullb0 -d "$OUT/bef.dump" -O && btt -i "$OUT/bef.dump" -o "$OUT/sbd") >/dev/null 2>&1
+		same "btt --listen: ... and as Debian's btt reads them" "$OUT/sb.avg" "$OUT/sbd.avg"
+	fi
+	# two client machines with the same device: the second one's records
+	# show another number, said on stderr; a record cut between two
+	# messages is put together; one cut and then left is said and dropped
+	split() { python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); k = int(sys.argv[2]); open(sys.argv[3], "wb").write(d[:k]); open(sys.argv[4], "wb").write(d[k:])' "$@"; }
+	split "$E/nullb0.blktrace.1" 1001 "$OUT/p1.bin" "$OUT/p2.bin"
+	listen s2 $((P + 23)) parse -l -p $((P + 23))
+	python3 "$NC" $((P + 23)) open:nullb0:0:2 open:nullb0:1:2 data:nullb0:1:2:$OUT/p1.bin sleep:0.5 data:nullb0:1:2:$OUT/p2.bin \
+		sleep:1 close:nullb0:0:2 close:nullb0:0:2 >/dev/null & c1=$!
+	sleep 0.5
+	NC_HOST=127.0.0.2 python3 "$NC" $((P + 23)) open:nullb0:1:2 data:nullb0:1:2:$E/nullb0.blktrace.1 close:nullb0:0:2 >/dev/null
+	wait $c1
+	poll 10 sh -c "[ \$(grep -c 'end of run' '$OUT/s2.err') = 2 ]"
+	ended s2
+	"$IOMON" parse -i - <"$E/nullb0.blktrace.1" >"$OUT/s2.ref"
+	check "parse -l: a record cut between two messages put together ($(grep -c '^ *254,0 ' "$OUT/s2.out") records)" \
+		test "$(grep -c '^ *254,0 ' "$OUT/s2.out")" = "$(grep -c '^ *254,0 ' "$OUT/s2.ref")"
+	check "parse -l: another machine's 254,0 said to be shown as 254,4096" \
+		grep -qx 'server: 127.0.0.2: nullb0 (254,0) shown as 254,4096' "$OUT/s2.err"
+	check "parse -l: ... and its records under that number" \
+		test "$(grep -c '^ *254,4096 ' "$OUT/s2.out")" = "$(grep -c '^ *254,0 ' "$OUT/s2.ref")"
+	listen s3 $((P + 24)) parse -l -p $((P + 24))
+	python3 "$NC" $((P + 24)) open:cut:0:2 data:cut:1:2:$OUT/p1.bin data:cut:0:2:$E/nullb0.blktrace.0 close:cut:0:2 >/dev/null
+	ended s3
+	check "parse -l: a record cut and left: said and dropped" \
+		grep -qE '^server: 127\.0\.0\.1: [0-9]+ bytes of a record cut short dropped$' "$OUT/s3.err"
+	check "parse -l: ... the rest parsed ($(grep -c '^ *254,0 ' "$OUT/s3.out") records)" \
+		test "$(grep -c '^ *254,0 ' "$OUT/s3.out")" -gt 1000
+	"$IOMON" parse -l -i x >/dev/null 2>&1
+	check "parse -l with inputs: refused" test $? = 1
+	"$IOMON" monitor -I 1 -l -t /dev/null >/dev/null 2>"$OUT/ml.err"
+	check "monitor -l with -t: refused, saying why" grep -q 'no -t or -i with it' "$OUT/ml.err"
+	"$IOMON" parse -l -p 70000 >/dev/null 2>"$OUT/pp.err"
+	check "parse -l -p 70000: refused" grep -q 'Invalid port 70000' "$OUT/pp.err"
 
 	# the tiny build: 2 connections; a third is refused, saying so
 	serve iomon $((P + 8)) "$IOMON_TINY"; ipid=$SPID

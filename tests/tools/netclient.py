@@ -11,6 +11,8 @@
 # NC_HOST: the address to connect from (127.0.0.1; 127.0.0.2 is another client)
 # NAME may hold \xNN escapes; % stands for / (the step separator is :)
 #   sleep:SECS
+#   wait:FILE:TEXT               until FILE holds TEXT (at most 600 s), e.g. another
+#                                client's connection in a server's output
 # Prints each ack as "ack len=N cpu=N name=NAME" (or "no ack").
 import os, socket, struct, sys, time
 
@@ -72,5 +74,14 @@ for a in args:
             s = connect(); held.append(s)
         elif f[0] == 'sleep':
             time.sleep(float(f[1]))
+        elif f[0] == 'wait':
+            t = time.time() + 600
+            while time.time() < t:
+                try:
+                    if ':'.join(f[2:]).encode() in open(f[1], 'rb').read():
+                        break
+                except OSError:
+                    pass
+                time.sleep(0.2)
     except OSError as e:
         print('error', e.strerror, flush=True)
