@@ -91,6 +91,7 @@ endif
 SRCS := \
 	applet.c \
 	base.c \
+	libc.c \
 	text.c \
 	tz.c \
 	capture/cap.c \

@@ -58,54 +58,6 @@ void note_msg(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* fchmod as the kernel has it: musl's retries through /proc/self/fd for
- * O_PATH descriptors, which iomon never makes (0.3 KiB with its helper). */
-int fchmod(int fd, mode_t mode)
-{
-	return (int)syscall(SYS_fchmod, fd, mode);
-}
-
-/* strerror for the errors iomon can meet, in musl's words: musl's own
- * carries all 130 (2.2 KiB).  Each entry is the number as one byte, then
- * its text; the rest read "Unknown error N" as glibc's do.  The numbers
- * are those of x86, s390, arm and arm64 alike. */
-_Static_assert(ELOOP == 40 && EOPNOTSUPP == 95 && ETIMEDOUT == 110 && EDQUOT == 122, "errno numbering");
-static const char err_text[] =
-	"\001" "Operation not permitted\0" "\002" "No such file or directory\0"
-	"\003" "No such process\0" "\004" "Interrupted system call\0" "\005" "I/O error\0"
-	"\006" "No such device or address\0" "\007" "Argument list too long\0"
-	"\010" "Exec format error\0" "\011" "Bad file descriptor\0" "\012" "No child process\0"
-	"\013" "Resource temporarily unavailable\0" "\014" "Out of memory\0"
-	"\015" "Permission denied\0" "\016" "Bad address\0" "\017" "Block device required\0"
-	"\020" "Resource busy\0" "\021" "File exists\0" "\022" "Cross-device link\0"
-	"\023" "No such device\0" "\024" "Not a directory\0" "\025" "Is a directory\0"
-	"\026" "Invalid argument\0" "\027" "Too many open files in system\0"
-	"\030" "No file descriptors available\0" "\031" "Not a tty\0" "\032" "Text file busy\0"
-	"\033" "File too large\0" "\034" "No space left on device\0" "\035" "Invalid seek\0"
-	"\036" "Read-only file system\0" "\037" "Too many links\0" "\040" "Broken pipe\0"
-	"\042" "Result not representable\0" "\044" "Filename too long\0"
-	"\046" "Function not implemented\0" "\047" "Directory not empty\0"
-	"\050" "Symbolic link loop\0" "\052" "No message of desired type\0"
-	"\053" "Identifier removed\0" "\113" "Value too large for data type\0"
-	"\137" "Not supported\0" "\141" "Address family not supported by protocol\0"
-	"\142" "Address in use\0" "\143" "Address not available\0" "\145" "Network unreachable\0"
-	"\147" "Connection aborted\0" "\150" "Connection reset by peer\0"
-	"\151" "No buffer space available\0" "\153" "Socket not connected\0"
-	"\156" "Operation timed out\0" "\157" "Connection refused\0" "\161" "Host is unreachable\0"
-	"\172" "Quota exceeded\0";
-
-char *strerror(int e)
-{
-	static char unknown[24];
-	const char *p;
-
-	for (p = err_text; *p; p += strlen(p) + 1)
-		if ((u8)*p == e)
-			return (char *)p + 1;
-	sfmt(unknown, sizeof(unknown), "Unknown error %d", e);
-	return unknown;
-}
-
 void err_sys(const char *what)
 {
 	warn_msg("%s: %s", what, strerror(errno));
@@ -184,87 +136,6 @@ u64 scan_u64(const char *s, char **end, int base)
 	if (end)
 		*end = (char *)(any ? p : s);
 	return over ? ~(u64)0 : neg ? -v : v;
-}
-
-/* atol and atoi as C has them (leading space, a sign, digits, wrapping
- * past the type as musl's do), one body for both: musl's two are 0.3 KiB.
- * They replace libc's by name, so every caller (options, tracefs formats,
- * pids) keeps its call. */
-long atol(const char *s)
-{
-	unsigned long v = 0;
-	int neg;
-
-	while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
-		s++;
-	neg = *s == '-';
-	s += neg || *s == '+';
-	while (*s >= '0' && *s <= '9')
-		v = v * 10 + (unsigned long)(*s++ - '0');
-	return (long)(neg ? -v : v);
-}
-
-int atoi(const char *s)
-{
-	return (int)atol(s);
-}
-
-/* The string functions iomon calls on short strings (names, options,
- * formats once), as byte loops: musl's read a word at a time and bring
- * strchrnul, memrchr, stpcpy and tolower (0.6 KiB together).  Same
- * results as musl's; they replace libc's by name. */
-char *strchr(const char *s, int c)
-{
-	for (;; s++) {
-		if (*s == (char)c)
-			return (char *)s;
-		if (!*s)
-			return NULL;
-	}
-}
-
-char *strrchr(const char *s, int c)
-{
-	const char *r = NULL;
-
-	do
-		if (*s == (char)c)
-			r = s;
-	while (*s++);
-	return (char *)r;
-}
-
-char *strcpy(char *d, const char *s)
-{
-	char *r = d;
-
-	while ((*d++ = *s++))
-		;
-	return r;
-}
-
-static int lower(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c | 32 : c;
-}
-
-static int casecmp(const unsigned char *l, const unsigned char *r, size_t n)
-{
-	if (!n--)
-		return 0;
-	for (; *l && *r && n && lower(*l) == lower(*r); l++, r++, n--)
-		;
-	return lower(*l) - lower(*r);
-}
-
-int strncasecmp(const char *a, const char *b, size_t n)
-{
-	return casecmp((const void *)a, (const void *)b, n);
-}
-
-int strcasecmp(const char *a, const char *b)
-{
-	return casecmp((const void *)a, (const void *)b, (size_t)-1);
 }
 
 /* strstr for our short needles in short texts: musl's two-way search
@@ -508,36 +379,6 @@ COLD double scan_double(const char *arg, const char **end)
 		v = e < 0 ? v / p10[-e] : v * p10[e];
 	}
 	return neg ? -v : v;
-}
-
-#ifdef __x86_64__
-/* stat, lstat and fstat as the system calls: on x86_64 the kernel's struct
- * stat is the C library's, field for field, and musl's fstatat, which the
- * three go through, converts it and carries fallbacks for old kernels
- * (0.6 KiB).  Other architectures keep libc's. */
-int stat(const char *path, struct stat *st)
-{
-	return (int)syscall(SYS_stat, path, st);
-}
-
-int lstat(const char *path, struct stat *st)
-{
-	return (int)syscall(SYS_lstat, path, st);
-}
-
-int fstat(int fd, struct stat *st)
-{
-	return (int)syscall(SYS_fstat, fd, st);
-}
-#endif
-
-/* isatty as the one ioctl it is (musl's then rewrites errno, which no
- * caller here reads) */
-int isatty(int fd)
-{
-	struct winsize ws;
-
-	return !ioctl(fd, TIOCGWINSZ, &ws);
 }
 
 /* The clocks by system call: clock_gettime's vDSO lookup was 0.8 KiB of
