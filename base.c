@@ -5,7 +5,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,7 +204,7 @@ static int opt_short(int nw, char **words, const char *optstring)
 	return c;
 }
 
-static int opt_long(int nw, char **words, const char *optstring, const struct option *opts)
+static int opt_long(int nw, char **words, const char *optstring, const struct lopt *opts)
 {
 	const char *start = words[opt_ind] + 2, *arg = NULL, *o, *name;
 	int i, n = 0, match = 0;
@@ -238,7 +237,7 @@ static int opt_long(int nw, char **words, const char *optstring, const struct op
 			return '?';
 		}
 		opt_arg = (char *)arg + 1;
-	} else if (opts->has_arg == required_argument) {
+	} else if (opts->has_arg == 1) {
 		if (opt_ind >= nw) {
 			if (optstring[0] == ':')
 				return ':';
@@ -250,7 +249,7 @@ static int opt_long(int nw, char **words, const char *optstring, const struct op
 	return opts->val;
 }
 
-int opt_get(int nw, char **words, const char *optstring, const struct option *opts)
+int opt_get(int nw, char **words, const char *optstring, const struct lopt *opts)
 {
 	int first = opt_ind, found, c, i;
 	char *a;

@@ -210,6 +210,11 @@
 #ifndef NET_CARRY
 #define NET_CARRY 512
 #endif
+/* trace -h NAME: how long one DNS question is waited for (it is asked
+ * twice, for an IPv4 address and then for an IPv6 one) */
+#ifndef NET_DNS_MS
+#define NET_DNS_MS 1500
+#endif
 /* A message longer than this is taken for a lie (blktrace sends at most
  * what one poll finds in a CPU's relay buffers: -b times -n). */
 #ifndef NET_MSG_MAX

@@ -79,10 +79,17 @@ struct tm *local_tm(s64 t, struct tm *tm);
 struct tm *utc_tm(s64 t, struct tm *tm);	/* gmtime_r without musl's */
 u64 mono_ms(void);	/* CLOCK_MONOTONIC, milliseconds */
 void isort16(u16 *idx, u32 n, int (*after)(const void *ctx, u16 a, u16 b), const void *ctx);
-/* getopt (opts NULL) and getopt_long (opts: permutes the words) as musl's */
-struct option;
+/* getopt (opts NULL) and getopt_long (opts: permutes the words) as musl's.
+ * A long option in 16 bytes where struct option takes 32: its name,
+ * whether it takes an argument (0 no, 1 yes, 2 optional, as has_arg), an
+ * unused byte where struct option has its flag, and the value returned. */
+struct lopt {
+	const char *name;
+	u8 has_arg, unused;
+	u16 val;
+};
 extern char *opt_arg;
 extern int opt_ind;
-int opt_get(int nw, char **words, const char *optstring, const struct option *opts);
+int opt_get(int nw, char **words, const char *optstring, const struct lopt *opts);
 
 #endif

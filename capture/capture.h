@@ -170,10 +170,16 @@ int net_put(struct tdev *d, u32 cpu, const void *p, size_t n);
 void net_round(void);
 void net_close(void);
 int net_serve(void);
-struct sockaddr_in;
 void net_hdr(u8 *h, const char *name, u32 cpu, u32 len);	/* a header of ours */
 void net_say(int fd, const char *fmt, const char *a, const char *b);
-int net_socket(struct sockaddr_in *a, const u8 *ip);		/* capture/netsrv.c: trace -l, until a signal */
+/* capture/addr.c: addresses as 16 bytes and a length (4: IPv4, 16:
+ * IPv6); 0: not one.  addr_lookup: a number, /etc/hosts, DNS. */
+#include <netinet/in.h>
+union naddr { struct sockaddr sa; struct sockaddr_in v4; struct sockaddr_in6 v6; };
+int addr_num(const char *s, u8 ip[16]);
+int addr_lookup(const char *name, u8 ip[16]);
+void addr_text(const u8 *ip, int len, char *out, u32 cap);	/* INET6_ADDRSTRLEN */
+int net_socket(union naddr *a, const u8 *ip, int len, u32 port, int type);	/* SOCK_STREAM... */
 int cap_add_device(const char *path);	/* -1: said why */
 int cap_add_devices_from(const char *file);	/* one per line or word */
 u32 cap_ndev(void);

@@ -197,30 +197,18 @@ void net_say(int fd, const char *fmt, const char *a, const char *b)
 		return;
 }
 
-/* A TCP socket, non-blocking, and the address ip:-p (the raw system
- * call: musl's socket() carries a fallback for kernels before 2.6.27). */
-int net_socket(struct sockaddr_in *a, const u8 *ip)
-{
-	memset(a, 0, sizeof(*a));
-	a->sin_family = AF_INET;
-	((u8 *)&a->sin_port)[0] = (u8)(C.cfg.port >> 8);	/* network order on either host */
-	((u8 *)&a->sin_port)[1] = (u8)C.cfg.port;
-	memcpy(&a->sin_addr, ip, 4);
-	return (int)syscall(SYS_socket, AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-}
-
 /* A connected non-blocking socket: nothing waits unless it means to.
  * The second connect() says how the first one ended. */
-static int dial(const u8 *ip)
+static int dial(const u8 *ip, int len)
 {
-	struct sockaddr_in sa, *a = &sa;
-	int fd = net_socket(a, ip);
+	union naddr a;
+	int fd = net_socket(&a, ip, len, C.cfg.port, SOCK_STREAM);
 	u64 end = 0;
 
 	if (fd < 0)
 		return fd;
 	for (;;) {
-		if (!connect(fd, (const struct sockaddr *)a, sizeof(*a)) || errno == EISCONN)
+		if (!connect(fd, &a.sa, sizeof(a)) || errno == EISCONN)
 			return fd;
 		if ((errno != EINPROGRESS && errno != EALREADY && errno != EINTR) || net_wait(fd, POLLOUT, &end))
 			break;
@@ -236,19 +224,13 @@ static int dial(const u8 *ip)
 /* Every connection, and every device opened on each, before tracing. */
 int net_connect(void)
 {
-	const char *s = C.cfg.host;
-	u8 ip[4];
+	u8 ip[16];
+	int len = addr_lookup(C.cfg.host, ip);
 	u32 i, c;
 
-	for (i = 0; i < 4; i++, s++) {	/* a dotted quad */
-		char *e;
-		u64 v = scan_u64(s, &e, 10);
-
-		if (e == s || v > 255 || *e != (i < 3 ? '.' : 0)) {
-			warn_msg("%s: not an IPv4 address (a.b.c.d)", C.cfg.host);
-			return -1;
-		}
-		ip[i] = (u8)v, s = e;
+	if (!len) {
+		warn_msg("%s: no such host (not an address, not in /etc/hosts, no answer from DNS)", C.cfg.host);
+		return -1;
 	}
 	net_say(1, "blktrace: connecting to %s\n", C.cfg.host, "");
 	for (c = 0; c < C.ncpu; c++)
@@ -256,7 +238,7 @@ int net_connect(void)
 			int *fd = conn(i, c);
 
 			if (!C.cfg.one_conn || !i)
-				*fd = dial(ip);
+				*fd = dial(ip, len);
 			if (*fd < 0)
 				return -1;
 			if (ask(*fd, C.dev[i].name, c, 0)) {

@@ -48,9 +48,9 @@ struct ndev {
 	struct nfile f[CAP_CPUS];
 };
 struct nhost {
-	u8 ip[4];
+	u8 ip[16];		/* IPv6, IPv4 mapped into it */
 	int used, conns, opens;
-	char addr[16];
+	char addr[46];
 	s64 shift;		/* streams: added to its times; 0: not yet known */
 };
 struct nconn {
@@ -311,7 +311,7 @@ static const char *header(struct nconn *nc)
  * machine; else its own, unless a device of another machine has shown
  * that (in this server's life), then the next free one 4096 minors on.
  * Past NET_DEVS such pairs a device keeps its own number. */
-static struct { u8 ip[4]; u32 kdev, shown; } seen[NET_DEVS];
+static struct { u8 ip[16]; u32 kdev, shown; } seen[NET_DEVS];
 static u32 nseen;
 
 static u32 shown_as(struct ndev *d, u32 kdev)
@@ -321,7 +321,7 @@ static u32 shown_as(struct ndev *d, u32 kdev)
 
 	d->kdev = kdev;
 	for (i = 0; i < nseen; i++)
-		if (seen[i].kdev == kdev && !memcmp(seen[i].ip, ip, 4))
+		if (seen[i].kdev == kdev && !memcmp(seen[i].ip, ip, 16))
 			return d->shown = seen[i].shown;
 	for (i = 0; i < nseen; i++)
 		if (seen[i].shown == v) {
@@ -331,7 +331,7 @@ static u32 shown_as(struct ndev *d, u32 kdev)
 	if (nseen == NET_DEVS)
 		v = kdev;
 	else {
-		memcpy(seen[nseen].ip, ip, 4);
+		memcpy(seen[nseen].ip, ip, 16);
 		seen[nseen].kdev = kdev;
 		seen[nseen++].shown = v;
 	}
@@ -458,18 +458,22 @@ static void readable(struct nconn *nc)
 
 static void accept_one(int lfd)
 {
-	struct sockaddr_in a;
+	union naddr a;
 	socklen_t al = sizeof(a);
 	int fd = (int)syscall(SYS_accept4, lfd, &a, &al, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	int i, h = -1, fr = -1;
-	const u8 *ip = (const u8 *)&a.sin_addr;
-	char addr[16];
+	u8 ip[16] = { [10] = 0xff, [11] = 0xff };	/* IPv4 as IPv6 maps it */
+	char addr[46];
 
 	if (fd < 0)
 		return;
-	sfmt(addr, sizeof(addr), "%u.%u.%u.%u", ip[0], ip[1], ip[2], ip[3]);
+	if (a.sa.sa_family == AF_INET6)
+		memcpy(ip, &a.v6.sin6_addr, 16);
+	else
+		memcpy(ip + 12, &a.v4.sin_addr, 4);
+	addr_text(ip, 16, addr, sizeof(addr));
 	for (i = NET_HOSTS - 1; i >= 0; i--)
-		if (host[i].used && !memcmp(host[i].ip, ip, 4))
+		if (host[i].used && !memcmp(host[i].ip, ip, 16))
 			h = i;
 		else if (!host[i].used)
 			fr = i;
@@ -484,7 +488,7 @@ static void accept_one(int lfd)
 	if (h < 0) {
 		h = fr;
 		host[h].used = 1, host[h].opens = host[h].conns = 0;
-		memcpy(host[h].ip, ip, 4);
+		memcpy(host[h].ip, ip, 16);
 		memcpy(host[h].addr, addr, sizeof(addr));
 		net_say(C.cfg.sink ? 2 : 1, "server: connection from %s\n", addr, "");
 	}
@@ -493,13 +497,19 @@ static void accept_one(int lfd)
 	conn[i].fd = fd, conn[i].host = h, conn[i].t = wall_sec();
 }
 
+/* IPv6 and IPv4 on one socket; IPv4 alone on a kernel without IPv6 */
 static int listener(void)
 {
-	struct sockaddr_in a;
-	int one = 1, fd = net_socket(&a, (const u8[4]){ 0 });
+	union naddr a;
+	const u8 any[16] = { 0 };
+	int one = 1, zero = 0, fd = net_socket(&a, any, 16, C.cfg.port, SOCK_STREAM);
 
+	if (fd < 0)
+		fd = net_socket(&a, any, 4, C.cfg.port, SOCK_STREAM);
+	else
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
 	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(fd, (struct sockaddr *)&a, sizeof(a)) || listen(fd, 64)) {
+	    bind(fd, &a.sa, sizeof(a)) || listen(fd, 64)) {
 		err_sys("server");
 		return -1;
 	}

@@ -234,7 +234,7 @@ static void child(int in, int (*create)(const char *path))
 	_exit(n ? 1 : 0);
 }
 
-static int send(u32 slot, const void *p, u32 n)
+static int zsend(u32 slot, const void *p, u32 n)
 {
 	struct zmsg m = { slot, n };
 
@@ -267,7 +267,7 @@ int zout_open(const char *path, int (*create)(const char *path))
 		close(p[0]);
 		zpipe = p[1];
 	}
-	if (send(ZOPEN, path ? path : "", path ? (u32)strlen(path) : 0))
+	if (zsend(ZOPEN, path ? path : "", path ? (u32)strlen(path) : 0))
 		return -1;
 	if (!path)
 		out_slot = nslots;
@@ -282,7 +282,7 @@ int zout_write(int slot, const void *p, size_t n)
 	while (n) {
 		u32 k = n < ZSTD_CHUNK - 1 ? (u32)n : ZSTD_CHUNK - 1;
 
-		if (send((u32)slot, b, k))
+		if (zsend((u32)slot, b, k))
 			return -1;
 		b += k;
 		n -= k;

@@ -3,7 +3,6 @@
  * The inputs are read by output/bpin.c (shared with plot) into
  * stats/bttstat.c's figures. */
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -92,7 +91,7 @@ static COLD int report(void)
 	return ob_close(&o) != 0;
 }
 
-static const struct option longopts[] = {
+static const struct lopt longopts[] = {
 	{ "input-file", 1, 0, 'i' },
 	{ "output-file", 1, 0, 'o' },
 	{ "trace", 1, 0, 't' },

@@ -34,7 +34,6 @@ const char monitor_usage[] =
 " -V, --version               print the version\n";
 
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -249,7 +248,7 @@ COLD static int open_output(struct obuf *o, const char *name, char *buf, u32 len
 	return 0;
 }
 
-static const struct option longopts[] = {
+static const struct lopt longopts[] = {
 	{ "human-readable", 1, 0, 'h' }, { "binary", 1, 0, 'b' }, { "dump-lldd", 1, 0, 'd' },
 	{ "debug", 1, 0, 'D' }, { "interval", 1, 0, 'I' }, { "msg-queue", 1, 0, 'Q' },
 	{ "msg-queue-id", 1, 0, 'q' }, { "msg-id", 1, 0, 'm' }, { "version", 0, 0, 'V' },

@@ -36,7 +36,6 @@ const char parse_usage[] =
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -114,7 +113,7 @@ static int add_input(char *name)
 	return 0;
 }
 
-static const struct option longopts[] = {
+static const struct lopt longopts[] = {
 	{ "act-mask", 1, 0, 'a' }, { "set-mask", 1, 0, 'A' }, { "batch", 1, 0, 'b' },
 	{ "input-directory", 1, 0, 'D' }, { "dump-binary", 1, 0, 'd' },
 	{ "format", 1, 0, 'f' }, { "format-spec", 1, 0, 'F' },

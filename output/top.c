@@ -24,7 +24,6 @@ const char top_usage[] =
 "               u32s: 0 END, 1 TAG LEN LABEL (new tag), 2 TAG (this record's\n"
 "               request belongs to TAG); rows are then per tag\n";
 
-#include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,12 +204,12 @@ static struct {
 /* -1: go on; else the exit status */
 static int options(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "noclear", no_argument, NULL, 'C' },
-		{ "maxrows", required_argument, NULL, 'r' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tag-helper", required_argument, NULL, 'T' },
-		{ NULL, 0, NULL, 0 }
+	static const struct lopt lo[] = {
+		{ "noclear", 0, 0, 'C' },
+		{ "maxrows", 1, 0, 'r' },
+		{ "pid", 1, 0, 'p' },
+		{ "tag-helper", 1, 0, 'T' },
+		{ NULL, 0, 0, 0 }
 	};
 	char *e;
 	int c;

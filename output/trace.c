@@ -21,7 +21,7 @@ const char trace_usage[] =
 " -b, --buffer-size=KIB       kernel sub-buffer size (default 512)\n"
 " -n, --num-sub-buffers=N     kernel sub-buffers per CPU (default 4)\n"
 " -l, --listen                be blktrace's server (into DIR/ADDR-DATE-TIME/)\n"
-" -h, --host=ADDR             send to the server at ADDR (IPv4)\n"
+" -h, --host=HOST             send to the server at HOST (IPv4, IPv6, a name)\n"
 " -p, --port=N                the server's port (8462)\n"
 " -s, --no-sendfile           one connection per CPU, not per CPU and device\n"
 " -k, --kill                  stop and remove a trace left running, then exit\n"
@@ -32,12 +32,11 @@ const char trace_usage[] =
 "                             -V as in blktrace: say --verbose)\n"
 " -V, --version               print the version\n";
 
-#include <getopt.h>
 #include <string.h>
 #include <unistd.h>
 #include "output/output.h"
 
-static const struct option longopts[] = {
+static const struct lopt longopts[] = {
 	{ "dev", 1, 0, 'd' }, { "input-devs", 1, 0, 'I' }, { "act-mask", 1, 0, 'a' },
 	{ "set-mask", 1, 0, 'A' }, { "relay", 1, 0, 'r' }, { "output", 1, 0, 'o' },
 	{ "output-dir", 1, 0, 'D' }, { "stopwatch", 1, 0, 'w' }, { "buffer-size", 1, 0, 'b' },

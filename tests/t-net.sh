@@ -130,6 +130,49 @@ time.sleep(30)
 	check "net client, a server that stops reading: ends within NET_WAIT_MS of the signal ($(((t1 - t0) / 1000000)) ms)" \
 		test $(((t1 - t0) / 1000000)) -lt 8000
 	check "net client, a server that stops reading: its tracefs instance removed" gone $c1
+	# addresses: IPv6 (the server listens on both families), names from
+	# /etc/hosts and from DNS (a mount namespace gives the client our
+	# hosts and resolv.conf; a small DNS server answers on 127.0.0.77)
+	rm -rf "$OUT/s6"; mkdir -p "$OUT/s6"
+	"$IOMON" trace -l -p $((P + 27)) -D "$OUT/s6" >"$OUT/s6.out" 2>"$OUT/s6.err" & spid=$!
+	poll 10 sh -c "ss -ltn | grep -q ':$((P + 27)) '"
+	for h in ::1 0:0::0:1 127.0.0.1; do
+		"$IOMON" trace -d "$LOOP" -h $h -p $((P + 27)) -w 1 >"$OUT/h6.out" 2>"$OUT/h6.err"
+		check "net client -h $h: exit 0, blktrace's connecting line" \
+			sh -c "test $? = 0 && head -1 '$OUT/h6.out' | grep -qx 'blktrace: connecting to $h'"
+	done
+	python3 -c '
+import socket, struct, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.77", 53))
+open(sys.argv[1], "w").write("up\n")
+while True:
+    q, a = s.recvfrom(512)
+    i = 12; name = []
+    while q[i]:
+        name.append(q[i + 1:i + 1 + q[i]].decode()); i += q[i] + 1
+    t = struct.unpack(">H", q[i + 1:i + 3])[0]
+    ok = ".".join(name).lower() == "collector.iomon.test"
+    ans = struct.pack(">HHHIH", 0xc00c, 1, 1, 60, 4) + bytes([127, 0, 0, 1]) if ok and t == 1 else b""
+    s.sendto(q[:2] + struct.pack(">HHHHH", 0x8180 if ok else 0x8183, 1, 1 if ans else 0, 0, 0) + q[12:i + 5] + ans, a)
+' "$OUT/dns.up" & dpid2=$!
+	poll 5 test -s "$OUT/dns.up"
+	printf '# hosts for the test\n127.0.0.1 hosts.iomon.test # a comment: comment.iomon.test\n' >"$OUT/hosts"
+	printf 'search example\nnameserver 127.0.0.77\n' >"$OUT/resolv.conf"
+	ns() { unshare -m sh -c "mount --bind '$OUT/hosts' /etc/hosts && mount --bind '$OUT/resolv.conf' /etc/resolv.conf && \"\$@\"" - "$@"; }
+	for h in hosts.iomon.test collector.iomon.test; do
+		ns "$IOMON" trace -d "$LOOP" -h $h -p $((P + 27)) -w 1 >"$OUT/h6.out" 2>"$OUT/h6.err"
+		check "net client -h $h ($([ $h = collector.iomon.test ] && echo DNS || echo /etc/hosts)): exit 0, connected" \
+			sh -c "test $? = 0 && grep -qx 'blktrace: connected!' '$OUT/h6.out'"
+	done
+	for h in comment.iomon.test nosuch.iomon.test 1::2::3 1:2:3 256.1.1.1; do
+		ns "$IOMON" trace -d "$LOOP" -h $h -p $((P + 27)) -w 1 >/dev/null 2>"$OUT/h6.err"
+		check "net client -h $h: no such host, said" grep -qx "trace: $h: no such host (not an address, not in /etc/hosts, no answer from DNS)" "$OUT/h6.err"
+	done
+	kill $dpid2; wait $dpid2 2>/dev/null
+	kill -INT $spid; wait $spid
+	check "net server: an IPv6 client named as such" grep -qx 'server: connection from ::1' "$OUT/s6.out"
+	check "net server: ... its folder ::1-DATE-TIME" sh -c "ls '$OUT/s6' | grep -qE '^::1-[0-9]{4}-'"
+	check "net server: an IPv4 client on the same socket, a dotted quad" grep -qx 'server: connection from 127.0.0.1' "$OUT/s6.out"
 	# a fleet's collector: monitor -l and parse -l take iomon's clients
 	# live, without files: the load's 200 writes in monitor's Prometheus
 	# file, and dd's 200 queued writes in parse's text

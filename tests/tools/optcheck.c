@@ -19,10 +19,11 @@ static unsigned rnd(void)
 	return (unsigned)rng;
 }
 
-static const struct option longopts[] = {
-	{ "input", 1, 0, 'i' }, { "input-dir", 1, 0, 'D' }, { "quiet", 0, 0, 'q' },
+/* the same long options in libc's form and in ours (struct lopt) */
+#define LONGOPTS { "input", 1, 0, 'i' }, { "input-dir", 1, 0, 'D' }, { "quiet", 0, 0, 'q' }, \
 	{ "queue", 0, 0, 'Q' }, { "verbose", 0, 0, 'v' }, { "act-mask", 1, 0, 'a' }, { 0, 0, 0, 0 },
-};
+static const struct option longopts[] = { LONGOPTS };
+static const struct lopt our_longopts[] = { LONGOPTS };
 
 /* one run of either parser, as a transcript */
 static void transcript(char *out, int argc, char **argv, const char *os, int lng, int ours)
@@ -33,7 +34,7 @@ static void transcript(char *out, int argc, char **argv, const char *os, int lng
 	for (;;) {
 		optarg = opt_arg = NULL;	/* musl's getopt leaves optarg as it was */
 		if (ours)
-			c = opt_get(argc, argv, os, lng ? longopts : NULL);
+			c = opt_get(argc, argv, os, lng ? our_longopts : NULL);
 		else
 			c = lng ? getopt_long(argc, argv, os, longopts, NULL) : getopt(argc, argv, os);
 		if (c == -1)
