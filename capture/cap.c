@@ -474,7 +474,10 @@ int cap_run(const struct cap_cfg *c)
 	C.ncpu = (u32)sys_cpus();
 	if (C.cfg.listen) {
 		catch_signals();
-		return net_serve() || C.write_failed;
+		rc = net_serve();
+		if (C.cfg.zlevel && zout_finish())	/* the compressor said why */
+			C.write_failed = 1;
+		return rc || C.write_failed;
 	}
 	if (check_overlap())
 		return 1;

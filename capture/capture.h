@@ -160,6 +160,7 @@ int zout_level(const char *arg);	/* 0, or -1 said why */
 int zout_open(const char *path, int (*create)(const char *path));	/* slot; -1 said */
 int zout_write(int slot, const void *p, size_t n);	/* -1 with errno */
 int zout_finish(void);		/* -1: a byte did not reach its file */
+void zout_close(int slot);	/* its last frame and its file closed (trace -l -z) */
 /* capture/net.c: blktrace's network protocol.  Client: net_connect
  * opens every connection before tracing starts, net_put stages records,
  * net_round sends what is staged, net_close sends the drops and closes. */

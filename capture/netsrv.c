@@ -124,8 +124,8 @@ static int dev_files(struct ndev *d, const char *addr)
 		return -1;
 	}
 	for (c = 0; c < d->ncpu; c++) {
-		sfmt(path + n, sizeof(path) - (size_t)n, "/%s.blktrace.%u", d->name, c);
-		if ((d->f[c].fd = cap_create(path)) < 0)
+		sfmt(path + n, sizeof(path) - (size_t)n, "/%s.blktrace.%u%s", d->name, c, C.cfg.zlevel ? ".zst" : "");
+		if ((d->f[c].fd = C.cfg.zlevel ? zout_open(path, cap_create) : cap_create(path)) < 0)
 			return -1;
 	}
 	return 0;
@@ -142,6 +142,11 @@ static void dev_close(struct ndev *d)
 
 		if (f->fd < 0)
 			continue;
+		if (C.cfg.zlevel) {	/* whole records only went in (the carry) */
+			zout_close(f->fd);
+			f->fd = -1;
+			continue;
+		}
 		if (f->good < f->bytes) {
 			sfmt(what, sizeof(what), "%s.blktrace.%u: %llu bytes", d->name, c,
 			     (unsigned long long)(f->bytes - f->good));
@@ -389,6 +394,8 @@ static const char *stream(struct nconn *nc, u8 *p, u32 n)
 			break;
 		if (l < 0)
 			return "data that are not blktrace records";
+		if (!C.cfg.sink)	/* -z's files: the records as they came */
+			continue;
 		if (!h->shift) {
 			struct timespec t;
 
@@ -398,7 +405,11 @@ static const char *stream(struct nconn *nc, u8 *p, u32 n)
 		store(p + 8, r.time + (u64)h->shift, 8, r.swapped);
 		store(p + (r.version == 8 ? 40 : 36), r.dev == d->kdev ? d->shown : shown_as(d, r.dev), 4, r.swapped);
 	}
-	src_feed(&stage, whole, (size_t)(p - whole), stage_flush);	/* fits in an empty stage */
+	if (!C.cfg.sink) {
+		if (zout_write(dev[nc->dev].f[nc->cpu].fd, whole, (size_t)(p - whole)))
+			return "its file cannot be written";
+	} else
+		src_feed(&stage, whole, (size_t)(p - whole), stage_flush);	/* fits in an empty stage */
 	if (n > sizeof(nc->cut))
 		return "a record longer than this server takes (NET_CARRY)";
 	memmove(nc->cut, p, n);
@@ -415,7 +426,7 @@ static const char *data(struct nconn *nc, ssize_t k)
 
 	nc->left -= n;
 	f->bytes += n;
-	if (C.cfg.sink) {
+	if (C.cfg.sink || C.cfg.zlevel) {	/* whole records only, the rest carried */
 		memcpy(C.buf + NET_CARRY - nc->carry, nc->cut, nc->carry);
 		return stream(nc, C.buf + NET_CARRY - nc->carry, n + nc->carry);
 	}

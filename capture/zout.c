@@ -26,6 +26,7 @@ int zout_level(const char *arg)
 	return -1;
 }
 int zout_open(const char *path, int (*create)(const char *path)) { (void)path, (void)create; return -1; }
+void zout_close(int slot) { (void)slot; }
 int zout_write(int fd, const void *p, size_t n) { (void)fd, (void)p, (void)n; return -1; }
 int zout_finish(void) { return 0; }
 
@@ -150,6 +151,22 @@ static int zput(int fd, const void *p, size_t n)
 	return 0;
 }
 
+/* One output's last frame, its file closed, its entry free; 0 or -1. */
+static int zclose(int fd)
+{
+	u32 i;
+	int rc;
+
+	for (i = 0; i < nzo && zo[i].fd != fd; i++)
+		;
+	if (i == nzo)
+		return -1;
+	rc = emit(&zo[i], 1) | close(fd);
+	memmove(&zo[i], &zo[nzo - 1], sizeof(zo[i]) - ZSTD_CHUNK + zo[nzo - 1].len);	/* the last takes its place */
+	nzo--;
+	return rc;
+}
+
 /* What every output holds, as a last frame each; -1 if one failed. */
 static int flush_all(void)
 {
@@ -167,12 +184,15 @@ static int flush_all(void)
 #include <signal.h>
 #include <sys/wait.h>
 
-/* a message: slot and length, then the bytes; ZOPEN: the bytes are a path
- * (empty: stdout) for the next slot */
+/* a message: slot and length, then the bytes; ZOPEN|slot: the bytes are
+ * a path (empty: stdout) for that slot; ZCLOSE|slot: its last frame, its
+ * file closed, the slot free again (the server's hosts come and go) */
 struct zmsg { u32 slot, len; };
-#define ZOPEN 0xffffffffu
+#define ZOPEN 0x80000000u
+#define ZCLOSE 0x40000000u
 
-static int zpipe = -1, nslots;
+static int zpipe = -1;
+static u8 taken[ZSTD_OUTS];
 static pid_t zchild;
 
 static int get(int fd, void *p, size_t n)
@@ -200,6 +220,7 @@ static void child(int in, int (*create)(const char *path))
 	static int fds[ZSTD_OUTS];
 	struct zmsg m;
 	int n = 0;
+	u32 s;
 
 	/* only the pipe and the outputs: a tracefs file held open here would
 	 * keep the capture from removing its instance */
@@ -213,15 +234,17 @@ static void child(int in, int (*create)(const char *path))
 	zin = in;
 	behind = fcntl(in, F_GETPIPE_SZ) / 2;
 	while (!get(in, &m, sizeof(m))) {
-		if (m.len > sizeof(data) - 1 || get(in, data, m.len))
+		if (m.len > sizeof(data) - 1 || get(in, data, m.len) || (s = m.slot & ~(ZOPEN | ZCLOSE)) >= ZSTD_OUTS)
 			_exit(1);
-		if (m.slot == ZOPEN) {
+		if (m.slot & ZOPEN) {
 			data[m.len] = 0;
-			if (n == ZSTD_OUTS || (fds[n] = m.len ? create((char *)data) : 1) < 0 ||
-			    zput(fds[n], data, 0))	/* known from the start: an output without events gets its empty frame */
+			if ((fds[s] = m.len ? create((char *)data) : 1) < 0 ||
+			    zput(fds[s], data, 0))	/* known from the start: an output without events gets its empty frame */
 				_exit(1);
-			n++;
-		} else if (m.slot >= (u32)n || zput(fds[m.slot], data, m.len)) {
+		} else if (m.slot & ZCLOSE) {
+			if (zclose(fds[s]))
+				_exit(1);
+		} else if (zput(fds[s], data, m.len)) {
 			if (errno != EPIPE)
 				warn_msg("-z: writing a compressed file: %s", strerror(errno));
 			_exit(1);
@@ -246,11 +269,13 @@ static int zsend(u32 slot, const void *p, u32 n)
 int zout_open(const char *path, int (*create)(const char *path))
 {
 	static int out_slot = -1;
-	int p[2];
+	int p[2], slot;
 
 	if (!path && out_slot >= 0)
 		return out_slot;
-	if (nslots == ZSTD_OUTS) {
+	for (slot = 0; slot < ZSTD_OUTS && taken[slot]; slot++)
+		;
+	if (slot == ZSTD_OUTS) {
 		warn_msg("-z: more than %d compressed outputs (ZSTD_OUTS)", ZSTD_OUTS);
 		return -1;
 	}
@@ -267,11 +292,19 @@ int zout_open(const char *path, int (*create)(const char *path))
 		close(p[0]);
 		zpipe = p[1];
 	}
-	if (zsend(ZOPEN, path ? path : "", path ? (u32)strlen(path) : 0))
+	if (zsend(ZOPEN | (u32)slot, path ? path : "", path ? (u32)strlen(path) : 0))
 		return -1;
 	if (!path)
-		out_slot = nslots;
-	return nslots++;
+		out_slot = slot;
+	taken[slot] = 1;
+	return slot;
+}
+
+/* Output slot's last frame and its file closed; the slot free again. */
+void zout_close(int slot)
+{
+	if (zpipe >= 0 && !zsend(ZCLOSE | (u32)slot, "", 0))
+		taken[slot] = 0;
 }
 
 /* n bytes for output slot, to the compressor; -1 with errno */

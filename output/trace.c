@@ -92,8 +92,8 @@ static int options(struct cap_cfg *c, int argc, char **argv)
 	for (; opt_ind < argc; opt_ind++)
 		if (cap_add_device(argv[opt_ind]))
 			return 1;
-	if (c->zlevel && (c->host || c->listen)) {	/* issue 16: not yet */
-		warn_msg("-z: not with -h or -l yet (the network carries blktrace's plain records)");
+	if (c->zlevel && c->host) {
+		warn_msg("-z: not with -h (the network carries blktrace's plain records; trace -l -z compresses them on the server)");
 		return 1;
 	}
 	if (c->listen)

@@ -136,7 +136,41 @@ fi
 
 # trace -z: two captures of one loop device at once (tracefs instances are
 # private), one compressed: the same events, and zstd -d gives the files
-testcmd "zstd: -z with network capture is refused, saying why" "trace -z -l 2>&1; echo rc=\$?" "trace: -z: not with -h or -l yet (the network carries blktrace's plain records)\nrc=1\n"
+testcmd "zstd: -z on the client is refused, saying why" "trace -z -h 127.0.0.1 2>&1; echo rc=\$?" "trace: -z: not with -h (the network carries blktrace's plain records; trace -l -z compresses them on the server)\nrc=1\n"
+# trace -l -z: the server compresses what its clients send.  A crafted
+# client (two devices, two CPUs, a record cut between two messages, one
+# cut and left) against a plain server and a -z one: zstd -d gives the
+# plain server's files byte for byte, and parse reads the .zst files
+if need "zstd: trace -l -z" python3; then
+	NC=$TOOLS/netclient.py E=$FIX/ext4; PZ=$((20000 + $$ % 20000))
+	python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); open(sys.argv[2], "wb").write(d[:1001]); open(sys.argv[3], "wb").write(d[1001:])' \
+		"$E/nullb0.blktrace.1" "$Z/p1.bin" "$Z/p2.bin"
+	for m in plain z; do
+		rm -rf "$Z/srv-$m"; mkdir -p "$Z/srv-$m"; port=$((PZ + 1)); opt=; [ $m = z ] && port=$((PZ + 2)) opt=-z
+		"$IOMON" trace -l $opt -p $port -D "$Z/srv-$m" >"$Z/srv-$m.out" 2>"$Z/srv-$m.err" & sp=$!
+		poll 10 sh -c "ss -ltn | grep -q ':$port '"
+		python3 "$NC" $port open:sda:0:2 open:sda:1:2 open:sdb:0:2 open:sdb:1:2 data:sda:0:2:$E/nullb0.blktrace.0 \
+			data:sda:1:2:$Z/p1.bin data:sda:1:2:$Z/p2.bin data:sdb:1:2:$E/nullb0.blktrace.0 \
+			close:sda:0:2 close:sda:0:2 close:sdb:0:2 close:sdb:0:2 >/dev/null
+		NC_HOST=127.0.0.2 python3 "$NC" $port open:cut:0:1 data:cut:0:1:$Z/p1.bin >/dev/null
+		poll 10 sh -c "[ \$(grep -c 'end of run' '$Z/srv-$m.out') = 3 ]"
+		kill -INT $sp; wait $sp
+		check "zstd: trace -l $opt: exit 0 on SIGINT" test $? = 0
+	done
+	ok=1; n=0
+	for f in "$Z"/srv-plain/*/*.blktrace.*; do
+		d=$(basename "$(dirname "$f")"); g=$(ls -d "$Z/srv-z/${d%%-20*}"-*)/$(basename "$f"); n=$((n + 1))
+		zstd -q -d -c "$g.zst" 2>/dev/null | cmp -s - "$f" || { ok=0; echo "differs: $g.zst" >&2; }
+	done
+	check "zstd: trace -l -z: zstd -d gives the plain server's $n files, byte for byte" test $ok = 1 -a $n = 5
+	check "zstd: trace -l -z: the record cut and left, said" \
+		grep -qE '^server: 127\.0\.0\.2: [0-9]+ bytes of a record cut short dropped$' "$Z/srv-z.err"
+	# (but for the "Input file" lines: an empty CPU's .zst holds an empty
+	# frame, which parse names where it leaves out an empty plain file)
+	( cd "$Z"/srv-z/127.0.0.1-* && "$IOMON" parse -i sda -i sdb ) 2>&1 | sed 's/\.zst:/:/; /^Input file/d' >"$Z/srv-z.txt"
+	( cd "$Z"/srv-plain/127.0.0.1-* && "$IOMON" parse -i sda -i sdb ) 2>&1 | sed '/^Input file/d' >"$Z/srv-plain.txt"
+	same "zstd: trace -l -z: parse reads its .zst files as the plain ones" "$Z/srv-z.txt" "$Z/srv-plain.txt"
+fi
 testcmd "zstd: a level past ZSTD_LEVEL_MAX" "trace -z20 -d /dev/null 2>&1; echo rc=\$?" "trace: -z20: a level from 0 (stored) to 19\nrc=1\n"
 if live_ok "zstd: trace -z live" zstd; then
 	LI=$OUT/loop.img; rm -f "$LI"; truncate -s 64M "$LI"
