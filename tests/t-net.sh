@@ -370,6 +370,18 @@ open(sys.argv[2], "wb").write(d[:o + 30]); print(o)' "$E/nullb0.blktrace.0" "$OU
 		grep -qE '^server: 127\.0\.0\.1: [0-9]+ bytes of a record cut short dropped$' "$OUT/s3.err"
 	check "parse -l: ... the rest parsed ($(grep -c '^ *254,0 ' "$OUT/s3.out") records)" \
 		test "$(grep -c '^ *254,0 ' "$OUT/s3.out")" -gt 1000
+	# a record past NET_CARRY (a 2000-byte payload) cut between two
+	# messages: that connection dropped, saying why; whole, it would pass
+	python3 -c '
+import struct, sys
+r = struct.pack("<IIQQIIIIIHH", 0x65617407, 1, 1000, 0, 0, 0x4000000, 1, 254 << 20, 0, 0, 2000) + b"x" * 2000
+open(sys.argv[1], "wb").write(r[:1000]); open(sys.argv[2], "wb").write(r[1000:])' "$OUT/big1.bin" "$OUT/big2.bin"
+	listen s4 $((P + 28)) parse -l -p $((P + 28))
+	python3 "$NC" $((P + 28)) open:big:0:1 data:big:0:1:$OUT/big1.bin data:big:0:1:$OUT/big2.bin >/dev/null
+	poll 5 grep -q "NET_CARRY" "$OUT/s4.err"
+	sleep 0.3; kill -INT $SPID; wait $SPID
+	check "parse -l: a record past NET_CARRY cut in two: its connection dropped, saying why" \
+		grep -qx 'server: 127.0.0.1: a record longer than this server takes (NET_CARRY); connection dropped' "$OUT/s4.err"
 	"$IOMON" parse -l -i x >/dev/null 2>&1
 	check "parse -l with inputs: refused" test $? = 1
 	"$IOMON" monitor -I 1 -l -t /dev/null >/dev/null 2>"$OUT/ml.err"
