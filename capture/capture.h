@@ -30,6 +30,7 @@ u64 be64_load(const u8 *p);
 u32 be32_load(const u8 *p);
 u32 ne32_load(const u8 *p, int swapped);
 void be_store(u8 *p, u64 v, int n);	/* v as n big-endian bytes */
+void ne_store(u8 *p, u64 v, int n, int be);	/* ... or little-endian */
 /* Encoding: r as a host-order version-7 record, what blkparse -d writes
  * for btt (r->pdu_len goes in the header whatever r->version was).
  * rec_encode: the 48-byte header and, when both fit in room, the payload
@@ -67,6 +68,7 @@ void src_zero_report(void);	/* warns once if unfilled records were skipped */
  * of the compressed stream; both return bytes decompressed there (at most
  * ask), 0 at the end, -1 with errno, -2 when they said what went wrong. */
 int zsrc_is(const u8 *p, u32 n);
+u64 zframe_size(const u8 *p, u32 n);	/* a frame header's content size; 0: none here */
 long zsrc_start(struct src *s, u32 n, u32 ask);
 long zsrc_read(struct src *s, u32 ask);
 extern unsigned long long src_errors, src_zero_records, src_zero_first_off;
@@ -161,6 +163,7 @@ int zout_open(const char *path, int (*create)(const char *path));	/* slot; -1 sa
 int zout_write(int slot, const void *p, size_t n);	/* -1 with errno */
 int zout_finish(void);		/* -1: a byte did not reach its file */
 void zout_close(int slot);	/* its last frame and its file closed (trace -l -z) */
+u32 zout_frame(const void *p, u32 n, const u8 **out);	/* trace -h -z: one frame here; 0 failed */
 /* capture/net.c: blktrace's network protocol.  Client: net_connect
  * opens every connection before tracing starts, net_put stages records,
  * net_round sends what is staged, net_close sends the drops and closes. */

@@ -131,24 +131,46 @@ static void lost(u32 i, u32 cpu, const char *why)
 	*fd = -2;
 }
 
-/* One message: its header, then its records.  The records are dropped
- * (and counted) when the socket cannot take the header at once; once the
- * header is in, the rest may wait NET_WAIT_MS. */
-static void sendout(u32 i, u32 cpu, const u8 *p, u32 n)
+/* One message: its header, then its records (with -z one zstd frame of
+ * them).  The records are dropped (and counted) when the socket cannot
+ * take the header at once; once the header is in, the rest may wait
+ * NET_WAIT_MS. */
+static void send1(u32 i, u32 cpu, const u8 *p, u32 n)
 {
 	int *fd = conn(i, cpu), rc = -2;
+	const u8 *b = p;
+	u32 k = C.cfg.zlevel ? zout_frame(p, n, &b) : n;
 	u8 h[NET_HDR];
 
-	if (*fd >= 0) {
-		net_hdr(h, C.dev[i].name, cpu, n);
+	if (*fd >= 0 && k) {
+		net_hdr(h, C.dev[i].name, cpu, k);
 		rc = send_msg(*fd, h, NET_HDR, 1);
 		if (!rc)
-			rc = send_msg(*fd, p, n, 0);
+			rc = send_msg(*fd, b, k, 0);
 		if (rc < 0)
 			lost(i, cpu, strerror(errno));
 	}
 	if (rc)
 		net_lost[i] += count_records(p, n);
+}
+
+/* -z: frames of whole records, ZSTD_CHUNK at most each, so a frame
+ * dropped takes whole records with it and the rest still decode */
+static void sendout(u32 i, u32 cpu, const u8 *p, u32 n)
+{
+	while (n) {
+		struct rec r;
+		u32 k = 0;
+		int l;
+
+		while (C.cfg.zlevel && n - k >= REC_V7_LEN &&
+		       (l = rec_unfilled(p + k) ? REC_V7_LEN : rec_decode(p + k, n - k, &r)) > 0 && k + (u32)l <= ZSTD_CHUNK)
+			k += (u32)l;
+		if (!k)
+			k = n < ZSTD_CHUNK || !C.cfg.zlevel ? n : ZSTD_CHUNK;
+		send1(i, cpu, p, k);
+		p += k, n -= k;
+	}
 }
 
 static void flush(u32 i)
@@ -229,7 +251,7 @@ int net_connect(void)
 	u32 i, c;
 
 	if (!len) {
-		warn_msg("%s: no such host (not an address, not in /etc/hosts, no answer from DNS)", C.cfg.host);
+		warn_msg("%s: no such host (not a number, not in /etc/hosts, not in DNS)", C.cfg.host);
 		return -1;
 	}
 	net_say(1, "blktrace: connecting to %s\n", C.cfg.host, "");

@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -35,8 +36,9 @@
 #define NET_READ (CAP_BUF / 2 - NET_CARRY)
 
 struct nfile {
-	int fd;
-	u64 bytes, good;	/* received; the end of the last whole record */
+	int fd, z;		/* z: zstd frames (trace -h -z), stored as they come */
+	u64 bytes, good;	/* received; the end of the last whole record (frame) */
+	u64 raw;		/* z: the frames' content sizes, for the summary */
 };
 struct ndev {
 	char name[32];
@@ -57,7 +59,7 @@ struct nconn {
 	int fd, host;
 	u32 ncpu;		/* the first header's max_cpus */
 	time_t t;
-	u32 got, left;		/* header bytes in; data bytes to come */
+	u32 got, left, len;	/* header bytes in; data bytes to come, of len */
 	int dev, swapped;
 	u32 cpu;
 	u8 h[NET_HDR];
@@ -104,19 +106,26 @@ static int follow(struct nfile *f, const u8 *p, u32 k)
 
 /* Open the folder and the files of a new device (blktrace makes one per
  * CPU the client has, written or not).  -1: said why. */
-static int dev_files(struct ndev *d, const char *addr)
+static int folder(const struct ndev *d, char *path)
 {
-	char path[PATH_LEN];
 	struct tm tm;
-	struct stat st;
 	int n;
-	u32 c;
 
 	utc_tm(d->t, &tm);
-	n = sfmt(path, sizeof(path), "%s%s%s-%04d-%02d-%02d-", C.cfg.dir ? C.cfg.dir : "", C.cfg.dir ? "/" : "",
-		 addr, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+	n = sfmt(path, PATH_LEN, "%s%s%s-%04d-%02d-%02d-", C.cfg.dir ? C.cfg.dir : "", C.cfg.dir ? "/" : "",
+		 host[d->host].addr, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
 	n = (int)(fmt_hms(path + n, &tm) - path);
 	path[n] = 0;
+	return n;
+}
+
+static int dev_files(struct ndev *d)
+{
+	char path[PATH_LEN];
+	struct stat st;
+	int n = folder(d, path);
+	u32 c;
+
 	/* the folder: ours, never a link someone planted at its name */
 	if ((mkdir(path, 0755) && errno != EEXIST) || lstat(path, &st) || !S_ISDIR(st.st_mode) ||
 	    st.st_uid != geteuid()) {
@@ -176,7 +185,7 @@ static void host_end(int h)
 			continue;
 		dev_close(d);
 		for (c = 0; c < d->ncpu; c++)
-			bytes[c] = d->f[c].bytes;
+			bytes[c] = d->f[c].z ? d->f[c].raw : d->f[c].bytes;
 		net_say(out, "server: end of run for %s:%s\n", host[h].addr, d->name);
 		all += cap_sum_dev(out, d->name, bytes, NULL, d->ncpu, d->drops);
 		lost += d->drops;
@@ -259,7 +268,7 @@ static struct ndev *dev_of(struct nconn *nc, const char **why)
 	fr->host = nc->host, fr->ncpu = nc->ncpu, fr->cl_id = hdr_u32(nc, 3), fr->t = t;
 	for (i = 0; i < CAP_CPUS; i++)
 		fr->f[i].fd = -1;
-	if (!C.cfg.sink && dev_files(fr, host[nc->host].addr)) {
+	if (!C.cfg.sink && dev_files(fr)) {
 		dev_close(fr);
 		fr->host = -1;
 		*why = "its files cannot be made";
@@ -293,7 +302,7 @@ static const char *header(struct nconn *nc)
 	if (len > 2 && cpu >= d->ncpu)
 		return "a CPU that cannot be";
 	if (len > 2) {
-		nc->left = len;
+		nc->left = nc->len = len;
 		return NULL;
 	}
 	if (len == 2)
@@ -364,15 +373,6 @@ static void stage_flush(void)
 	runs_merge(&stage, to_sink, NULL);
 }
 
-static void store(u8 *p, u64 v, int n, int be)
-{
-	if (be)
-		be_store(p, v, n);
-	else
-		for (; n--; v >>= 8)
-			*p++ = (u8)v;
-}
-
 /* The whole records of the n bytes at p to the sink, as they came but
  * for their time and device (rewritten in place, in their own order and
  * version); the rest, a record cut short, waits in the connection's
@@ -402,8 +402,8 @@ static const char *stream(struct nconn *nc, u8 *p, u32 n)
 			clock_now(CLOCK_MONOTONIC, &t);
 			h->shift = (s64)t.tv_sec * 1000000000 + t.tv_nsec - (s64)r.time;
 		}
-		store(p + 8, r.time + (u64)h->shift, 8, r.swapped);
-		store(p + (r.version == 8 ? 40 : 36), r.dev == d->kdev ? d->shown : shown_as(d, r.dev), 4, r.swapped);
+		ne_store(p + 8, r.time + (u64)h->shift, 8, r.swapped);
+		ne_store(p + (r.version == 8 ? 40 : 36), r.dev == d->kdev ? d->shown : shown_as(d, r.dev), 4, r.swapped);
 	}
 	if (!C.cfg.sink) {
 		if (zout_write(dev[nc->dev].f[nc->cpu].fd, whole, (size_t)(p - whole)))
@@ -417,6 +417,20 @@ static const char *stream(struct nconn *nc, u8 *p, u32 n)
 	return NULL;
 }
 
+/* A stream that begins with zstd's magic: a client's -z frames, stored
+ * as they come in NAME.blktrace.CPU.zst (the file is renamed).  1: not. */
+static int zfile(struct nconn *nc)
+{
+	struct ndev *d = &dev[nc->dev];
+	char a[PATH_LEN], b[PATH_LEN];
+	int n = folder(d, a);
+
+	sfmt(a + n, sizeof(a) - (size_t)n, "/%s.blktrace.%u", d->name, nc->cpu);
+	sfmt(b, sizeof(b), "%s.zst", a);
+	d->f[nc->cpu].z = 1;
+	return rename(a, b) != 0;
+}
+
 /* Data: as much as has come, straight to its file (or to the sink). */
 static const char *data(struct nconn *nc, ssize_t k)
 {
@@ -424,6 +438,10 @@ static const char *data(struct nconn *nc, ssize_t k)
 	const u8 *p = C.buf + NET_CARRY;
 	u32 n = (u32)k;
 
+	if (!f->bytes && zsrc_is(p, n) && (C.cfg.sink || C.cfg.zlevel || zfile(nc)))
+		return C.cfg.sink || C.cfg.zlevel ? "zstd frames (its -z), which only trace -l without -z takes" : "its file cannot be renamed";
+	if (f->z && nc->left == nc->len)	/* a frame's start: its content size */
+		f->raw += zframe_size(p, n);
 	nc->left -= n;
 	f->bytes += n;
 	if (C.cfg.sink || C.cfg.zlevel) {	/* whole records only, the rest carried */
@@ -437,6 +455,10 @@ static const char *data(struct nconn *nc, ssize_t k)
 			return "its file cannot be written";
 		if (w > 0)
 			p += w, k -= w;
+	}
+	if (f->z) {
+		f->good = nc->left ? f->good : f->bytes;
+		return NULL;
 	}
 	return follow(f, C.buf + NET_CARRY, n) ? "data that are not blktrace records" : NULL;
 }

@@ -151,6 +151,16 @@ void be_store(u8 *p, u64 v, int n)
 	}
 }
 
+/* v as n bytes in a record's own order (big-endian when be) */
+void ne_store(u8 *p, u64 v, int n, int be)
+{
+	if (be)
+		be_store(p, v, n);
+	else
+		for (; n--; v >>= 8)
+			*p++ = (u8)v;
+}
+
 /* Category names for -a, in bit order; blktrace and blkparse also take the
  * kernel's BLK_TC_ spelling.  Returns the bit, or -1. */
 int mask_bit(const char *s)

@@ -141,7 +141,9 @@ static int setup(struct tdev *d)
 	if (!setup_once(d))
 		return 0;
 	warn_msg("BLKTRACESETUP(2) %s failed: %s", d->path, strerror(errno));
-	return -1;
+	/* busy again: another capture's setup, in lockdown on its way to
+	 * tracefs as ours is; tracefs instances do not collide */
+	return errno == EBUSY ? RUN_FALLBACK : -1;
 }
 
 static void teardown(struct tdev *d)

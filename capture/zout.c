@@ -27,6 +27,7 @@ int zout_level(const char *arg)
 }
 int zout_open(const char *path, int (*create)(const char *path)) { (void)path, (void)create; return -1; }
 void zout_close(int slot) { (void)slot; }
+u32 zout_frame(const void *p, u32 n, const u8 **out) { (void)p, (void)n, (void)out; return 0; }
 int zout_write(int fd, const void *p, size_t n) { (void)fd, (void)p, (void)n; return -1; }
 int zout_finish(void) { return 0; }
 
@@ -119,6 +120,27 @@ static int emit(struct zout *z, int last)
 		return -1;
 	}
 	return put(z->fd, frame, r);
+}
+
+/* One frame of the n bytes at p (at most ZSTD_CHUNK), made in this
+ * process at -z's level (0: stored), for the network client: its length,
+ * the bytes at *out; 0 when it could not be made. */
+u32 zout_frame(const void *p, u32 n, const u8 **out)
+{
+	size_t r;
+
+	*out = frame;
+	if (!level) {
+		u32 b = n << 3 | 1;
+		u8 h[12] = { 0x28, 0xb5, 0x2f, 0xfd, 0xa0, (u8)n, (u8)(n >> 8), (u8)(n >> 16), (u8)(n >> 24),
+			     (u8)b, (u8)(b >> 8), (u8)(b >> 16) };
+
+		memcpy(frame, h, sizeof(h));
+		memcpy(frame + sizeof(h), p, n);
+		return n + (u32)sizeof(h);
+	}
+	r = ZSTD_compressCCtx(cc, frame, sizeof(frame), p, n, level);
+	return ZSTD_isError(r) ? 0 : (u32)r;
 }
 
 /* n bytes for fd, compressed; -1 with errno (or said) when they cannot be */

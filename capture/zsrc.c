@@ -17,6 +17,21 @@ int zsrc_is(const u8 *p, u32 n)
 	return n >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd;
 }
 
+/* The content size a zstd frame header gives (RFC 8878), 0 when it has
+ * none or is not all here: the frames iomon's client makes carry it. */
+u64 zframe_size(const u8 *p, u32 n)
+{
+	u32 fhd = p[4], fcs = fhd >> 6, single = fhd >> 5 & 1, at = 5 + !single + (u32)(fhd & 3 ? 1 << ((fhd & 3) - 1) : 0);
+	u32 len = fcs ? 1u << fcs : single;
+	u64 v = 0;
+
+	if (!len || at + len > n)
+		return 0;
+	while (len--)
+		v = v << 8 | p[at + len];
+	return v + (fcs == 1 ? 256 : 0);
+}
+
 #ifndef IOMON_ZSTD
 
 long zsrc_start(struct src *s, u32 n, u32 ask)

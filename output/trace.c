@@ -92,10 +92,6 @@ static int options(struct cap_cfg *c, int argc, char **argv)
 	for (; opt_ind < argc; opt_ind++)
 		if (cap_add_device(argv[opt_ind]))
 			return 1;
-	if (c->zlevel && c->host) {
-		warn_msg("-z: not with -h (the network carries blktrace's plain records; trace -l -z compresses them on the server)");
-		return 1;
-	}
 	if (c->listen)
 		return 0;
 	if (!cap_ndev()) {

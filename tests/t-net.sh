@@ -166,7 +166,7 @@ while True:
 	done
 	for h in comment.iomon.test nosuch.iomon.test 1::2::3 1:2:3 256.1.1.1; do
 		ns "$IOMON" trace -d "$LOOP" -h $h -p $((P + 27)) -w 1 >/dev/null 2>"$OUT/h6.err"
-		check "net client -h $h: no such host, said" grep -qx "trace: $h: no such host (not an address, not in /etc/hosts, no answer from DNS)" "$OUT/h6.err"
+		check "net client -h $h: no such host, said" grep -qx "trace: $h: no such host (not a number, not in /etc/hosts, not in DNS)" "$OUT/h6.err"
 	done
 	kill $dpid2; wait $dpid2 2>/dev/null
 	kill -INT $spid; wait $spid

@@ -134,9 +134,6 @@ else
 	check "zstd tiny: a 128 KiB window decodes ($(events "$Z/tiny.out") events)" test "$(events "$Z/tiny.out")" = "$(events "$Z/s.ref")"
 fi
 
-# trace -z: two captures of one loop device at once (tracefs instances are
-# private), one compressed: the same events, and zstd -d gives the files
-testcmd "zstd: -z on the client is refused, saying why" "trace -z -h 127.0.0.1 2>&1; echo rc=\$?" "trace: -z: not with -h (the network carries blktrace's plain records; trace -l -z compresses them on the server)\nrc=1\n"
 # trace -l -z: the server compresses what its clients send.  A crafted
 # client (two devices, two CPUs, a record cut between two messages, one
 # cut and left) against a plain server and a -z one: zstd -d gives the
@@ -172,6 +169,8 @@ if need "zstd: trace -l -z" python3; then
 	same "zstd: trace -l -z: parse reads its .zst files as the plain ones" "$Z/srv-z.txt" "$Z/srv-plain.txt"
 fi
 testcmd "zstd: a level past ZSTD_LEVEL_MAX" "trace -z20 -d /dev/null 2>&1; echo rc=\$?" "trace: -z20: a level from 0 (stored) to 19\nrc=1\n"
+# trace -z: two captures of one loop device at once (tracefs instances are
+# private), one compressed: the same events, and zstd -d gives the files
 if live_ok "zstd: trace -z live" zstd; then
 	LI=$OUT/loop.img; rm -f "$LI"; truncate -s 64M "$LI"
 	LOOP=$(losetup -f --show "$LI"); LN=${LOOP#/dev/}
@@ -248,5 +247,40 @@ if live_ok "zstd: trace -z live" zstd; then
 	check "trace -z: a symlink where a file goes: exit 1" test $? = 1
 	check "trace -z: a symlink where a file goes: named, never followed" \
 		sh -c "grep -q 'blktrace.0.zst: a symbolic link' '$Z/cs.err' && [ ! -e '$Z/elsewhere' ]"
+	# trace -h -z: the client sends zstd frames of whole records; iomon's
+	# server stores them as NAME.blktrace.CPU.zst and counts their content
+	# in its summary.  Beside it a plain local capture of the same load:
+	# zstd -d of the server's files parses as the local files do
+	PN=$((20000 + $$ % 20000 + 5)); rm -rf "$Z/nz" "$Z/nl"; mkdir -p "$Z/nz" "$Z/nl"
+	"$IOMON" trace -l -p $PN -D "$Z/nz" >"$Z/nz.out" 2>"$Z/nz.err" & sp=$!
+	poll 10 sh -c "ss -ltn | grep -q ':$PN '"
+	rm -f "$Z/nc.err" "$Z/nl.err"
+	"$IOMON" trace -z -d "$LOOP" -h 127.0.0.1 -p $PN >"$Z/nc.out" 2>"$Z/nc.err" & c1=$!
+	"$IOMON" trace -d "$LOOP" -D "$Z/nl" >"$Z/nl.out" 2>"$Z/nl.err" & c2=$!
+	capturing "$Z/nc.err" $c1; capturing "$Z/nl.err" $c2
+	dd if=/dev/zero of="$LOOP" bs=4k count=300 oflag=direct 2>/dev/null
+	kill -INT $c1 $c2; wait $c1; r1=$?; wait $c2
+	poll 10 grep -q "end of run" "$Z/nz.out"; kill -INT $sp; wait $sp
+	check "trace -h -z: exit 0" test $r1 = 0
+	D=$(ls -d "$Z"/nz/127.0.0.1-* | head -1)
+	check "trace -h -z: the server's files are NAME.blktrace.CPU.zst, valid zstd" \
+		sh -c "ls '$D' | grep -q '^$LN\.blktrace\.0\.zst$' && for f in '$D'/*.zst; do zstd -q -t \"\$f\" || exit 1; done"
+	sed -n '/^===/,$p' "$Z/nc.out" >"$Z/nc.sum"; sed -n '/^===/,$p' "$Z/nz.out" >"$Z/nz.sum"
+	same "trace -h -z: the server's summary counts what the frames hold, as the client's" "$Z/nz.sum" "$Z/nc.sum"
+	( cd "$D" && "$IOMON" parse -i $LN ) | sed '/^Input file/d' | awk '{ $4 = ""; print }' >"$Z/nz.txt"
+	( cd "$Z/nl" && "$IOMON" parse -i $LN ) | sed '/^Input file/d' | awk '{ $4 = ""; print }' >"$Z/nl.txt"
+	check "trace -h -z: the server's files parse as the local capture's ($(grep -c ' C ' "$Z/nz.txt") completions)" \
+		sh -c "grep -q ' C ' '$Z/nz.txt' && cmp -s '$Z/nz.txt' '$Z/nl.txt'"
+	check "trace -h -z: the frames are smaller than the records ($(cat "$D"/*.zst | wc -c) bytes)" \
+		test "$(cat "$D"/*.zst | wc -c)" -lt "$(cat "$Z"/nl/$LN.blktrace.* | wc -c)"
+	# parse -l takes no frames: that connection is dropped, saying why
+	"$IOMON" parse -l -p $((PN + 1)) >/dev/null 2>"$Z/pz.err" & sp=$!
+	poll 10 sh -c "ss -ltn | grep -q ':$((PN + 1)) '"
+	"$IOMON" trace -z -d "$LOOP" -h 127.0.0.1 -p $((PN + 1)) -w 2 >/dev/null 2>"$Z/pc.err" &
+	c1=$!; capturing "$Z/pc.err" $c1
+	dd if=/dev/zero of="$LOOP" bs=4k count=50 oflag=direct 2>/dev/null; wait $c1
+	poll 5 grep -q "zstd frames" "$Z/pz.err"; kill -INT $sp; wait $sp
+	check "parse -l and a -z client: its connection dropped, saying why" \
+		grep -q "^server: 127.0.0.1: zstd frames (its -z), which only trace -l without -z takes; connection dropped$" "$Z/pz.err"
 	losetup -d "$LOOP"; rm -f "$LI"
 fi
