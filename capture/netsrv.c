@@ -38,7 +38,7 @@
 struct nfile {
 	int fd, z;		/* z: zstd frames (trace -h -z), stored as they come */
 	u64 bytes, good;	/* received; the end of the last whole record (frame) */
-	u64 raw;		/* z: the frames' content sizes, for the summary */
+	u64 raw, pend;		/* z: whole frames' content sizes (the summary's); this one's */
 };
 struct ndev {
 	char name[32];
@@ -441,7 +441,7 @@ static const char *data(struct nconn *nc, ssize_t k)
 	if (!f->bytes && zsrc_is(p, n) && (C.cfg.sink || C.cfg.zlevel || zfile(nc)))
 		return C.cfg.sink || C.cfg.zlevel ? "zstd frames (its -z), which only trace -l without -z takes" : "its file cannot be renamed";
 	if (f->z && nc->left == nc->len)	/* a frame's start: its content size */
-		f->raw += zframe_size(p, n);
+		f->pend = zframe_size(p, n);
 	nc->left -= n;
 	f->bytes += n;
 	if (C.cfg.sink || C.cfg.zlevel) {	/* whole records only, the rest carried */
@@ -456,10 +456,10 @@ static const char *data(struct nconn *nc, ssize_t k)
 		if (w > 0)
 			p += w, k -= w;
 	}
-	if (f->z) {
-		f->good = nc->left ? f->good : f->bytes;
+	if (f->z && !nc->left)	/* a whole frame */
+		f->good = f->bytes, f->raw += f->pend;
+	if (f->z)
 		return NULL;
-	}
 	return follow(f, C.buf + NET_CARRY, n) ? "data that are not blktrace records" : NULL;
 }
 

@@ -382,6 +382,22 @@ open(sys.argv[1], "wb").write(r[:1000]); open(sys.argv[2], "wb").write(r[1000:])
 	sleep 0.3; kill -INT $SPID; wait $SPID
 	check "parse -l: a record past NET_CARRY cut in two: its connection dropped, saying why" \
 		grep -qx 'server: 127.0.0.1: a record longer than this server takes (NET_CARRY); connection dropped' "$OUT/s4.err"
+	# a -z client's frames (trace -h -z) to a plain server: stored as
+	# NAME.blktrace.CPU.zst, a frame half-sent at the end cut, and the
+	# summary counts what the whole frames hold
+	if need "net server: a -z client's frames" zstd; then
+		zstd -q -c "$E/nullb0.blktrace.0" >"$OUT/f1.zst"; head -c 100 "$OUT/f1.zst" >"$OUT/fcut.bin"
+		rm -rf "$OUT/zf"; mkdir -p "$OUT/zf"
+		"$IOMON" trace -l -p $((P + 29)) -D "$OUT/zf" >"$OUT/zf.out" 2>"$OUT/zf.err" & SPID=$!
+		poll 10 sh -c "ss -ltn | grep -q ':$((P + 29)) '"
+		python3 "$NC" $((P + 29)) open:zc:0:1 data:zc:0:1:$OUT/f1.zst raw:zc:0:1:5000:$OUT/fcut.bin >/dev/null
+		poll 5 grep -q "end of run" "$OUT/zf.out"; kill -INT $SPID; wait $SPID
+		check "net server, a -z client: its frames in zc.blktrace.0.zst, the half-sent one cut" \
+			cmp "$OUT"/zf/*/zc.blktrace.0.zst "$OUT/f1.zst"
+		check "net server, a -z client: the cut said" grep -q '^server: 127.0.0.1: zc.blktrace.0: 100 bytes of a record cut short removed$' "$OUT/zf.err"
+		check "net server, a -z client: the summary counts the whole frame's records" \
+			grep -qE '^  CPU  0: +1147 events, +54 KiB data$' "$OUT/zf.out"
+	fi
 	"$IOMON" parse -l -i x >/dev/null 2>&1
 	check "parse -l with inputs: refused" test $? = 1
 	"$IOMON" monitor -I 1 -l -t /dev/null >/dev/null 2>"$OUT/ml.err"
