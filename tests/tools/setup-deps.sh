@@ -10,6 +10,7 @@
 # check (make check), demo and:
 #   blktrace            the oracle: Debian's blkparse 1.2.0
 #   file, python3       test helpers
+#   iproute2            ss, to see a test's server listening (t-net.sh, t-zstd.sh)
 #   fdisk               sfdisk, for partitions on loop devices
 #   strace, gdb         fault injection; counting heap calls (t-heap.sh)
 #   g++, xz-utils, procps   build and run IBM's ziomon (t-ziomon-real.sh)
@@ -53,6 +54,7 @@ if has check; then
 	command -v blkparse >/dev/null || need+=(blktrace)
 	command -v file >/dev/null || need+=(file)
 	command -v python3 >/dev/null || need+=(python3)
+	command -v ss >/dev/null || need+=(iproute2)
 	command -v sfdisk >/dev/null || need+=(fdisk)
 	command -v strace >/dev/null || need+=(strace)
 	command -v gdb >/dev/null || need+=(gdb)
