@@ -509,9 +509,9 @@ int cap_run(const struct cap_cfg *c)
 	return rc || C.write_failed;
 }
 
-/* Live capture for another applet (monitor -t, top), or with a port
- * trace -l's clients (monitor -l): records go to sink, round is called
- * after each round of reads; 0 on success. */
+/* Live capture (or trace -l's clients) for another applet: one stream
+ * of records to sink, round (if any) after each round of reads; 0 on
+ * success. */
 static int (*plain_sink)(const void *, size_t);
 static void (*plain_round)(void);
 
@@ -527,6 +527,18 @@ static void to_plain_round(void *ctx)
 	plain_round();
 }
 
+int cap_run_plain(struct cap_cfg *c, int (*sink)(const void *, size_t), void (*round)(void))
+{
+	plain_sink = sink;
+	plain_round = round;
+	c->to_stdout = 1;
+	c->sink = to_plain_sink;
+	c->round = round ? to_plain_round : NULL;
+	return cap_run(c);
+}
+
+/* monitor -t and top: the devices; with a port, trace -l's clients
+ * (monitor -l) */
 int trace_devices(char **devs, int n, u32 port, u32 mask, int (*sink)(const void *, size_t), void (*round)(void))
 {
 	struct cap_cfg c;
@@ -538,11 +550,6 @@ int trace_devices(char **devs, int n, u32 port, u32 mask, int (*sink)(const void
 	for (i = 0; i < n; i++)
 		if (cap_add_device(devs[i]))
 			return 1;
-	plain_sink = sink;
-	plain_round = round;
 	c.mask = mask;
-	c.to_stdout = 1;
-	c.sink = to_plain_sink;
-	c.round = round ? to_plain_round : NULL;
-	return cap_run(&c);
+	return cap_run_plain(&c, sink, round);
 }

@@ -188,7 +188,9 @@ int cap_add_device(const char *path);	/* -1: said why */
 int cap_add_devices_from(const char *file);	/* one per line or word */
 u32 cap_ndev(void);
 int cap_run(const struct cap_cfg *c);	/* 0 on success; prints the summary */
-/* monitor -t and top: the devices (or with a port, trace -l's clients),
- * records to sink, round after reads */
+/* cap_run with its records as one stream to sink, round (or NULL) after
+ * each round of reads.  trace_devices: monitor -t's and top's devices (or
+ * with a port, trace -l's clients) so. */
+int cap_run_plain(struct cap_cfg *c, int (*sink)(const void *, size_t), void (*round)(void));
 int trace_devices(char **devs, int n, u32 port, u32 mask, int (*sink)(const void *, size_t), void (*round)(void));
 #endif

@@ -104,8 +104,7 @@ static int follow(struct nfile *f, const u8 *p, u32 k)
 	return 0;
 }
 
-/* Open the folder and the files of a new device (blktrace makes one per
- * CPU the client has, written or not).  -1: said why. */
+/* A device's folder, DIR/ADDR-YYYY-MM-DD-HH:MM:SS, into path; its length */
 static int folder(const struct ndev *d, char *path)
 {
 	struct tm tm;
@@ -119,6 +118,8 @@ static int folder(const struct ndev *d, char *path)
 	return n;
 }
 
+/* Open the folder and the files of a new device (blktrace makes one per
+ * CPU the client has, written or not).  -1: said why. */
 static int dev_files(struct ndev *d)
 {
 	char path[PATH_LEN];

@@ -361,15 +361,8 @@ COLD void bp_push_begin(void)
 
 static void (*live_then)(void);
 
-static int to_parser(void *ctx, const void *p, size_t n)
+static void live_round(void)
 {
-	(void)ctx;
-	return bp_push(p, n);
-}
-
-static void live_round(void *ctx)
-{
-	(void)ctx;
 	bp_pump();
 	if (live_then)
 		live_then();
@@ -381,10 +374,8 @@ COLD int bp_live(struct cap_cfg *c, void (*then)(void))
 {
 	bp_push_begin();
 	live_then = then;
-	c->to_stdout = c->watch_stdout = 1;
-	c->sink = to_parser;
-	c->round = live_round;
-	return cap_run(c);
+	c->watch_stdout = 1;
+	return cap_run_plain(c, bp_push, live_round);
 }
 
 /* The last records, the summaries, the exit status. */
