@@ -165,9 +165,9 @@ while True:
 		printf 'search example\nnameserver 127.0.0.77\n' >"$OUT/resolv.conf"
 		ns() { unshare -m sh -c "mount --bind '$OUT/hosts' /etc/hosts && mount --bind '$OUT/resolv.conf' /etc/resolv.conf && \"\$@\"" - "$@"; }
 		for h in hosts.iomon.test collector.iomon.test; do
-			ns "$IOMON" trace -d "$LOOP" -h $h -p $((P + 27)) -w 1 >"$OUT/h6.out" 2>"$OUT/h6.err"
+			ns "$IOMON" trace -d "$LOOP" -h $h -p $((P + 27)) -w 1 >"$OUT/h6.out" 2>"$OUT/h6.err"; rc=$?
 			check "net client -h $h ($([ $h = collector.iomon.test ] && echo DNS || echo /etc/hosts)): exit 0, connected" \
-				sh -c "test $? = 0 && grep -qx 'blktrace: connected!' '$OUT/h6.out'"
+				sh -c "test $rc = 0 && grep -qx 'blktrace: connected!' '$OUT/h6.out'"
 		done
 		for h in comment.iomon.test nosuch.iomon.test 1::2::3 1:2:3 256.1.1.1; do
 			ns "$IOMON" trace -d "$LOOP" -h $h -p $((P + 27)) -w 1 >/dev/null 2>"$OUT/h6.err"
