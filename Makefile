@@ -144,7 +144,9 @@ SRCS := \
 	output/trace.c
 # every header: a new one triggers rebuilds without naming it here
 HDRS := $(wildcard *.h */*.h)
-OBJS := $(SRCS:%.c=$(B)/obj/%.o)
+# The applets' USAGE() texts, packed into one generated source (iomon.h)
+USAGE_C := build/usage.c
+OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/$(USAGE_C:.c=.o)
 # The per-record path: decoding and formatting.  -Os turns every divide by
 # a constant into a div instruction, which made number formatting half of
 # parse's time; these few objects are built for speed instead.  (Decoding,
@@ -185,6 +187,12 @@ $(STAMP): FORCE
 	@{ echo '$(CC) $(CFLAGS) $(NOUNWIND) $(CPPFLAGS) $(LDFLAGS)'; echo 'HOT $(HOTFLAGS) $(HOT:$(B)/obj/%=%)'; echo 'SMALL $(SMALLFLAGS)'; command -v $(firstword $(CC)); \
 		$(CC) -dumpfullversion -dumpmachine 2>&1; } >$@.new
 	@if cmp -s $@ $@.new; then rm -f $@.new; else mv -f $@.new $@; fi
+
+build/packtext: tests/tools/packtext.c
+	@mkdir -p $(dir $@)
+	cc -O2 -Wall -Wextra -o $@ $<
+$(USAGE_C): build/packtext $(SRCS)
+	build/packtext $@ $(SRCS)
 
 $(B)/obj/%.o: %.c $(HDRS) $(STAMP)
 	@mkdir -p $(dir $@)
@@ -266,7 +274,7 @@ tests/tools/gentrace: tests/tools/gentrace.c
 	cc -O2 -Wall -Wextra -o $@ $<
 
 clean:
-	rm -rf build/obj build/tiny build/cc.stamp $(addprefix build/,$(CROSS_ARCHES)) \
+	rm -rf build/obj build/tiny build/cc.stamp build/packtext $(USAGE_C) $(addprefix build/,$(CROSS_ARCHES)) \
 		iomon iomon_unstripped tests/tools/gentrace tests/tools/peakrss
 
 # A build with every pool tiny: tests drive each one past its limit.
@@ -275,12 +283,12 @@ TINY := -DIOMON_PLOT -DZSTD_WINDOW_LOG=17 -DPROC_MAX=3 -DTRACK_MAX=4 -DPPI_MAX=2
 	-DHOLD_MAX=1 -DHOLD_BYTES=8 -DMON_PENDING=2 -DMON_DEVS=1 -DTOP_TAGS=2 -DTOP_ROWS=2 -DTOP_REQS=4 \
 	-DREPLAY_FILES=1 -DNOTICE_BUF=16 -DCAP_DEVS=1 -DCAP_CPUS=1 -DNET_CONNS=2 -DNET_HOSTS=1 -DNET_DEVS=1 -DTOP_RUNS=1 -DTOP_HELPER_MS=5000 \
 	-DBTT_DEVS=1 -DBTT_REQS=4 -DBTT_LIVES=1 -DBTT_SEEKS=8 -DBTT_PROCS=2 -DPLOT_SERIES=1 -DPLOT_REQS=2
-$(B)/tiny/iomon: $(SRCS) $(HDRS) Makefile $(STAMP) $(ZLIB)
+$(B)/tiny/iomon: $(SRCS) $(USAGE_C) $(HDRS) Makefile $(STAMP) $(ZLIB)
 	@mkdir -p $(dir $@)
-	$(CC) -I. $(ZCPP) $(TINY) -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS) $(ZLIB)
+	$(CC) -I. $(ZCPP) $(TINY) -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS) $(USAGE_C) $(ZLIB)
 
-print-srcs:
-	@echo $(SRCS)
+print-srcs: $(USAGE_C)
+	@echo $(SRCS) $(USAGE_C)
 
 print-budget:
 	@echo $(SIZE_BUDGET)

@@ -9,29 +9,26 @@
 #include <unistd.h>
 #include "output/output.h"
 
-extern const char parse_usage[], trace_usage[], btrace_usage[], monitor_usage[], top_usage[], btt_usage[], plot_usage[];
-
 /* generic: a name other tools own too (procps' top); --install makes its
  * link only with --all. */
 static const struct applet {
 	const char *name;
 	int (*main)(int, char **);
-	const char *usage;
-	int generic;
+	char usage, generic;	/* usage: U_* */
 } applets[] = {		/* sorted by name */
-	{ "biotop", top_main, top_usage, 0 },
-	{ "blkiomon", monitor_main, monitor_usage, 0 },
-	{ "blkparse", parse_main, parse_usage, 0 },
-	{ "blktrace", trace_main, trace_usage, 0 },
-	{ "btrace", btrace_main, btrace_usage, 0 },
-	{ "btt", btt_main, btt_usage, 0 },
-	{ "monitor", monitor_main, monitor_usage, 1 },
-	{ "parse", parse_main, parse_usage, 1 },
+	{ "biotop", top_main, U_top, 0 },
+	{ "blkiomon", monitor_main, U_monitor, 0 },
+	{ "blkparse", parse_main, U_parse, 0 },
+	{ "blktrace", trace_main, U_trace, 0 },
+	{ "btrace", btrace_main, U_btrace, 0 },
+	{ "btt", btt_main, U_btt, 0 },
+	{ "monitor", monitor_main, U_monitor, 1 },
+	{ "parse", parse_main, U_parse, 1 },
 #ifdef IOMON_PLOT
-	{ "plot", plot_main, plot_usage, 1 },
+	{ "plot", plot_main, U_plot, 1 },
 #endif
-	{ "top", top_main, top_usage, 1 },
-	{ "trace", trace_main, trace_usage, 1 },
+	{ "top", top_main, U_top, 1 },
+	{ "trace", trace_main, U_trace, 1 },
 };
 #define NAPPLETS (sizeof(applets) / sizeof(applets[0]))
 
@@ -110,8 +107,7 @@ static int run(const struct applet *a, int argc, char **argv, int quiet)
 	applet_name = a->name;
 	quiet_notes = quiet;
 	if (argc > 1 && !strcmp(argv[1], "--help")) {
-		put(1, a->usage);
-		return 0;
+		return usage_put(1, a->usage) != 0;
 	}
 	return a->main(argc, argv);
 }

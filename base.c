@@ -57,6 +57,33 @@ void note_msg(const char *fmt, ...)
 	va_end(ap);
 }
 
+extern const unsigned char usage_lz[];
+extern const unsigned short usage_span[U_N][2];
+extern char usage_buf[];
+
+/* the code is packtext.c's: a byte below 0x80 is itself, 1LLLHHHH then
+ * LLLLLLLL copies LLL+3 bytes from HHHH:LLLLLLLL+1 back.  Every text is
+ * unpacked from the start, as copies reach into earlier ones. */
+int usage_put(int fd, int id)
+{
+	const unsigned char *p = usage_lz;
+	char *o = usage_buf;
+	size_t at = usage_span[id][0], n = usage_span[id][1] - at, back;
+	unsigned c;
+
+	while (o < usage_buf + at + n) {
+		c = *p++;
+		if (c < 0x80) {
+			*o++ = (char)c;
+			continue;
+		}
+		back = ((c & 15) << 8 | *p++) + 1;
+		for (c = (c >> 4 & 7) + 3; c--; o++)
+			*o = o[-back];
+	}
+	return write(fd, usage_buf + at, n) == (ssize_t)n ? 0 : -1;
+}
+
 void err_sys(const char *what)
 {
 	warn_msg("%s: %s", what, strerror(errno));

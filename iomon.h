@@ -60,6 +60,14 @@ int ob_close(struct obuf *o);
 
 /* base.c: errors go through one place; files, scanning, options */
 extern const char *applet_name;
+/* USAGE(id, "text" ...): an applet's usage text, kept beside its options
+ * but not compiled there: the build packs every one into one stream
+ * (tests/tools/packtext.c writes build/usage.c), and usage_put unpacks
+ * text U_id and writes it to fd (-1 when the write fails).  6.5 KB of
+ * text take 3 KB so. */
+#define USAGE(id, text)
+enum { U_parse, U_trace, U_btrace, U_monitor, U_top, U_btt, U_plot, U_N };
+int usage_put(int fd, int id);
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void err_sys(const char *what);	/* "applet: what: strerror" */
 /* a notice, not an error: quiet under the original tools' names */

@@ -1,22 +1,21 @@
 /* output/btrace.c: driver: btrace: usage, options, capture -> blkparse in one process */
 /* btrace: blktrace -o - ... | blkparse -i - in one process.  The capture
  * hands its records to the parser directly; nothing queues in between. */
-const char btrace_usage[] =
+#include <string.h>
+#include <unistd.h>
+#include "output/bp.h"
+
+USAGE(btrace,
 "usage: btrace [-s] [-t] [-w N] [-n N] [-b N] [-a <trace>...] [-r <dbg mnt>] <dev>...\n"
 "\n"
 "Trace the devices and print blkparse's text live, until interrupted.\n"
 " -s  per-process statistics      -t  queue/dispatch/complete times\n"
 " -w N  stop after N seconds      -n N, -b N  kernel buffers (blktrace -n, -b)\n"
-" -a NAME  trace only this category (repeatable)   -r PATH  debugfs mount\n";
-
-#include <string.h>
-#include <unistd.h>
-#include "output/bp.h"
+" -a NAME  trace only this category (repeatable)   -r PATH  debugfs mount\n")
 
 static int usage(void)
 {
-	if (write(2, btrace_usage, sizeof(btrace_usage) - 1) < 0)
-		return 2;
+	usage_put(2, U_btrace);
 	return 2;
 }
 

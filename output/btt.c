@@ -9,10 +9,10 @@
 #include <unistd.h>
 #include "output/bp.h"
 
-const char btt_usage[] =
+USAGE(btt,
 "usage: btt -i INPUT... | -t DEV... | --listen[=PORT] [-w SECS] [-S SECS] [-o NAME] [-A]\n"
 "  [-l|-q|-z|-I NAME] [--hist] [--json FILE] [--prom FILE]\n"
-"  INPUT: a dump, a trace's NAME, or -; --listen: trace -h's clients (8462)\n";
+"  INPUT: a dump, a trace's NAME, or -; --listen: trace -h's clients (8462)\n")
 
 static char btt_out[8192];
 
@@ -106,7 +106,6 @@ COLD int btt_main(int argc, char **argv)
 {
 	struct cap_cfg cfg;
 	struct stat st;
-	struct obuf o;
 	int c, rc;
 
 	cap_defaults(&cfg);
@@ -147,9 +146,7 @@ COLD int btt_main(int argc, char **argv)
 				return 1;
 			break;
 		default:
-			ob_init(&o, 2, "(stderr)", btt_out, sizeof(btt_out));
-			ob_puts(&o, btt_usage);
-			ob_close(&o);
+			usage_put(2, U_btt);
 			return 1;
 		}
 	}

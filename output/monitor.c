@@ -8,7 +8,16 @@
  * Unmatched requests age out of a fixed pool and are counted (-D),
  * instead of living forever.
  */
-const char monitor_usage[] =
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "output/output.h"
+
+USAGE(monitor,
 "usage: blkiomon -I SECS [-h FILE] [-b FILE] [-d FILE] [-D FILE] [-Q PATH -q ID -m MSGID]\n"
 "       iomon monitor -I SECS [OPTIONS] [-i NAME]\n"
 "\n"
@@ -31,16 +40,7 @@ const char monitor_usage[] =
 "     --prom=FILE             Prometheus text (node_exporter textfile), each interval\n"
 "     --json=FILE             one JSON object per device and interval ('-' stdout)\n"
 "     --clock=wall|trace      interval clock (wall for stdin, trace for -i)\n"
-" -V, --version               print the version\n";
-
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include "output/output.h"
+" -V, --version               print the version\n")
 
 static struct mon {
 	u64 drvdata, overall;
@@ -308,10 +308,9 @@ COLD static int options(int argc, char **argv)
 			return write(1, line, (size_t)n) == n ? 0 : 1;
 		}
 		case 'H':
-			return write(1, monitor_usage, sizeof(monitor_usage) - 1) < 0;
+			return usage_put(1, U_monitor) != 0;
 		default:
-			if (write(2, monitor_usage, sizeof(monitor_usage) - 1) < 0)
-				return 1;
+			usage_put(2, U_monitor);
 			return 1;
 		}
 	}

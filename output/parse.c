@@ -3,7 +3,18 @@
  *
  * usage: iomon parse [-i NAME]... [-D DIR] [-o FILE] [-d FILE] [OPTIONS] [NAME]...
  */
-const char parse_usage[] =
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "output/bp.h"
+
+USAGE(parse,
 "usage: blkparse -i NAME [-i NAME]... [OPTIONS]\n"
 "       iomon parse -i NAME [OPTIONS]\n"
 "\n"
@@ -32,18 +43,7 @@ const char parse_usage[] =
 " -l, --listen[=PORT]         take trace -h's and blktrace -h's clients and\n"
 "                             print their records (port 8462; -p PORT)\n"
 " -v, --verbose               say more about marginal errors\n"
-" -V, --version               print the version\n";
-
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdlib.h>
-#include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include "output/bp.h"
+" -V, --version               print the version\n")
 
 /* ---- options ---- */
 
@@ -159,10 +159,9 @@ static int opt_exit(int c, const char *prog)
 		n = sfmt(line, sizeof(line), "%s version 1.2.0\n", prog);
 		return write(1, line, (size_t)n) == n ? -2 : 1;
 	case 'H':
-		return write(1, parse_usage, sizeof(parse_usage) - 1) < 0 ? 1 : -2;
+		return usage_put(1, U_parse) ? 1 : -2;
 	default:
-		if (write(2, parse_usage, sizeof(parse_usage) - 1) < 0)
-			return 1;
+		usage_put(2, U_parse);
 		return 1;
 	}
 }
@@ -216,8 +215,7 @@ static int options(int argc, char **argv)
 		if (add_input(argv[opt_ind]))
 			return 1;
 	if (net.listen == !!(P.pipe_name || P.ndevs)) {	/* inputs, or -l: one */
-		if (write(2, parse_usage, sizeof(parse_usage) - 1) < 0)
-			return 1;
+		usage_put(2, U_parse);
 		return 1;
 	}
 	if (mask)

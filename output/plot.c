@@ -6,10 +6,10 @@
 #include <unistd.h>
 #include "output/bp.h"
 
-const char plot_usage[] =
+USAGE(plot,
 "usage: plot -i INPUT... | -t DEV... [-w SECS] [-o FILE.svg] [-T TITLE] [-l LABEL]...\n"
 "  [-O GRAPH]... [-N GRAPH]... [-x MIN:MAX] [-P]   INPUT: a dump, a trace's NAME, or -\n"
-"  GRAPH: io tput iops latency queue_depth heatmap (all by default)\n";
+"  GRAPH: io tput iops latency queue_depth heatmap (all by default)\n")
 
 static const char graph_names[][12] = { "io", "tput", "iops", "latency", "queue_depth", "heatmap" };
 
@@ -72,7 +72,7 @@ COLD int plot_main(int argc, char **argv)
 		case 'N': if (!(c = graph(opt_arg))) return 1; no |= c; break;
 		case 'x': if (xrange(opt_arg)) return 1; break;
 		case 'P': plot_by_proc = 1; break;
-		default: return write(2, plot_usage, sizeof(plot_usage) - 1) < 0 || 1;
+		default: usage_put(2, U_plot); return 1;
 		}
 	}
 	if ((!nin && !cap_ndev()) || opt_ind < argc) {

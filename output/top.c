@@ -8,7 +8,14 @@
  * record on its stdin and says which tag each belongs to; rows are then
  * per tag instead of per process.
  */
-const char top_usage[] =
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "output/output.h"
+
+USAGE(top,
 "usage: iomon top [-C] [-r MAXROWS] [-p PID] [-d DEV]... [-i NAME]\n"
 "                 [--tag-helper CMD] [interval [count]]\n"
 "\n"
@@ -22,14 +29,7 @@ const char top_usage[] =
 " --tag-helper CMD  run CMD (sh -c); it reads each record (48-byte header in\n"
 "               host order, then its payload) on stdin and answers with host\n"
 "               u32s: 0 END, 1 TAG LEN LABEL (new tag), 2 TAG (this record's\n"
-"               request belongs to TAG); rows are then per tag\n";
-
-#include <signal.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include "output/output.h"
+"               request belongs to TAG); rows are then per tag\n")
 
 static const char *replay_name;	/* set when replaying: no /proc or /sys lookups */
 static struct top {
@@ -239,8 +239,7 @@ static int options(int argc, char **argv)
 			A.devs[A.ndevs++] = opt_arg;
 			break;
 		default:
-			if (write(2, top_usage, sizeof(top_usage) - 1) < 0)
-				return 1;
+			usage_put(2, U_top);
 			return 1;
 		}
 	}

@@ -1,7 +1,11 @@
 /* output/trace.c: driver: blktrace (iomon trace): usage, options, wiring */
 /* trace: blktrace, capture from the kernel into NAME.blktrace.CPU files or
  * one stream on stdout (the capture itself is capture/cap.c). */
-const char trace_usage[] =
+#include <string.h>
+#include <unistd.h>
+#include "output/output.h"
+
+USAGE(trace,
 "usage: blktrace -d DEV [-d DEV]... [OPTIONS]\n"
 "       iomon trace [OPTIONS] DEV...\n"
 "\n"
@@ -30,11 +34,7 @@ const char trace_usage[] =
 "     --backend=NAME          relay, tracefs or auto (default)\n"
 " -v, --verbose               notices too: the backend, fallbacks (named blktrace, -v is\n"
 "                             -V as in blktrace: say --verbose)\n"
-" -V, --version               print the version\n";
-
-#include <string.h>
-#include <unistd.h>
-#include "output/output.h"
+" -V, --version               print the version\n")
 
 static const struct lopt longopts[] = {
 	{ "dev", 1, 0, 'd' }, { "input-devs", 1, 0, 'I' }, { "act-mask", 1, 0, 'a' },
@@ -75,10 +75,9 @@ static int option(struct cap_cfg *c, int opt, const char *prog)
 		quiet_notes = 0;
 		return 0;
 	case 'V': return version(prog);
-	case 'H': return write(1, trace_usage, sizeof(trace_usage) - 1) < 0 ? 1 : -2;
+	case 'H': return usage_put(1, U_trace) ? 1 : -2;
 	}
-	if (write(2, trace_usage, sizeof(trace_usage) - 1) < 0)
-		return 1;
+	usage_put(2, U_trace);
 	return 1;
 }
 

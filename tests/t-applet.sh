@@ -50,6 +50,27 @@ while read -r a; do
 	"$OUT/inst/$a" --help >"$OUT/help.txt" 2>&1
 	check "$a --help (as symlink) starts with usage:" grep -q '^usage:' <(head -1 "$OUT/help.txt")
 done <"$OUT/list.txt"
+# The usage texts are packed at build time (tests/tools/packtext.c) and
+# unpacked by usage_put: each --help gives its source's USAGE() text, byte
+# for byte, and no text is left plain in the binary.
+usage_src() {	# the USAGE(ID, ...) text of FILE, its C literals decoded
+	python3 -c 'import re, sys, codecs
+s = open(sys.argv[1]).read()
+m = re.search(r"\nUSAGE\(" + sys.argv[2] + r",\n(.*?)\)\n", s, re.S)
+lits = re.findall(r"\"((?:[^\"\\]|\\.)*)\"", m.group(1))
+sys.stdout.write(codecs.decode("".join(lits), "unicode_escape"))' "$TOP/output/$1.c" "$1"
+}
+if need "usage texts unpacked" python3; then
+	for a in parse:parse trace:trace btrace:btrace monitor:monitor top:top btt:btt blkparse:parse \
+		blktrace:trace blkiomon:monitor biotop:top plot:plot; do
+		grep -qx "${a%:*}" "$OUT/list.txt" || continue
+		usage_src "${a#*:}" >"$OUT/usage.exp"
+		"$IOMON" "${a%:*}" --help >"$OUT/usage.got" 2>&1
+		same "${a%:*} --help: ${a#*:}.c's USAGE() text, unpacked" "$OUT/usage.got" "$OUT/usage.exp"
+	done
+	check "usage texts packed: blkparse's not plain in the binary" \
+		sh -c "! grep -q 'Print block trace records' '$IOMON_BIN'"
+fi
 "$IOMON" --help >"$OUT/help.txt"
 check "iomon --help starts with usage:" grep -q '^usage:' <(head -1 "$OUT/help.txt")
 "$IOMON" >/dev/null 2>&1
@@ -69,7 +90,7 @@ if [ -n "$CROSS" ]; then
 	skip "compiler stamp" "checked on the host build"
 elif need "compiler stamp" musl-gcc cc; then
 	C=$OUT/stamp; rm -rf "$C"; mkdir -p "$C"
-	( cd "$TOP" && cp -r Makefile *.c *.h capture match stats output "$C/" )
+	( cd "$TOP" && cp -r Makefile *.c *.h capture match stats output "$C/" && mkdir -p "$C/tests/tools" && cp tests/tools/packtext.c "$C/tests/tools/" )
 	make -s -C "$C" CC=cc iomon >"$C/cc.log" 2>&1
 	check "make CC=cc: builds, warning it is not the product build" grep -q 'CC=cc: not the product build' "$C/cc.log"
 	check "make CC=cc: the stamp names cc" sh -c "head -1 '$C/build/cc.stamp' | grep -q '^cc '"
