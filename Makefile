@@ -64,6 +64,9 @@ else ifneq ($(CC),musl-gcc)
 $(warning CC=$(CC): not the product build (static musl); size, heap and RSS checks do not hold for it)
 endif
 B := build
+# arrays aligned as the psABI asks, not to 32 bytes for vector loads that
+# this code does not make (464 bytes of padding); x86's own flag
+XFLAGS := -malign-data=abi
 BIN := iomon
 UNSTRIPPED := iomon_unstripped
 STRIP := strip
@@ -166,6 +169,15 @@ $(HOT): CFLAGS += $(HOTFLAGS)
 # (0.6 KB; the -O2 objects keep GCC's choices, which their speed needs)
 SMALLFLAGS := -fno-tree-switch-conversion -fconserve-stack -fno-caller-saves
 $(filter-out $(HOT),$(OBJS)): CFLAGS += $(SMALLFLAGS)
+# Objects that run once a run, a connection, an interval or a buffer, never
+# per record: GCC's -Oz, smaller still than -Os where speed is not at
+# stake (0.7 KB).  (-Oz on the per-record objects too: parse 0.79 s, not
+# 0.48 s, in make bench.)
+COLDOBJS := $(addprefix $(B)/obj/,applet.o tz.o capture/addr.o capture/cap.o capture/net.o \
+	capture/netsrv.o capture/relay.o capture/sys.o capture/tracefs.o match/taghelper.o \
+	output/btrace.o output/btt.o output/bttexp.o output/bttrep.o output/export.o output/plot.o \
+	output/plotsvg.o output/summary.o output/top.o output/toptable.o output/trace.o)
+$(COLDOBJS): CFLAGS += -Oz
 # btt's event switch as compares: 48 bytes less than its tables, no slower
 $(B)/obj/stats/bttstat.o: CFLAGS += -fno-jump-tables
 
@@ -184,7 +196,7 @@ $(STAMP): FORCE
 		echo "  or:      apt-get install musl-tools" >&2; \
 		echo "  or:      make CC=cc   (a glibc build: not the product, larger)" >&2; \
 		exit 1; }
-	@{ echo '$(CC) $(CFLAGS) $(NOUNWIND) $(CPPFLAGS) $(LDFLAGS)'; echo 'HOT $(HOTFLAGS) $(HOT:$(B)/obj/%=%)'; echo 'SMALL $(SMALLFLAGS)'; command -v $(firstword $(CC)); \
+	@{ echo '$(CC) $(CFLAGS) $(XFLAGS) $(NOUNWIND) $(CPPFLAGS) $(LDFLAGS)'; echo 'HOT $(HOTFLAGS) $(HOT:$(B)/obj/%=%)'; echo 'SMALL $(SMALLFLAGS)'; echo 'COLD $(COLDOBJS:$(B)/obj/%=%)'; command -v $(firstword $(CC)); \
 		$(CC) -dumpfullversion -dumpmachine 2>&1; } >$@.new
 	@if cmp -s $@ $@.new; then rm -f $@.new; else mv -f $@.new $@; fi
 
@@ -196,7 +208,7 @@ $(USAGE_C): build/packtext $(SRCS)
 
 $(B)/obj/%.o: %.c $(HDRS) $(STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(NOUNWIND) -ffunction-sections -fdata-sections -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(XFLAGS) $(WARN) $(NOUNWIND) -ffunction-sections -fdata-sections -c -o $@ $<
 
 $(ZDIR)/libzstd.a:
 	bash tests/tools/zstd-build.sh $(ZDIR) $(CC)
