@@ -35,20 +35,10 @@ ZCPP := -DIOMON_ZSTD -I$(ZDIR)
 CPPFLAGS += $(ZCPP)
 ZLIB := $(ZDIR)/libzstd.a
 endif
-# plot (iomon plot, SVG pictures) costs about 8 KiB, more than the default
-# budget has room for next to everything else: PLOT=1 builds it in, with its
-# own budget until it fits the default one (tests/t-plot.sh skips without).
-PLOT ?= 0
-export PLOT
-ifeq ($(PLOT),1)
-CPPFLAGS += -DIOMON_PLOT
-endif
 # The stripped x86_64 binary may not grow past this (make size, t-size.sh);
-# with zstd or plot, past their own budgets.
+# with zstd, past its own budget.
 ifeq ($(ZSTD),1)
 SIZE_BUDGET ?= 524288
-else ifeq ($(PLOT),1)
-SIZE_BUDGET ?= 143360
 else
 SIZE_BUDGET ?= 131072
 endif
@@ -298,7 +288,7 @@ clean:
 		iomon iomon_unstripped tests/tools/gentrace tests/tools/peakrss
 
 # A build with every pool tiny: tests drive each one past its limit.
-TINY := -DIOMON_PLOT -DZSTD_WINDOW_LOG=17 -DPROC_MAX=3 -DTRACK_MAX=4 -DPPI_MAX=2 -DCPUS_MAX=2 -DDEVS_MAX=1 \
+TINY := -DZSTD_WINDOW_LOG=17 -DPROC_MAX=3 -DTRACK_MAX=4 -DPPI_MAX=2 -DCPUS_MAX=2 -DDEVS_MAX=1 \
 	-DSKIPS_MAX=1 -DSTREAMS_MAX=1 -DPIPE_WINDOW=16 -DFMT_SPACE=24 \
 	-DHOLD_MAX=1 -DHOLD_BYTES=8 -DMON_PENDING=2 -DMON_DEVS=1 -DTOP_TAGS=2 -DTOP_ROWS=2 -DTOP_REQS=4 \
 	-DREPLAY_FILES=1 -DNOTICE_BUF=16 -DCAP_DEVS=1 -DCAP_CPUS=1 -DNET_CONNS=2 -DNET_HOSTS=1 -DNET_DEVS=1 -DTOP_RUNS=1 -DTOP_HELPER_MS=5000 \

@@ -24,9 +24,7 @@ static const struct applet {
 	{ "btt", btt_main, U_btt, 0 },
 	{ "monitor", monitor_main, U_monitor, 1 },
 	{ "parse", parse_main, U_parse, 1 },
-#ifdef IOMON_PLOT
 	{ "plot", plot_main, U_plot, 1 },
-#endif
 	{ "top", top_main, U_top, 1 },
 	{ "trace", trace_main, U_trace, 1 },
 };

@@ -3,8 +3,8 @@
 # or includes against that flow.  layers_scan lists every violation of a
 # tree, and there must be none.  (During the redesign a ratchet file
 # listed the violations left; the last went with the parse split.)
-# the built applets, and any the build left out (applet.c's table: plot
-# without PLOT=1) since its driver is still a driver
+# the built applets, and any a build left out (applet.c's table), since
+# its driver is still a driver
 LAYER_APPLETS=$( { "$IOMON" --list 2>/dev/null; sed -n 's/^[[:space:]]*{ "\([a-z]*\)", [a-z_]*_main,.*/\1/p' "$TOP/applet.c"; } | sort -u | tr '\n' ' ')
 LAYER_WORDS=(bottom capture match stats output driver)
 

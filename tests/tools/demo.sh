@@ -34,7 +34,6 @@ live() {
 	echo "\$ iomon top -C -i $W/$N 3600    (biotop's table of the same capture)"
 	"$IOMON" top -C -i "$W/$N" 3600
 	echo
-	"$IOMON" --list | grep -qx plot || { rm -rf "$W"; echo "(iomon plot is built with make PLOT=1)"; return 0; }
 	echo "\$ iomon plot -i $W/$N -o iomon-demo.svg -T 'dd on $LOOP'"
 	"$IOMON" plot -i "$W/$N" -o "$TOP_DIR/iomon-demo.svg" -T "dd on $LOOP" &&
 		echo "a picture of this capture: $TOP_DIR/iomon-demo.svg (open it in a browser)"
@@ -52,7 +51,6 @@ if ! live; then
 	"$IOMON" parse -i nullb0 | tail -22
 	echo "\$ iomon top -C -i nullb0 3600   (biotop's table: who did the I/O)"
 	"$IOMON" top -C -i nullb0 3600
-	"$IOMON" --list | grep -qx plot || { echo "(iomon plot is built with make PLOT=1)"; exit 0; }
 	echo "\$ iomon plot -i nullb0 -o iomon-demo.svg -T 'ext4 on null_blk'"
 	"$IOMON" plot -i nullb0 -o "$TOP_DIR/iomon-demo.svg" -T "ext4 on null_blk" &&
 		echo "a picture of this trace: $TOP_DIR/iomon-demo.svg (open it in a browser)"
