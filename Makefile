@@ -146,11 +146,12 @@ OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/$(USAGE_C:.c=.o)
 # the merge and the pipe window went back to -Os for the network client's
 # -z: make bench timed parse the same, 0.48-0.56 s, and parse -i - of the
 # bench trace 0.54 s against 0.51 s.)
-HOT := $(addprefix $(B)/obj/,capture/source.o text.o output/fmt.o output/monitor.o stats/monstat.o stats/bttstat.o)
-# (blkparse's event dispatch, its loop and the request matching went back to
-# -Os for plot's room, 2.1 KB: the same instructions within 0.3% in
-# cachegrind, parse's and monitor's times the same.  The decoder stays:
-# btt took 0.18 s without it, 0.14 s with.)
+HOT := $(addprefix $(B)/obj/,capture/source.o text.o output/fmt.o stats/monstat.o stats/bttstat.o)
+# (blkparse's event dispatch, its loop, the request matching and monitor's
+# driver went back to -Os for plot's room, 2.6 KB: the same instructions
+# within 0.3% in cachegrind, parse's and monitor's times the same.  The
+# decoder stays: btt took 0.18 s without it, 0.14 s with; so do monitor's
+# figures: -Os divides three times a request where -O2 multiplies.)
 # btt's per-event figures (stats/bttstat.o) too: 1.5 KB for 4.2x to 5.2x
 # Debian btt's speed.  No memset calls for the few spaces of a padded
 # field; no padding to align functions, loops and jumps (2.7 KB; parse and
@@ -171,10 +172,9 @@ COLDOBJS := $(addprefix $(B)/obj/,applet.o tz.o capture/addr.o capture/cap.o cap
 	output/btrace.o output/btt.o output/bttexp.o output/bttrep.o output/export.o output/plot.o \
 	output/plotsvg.o output/summary.o output/top.o output/toptable.o output/trace.o)
 $(COLDOBJS): CFLAGS += -Oz
-# -O2 objects whose larger functions GCC need not inline: btt's per-event
-# figures (766 bytes for 1.6% more instructions in btt, cachegrind) and
-# monitor's driver (135 bytes, its per-record path the same)
-NOINL := $(addprefix $(B)/obj/,stats/bttstat.o output/monitor.o)
+# An -O2 object whose larger functions GCC need not inline: btt's per-event
+# figures (766 bytes for 1.6% more instructions in btt, cachegrind)
+NOINL := $(addprefix $(B)/obj/,stats/bttstat.o)
 $(NOINL): CFLAGS += -fno-inline-functions
 # btt's event switch as compares: 48 bytes less than its tables, no slower
 $(B)/obj/stats/bttstat.o: CFLAGS += -fno-jump-tables
