@@ -15,7 +15,19 @@ u32 btt_nprocs;
 unsigned long long btt_proc_dropped;
 static u32 last_pid = ~0u, last_p;
 
-/* the process a Q of pid's counts for (+ 1), 0 if it is left out */
+/* btt's name of pid's process, its command c up to a '/' */
+static void cut(u32 pid, const char *c, char *name)
+{
+	u32 i;
+
+	for (i = 0; i < 15 && c[i] && c[i] != '/'; i++)
+		name[i] = c[i];
+	name[i] = 0;
+	if (!pid && strncmp(c, "pid", 3))	/* pid 0 with a note */
+		strcpy(name, "kernel");
+}
+
+/* the process an event of pid's counts for (+ 1), 0 if it is left out */
 u32 btt_proc_of(u32 pid)
 {
 	char name[16];
@@ -31,11 +43,7 @@ u32 btt_proc_of(u32 pid)
 		if (!c)		/* the names' table is full */
 			c = name;
 	}
-	for (i = 0; i < sizeof(name) - 1 && c[i] && c[i] != '/'; i++)
-		name[i] = c[i];
-	name[i] = 0;
-	if (!pid && strncmp(c, "pid", 3))	/* pid 0 with a note */
-		strcpy(name, "kernel");
+	cut(pid, c, name);
 	for (i = 0; i < btt_nprocs && strcmp(btt_procs[i].name, name); i++)
 		;
 	if (i == BTT_PROCS) {
@@ -49,6 +57,29 @@ u32 btt_proc_of(u32 pid)
 	}
 	last_pid = pid;
 	return last_p = i + 1;
+}
+
+/* the place of a process's block in btt's range data: btt makes a
+ * process at each note too (with no figures: not kept here), so it is
+ * the number of distinct names of the pids' table before name's */
+u32 btt_proc_rank(const char *name)
+{
+	static u8 dup[PROC_MAX], done;
+	char a[16], b[16];
+	const char *c;
+	u32 i, j, pid, n = 0;
+
+	for (i = 0; (c = proc_nth(i, &pid)); i++) {
+		cut(pid, c, a);
+		for (j = 0; !done && j < i && !dup[i]; j++) {
+			c = proc_nth(j, &pid);
+			cut(pid, c, b);
+			dup[i] = !strcmp(a, b);
+		}
+		n += !dup[i] && strcmp(a, name) < 0;
+	}
+	done = 1;
+	return n;
 }
 
 /* the processes (indexes) in btt's order, by name */

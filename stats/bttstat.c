@@ -41,6 +41,13 @@ unsigned long long btt_dev_dropped, btt_req_dropped, btt_live_folds;
 int btt_per_proc, btt_more;
 static u64 last_q = UNSET;
 void (*btt_lat_fn)(const struct btt_dev *d, int kind, u64 t, u64 lat);
+void (*btt_rate_fn)(u32 dev_index, u64 t, u32 nblks);
+void (*btt_msg_fn)(const struct btt_dev *d, const struct rec *r);
+struct btt_range btt_ranges[BTT_RANGES];
+u32 btt_nranges, btt_rtail[BTT_RL_PROC + 2 * BTT_PROCS];
+u64 btt_range_gap = 100000000;	/* btt's -d 0.1 */
+unsigned long long btt_range_dropped;
+u32 btt_szhist[2][1025];
 
 /* major 9 (md), 253 and 254 (device mapper): btt's "dm" figures */
 int btt_remapper(u32 dev)
@@ -175,6 +182,47 @@ static void hist(struct btt_dev *d, int k, u64 t)
 	d->hist_ns[k] += t;
 }
 
+/* t joins list l's last range when at most btt_range_gap after its end
+ * (before it: nothing); else a new range.  Past BTT_RANGES the last one
+ * stretches, counted. */
+static void range_add(u32 l, u64 t)
+{
+	struct btt_range *p = btt_rtail[l] ? &btt_ranges[btt_rtail[l] - 1] : NULL;
+
+	int full = btt_nranges == BTT_RANGES;
+
+	if (p && t < p->end)
+		return;
+	if (p && (t - p->end < btt_range_gap || full)) {
+		btt_range_dropped += t - p->end >= btt_range_gap;
+		p->end = t;
+		return;
+	}
+	if (full) {
+		btt_range_dropped++;
+		return;
+	}
+	p = &btt_ranges[btt_nranges++];
+	*p = (struct btt_range){ t, t, l };
+	btt_rtail[l] = btt_nranges;
+}
+
+/* a Q (c 0) or C (c 1): all's, the device's and its process's ranges */
+static void ranges(const struct btt_dev *d, u32 proc, int c, u64 t)
+{
+	range_add((u32)c, t);
+	range_add(2 + 2 * (u32)(d - btt_devs) + (u32)c, t);
+	if (proc)
+		range_add(BTT_RL_PROC + 2 * (proc - 1) + (u32)c, t);
+}
+
+/* btt's Q and D size buckets: 512 bytes each, the last all from 1024 on */
+static void size_hist(const struct btt_dev *d, int k, u32 bytes)
+{
+	if (!d->dm && bytes >= 512)
+		btt_szhist[k][bytes / 512 > 1024 ? 1024 : bytes / 512 - 1]++;
+}
+
 static void q2q(u64 *last, struct btt_avg *a, u64 t)
 {
 	if (*last != UNSET)
@@ -190,7 +238,7 @@ static void q_drop(struct btt_q *q)
 	ift_del(&bq, q);
 }
 
-static void queued(struct btt_dev *d, const struct rec *r)
+static void queued(struct btt_dev *d, const struct rec *r, u32 proc)
 {
 	struct btt_q *q;
 	u32 k;
@@ -201,6 +249,8 @@ static void queued(struct btt_dev *d, const struct rec *r)
 	d->t_act_q += d->n_act_q++;
 	q2q(&d->last_q, &d->avg[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
 	q2q(&last_q, &btt_all[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
+	ranges(d, proc, 0, r->time);
+	size_hist(d, 0, r->bytes);
 	q = ift_put(&bq, r->dev, r->sector, KIND_Q, r->time);
 	if (!q) {
 		btt_req_dropped++;
@@ -210,7 +260,7 @@ static void queued(struct btt_dev *d, const struct rec *r)
 	q->g = q->i = q->m = q->d = UNSET;
 	q->len = r->bytes >> 9;
 	q->li = (u16)n_live_q;
-	if (btt_per_proc && (q->proc = (u16)btt_proc_of(r->pid))) {
+	if ((q->proc = (u16)proc)) {
 		struct btt_proc *p = &btt_procs[q->proc - 1];
 
 		q2q(&p->last_q, &p->avg[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
@@ -380,10 +430,17 @@ void btt_event(const struct rec *r)
 {
 	u32 a = ACT32(r), act = a & 0xffff;
 	struct btt_dev *d;
+	u32 proc;
 
 	if (a & (TC(TC_NOTIFY) | TC(TC_PC))) {
-		if ((u32)r->action == TN_PROCESS && btt_per_proc)
+		if ((u32)r->action == TN_PROCESS)
 			proc_add(r->pid, r->pdu, r->pdu_len);
+		else if ((u32)r->action == TN_MESSAGE && ((d = dev_find(r->dev)) || (d = dev_new(r->dev, r->time))) &&
+			   !d->culling) {	/* a message: on its device once that counts */
+			d->end = r->time;
+			btt_proc_of(r->pid);
+			btt_msg_fn(d, r);
+		}
 		return;
 	}
 	if (btt_ios_fn)
@@ -410,18 +467,26 @@ void btt_event(const struct rec *r)
 		d->culling = 0;
 	}
 	d->end = r->time;
+	proc = btt_proc_of(r->pid);	/* btt names a process at each event it links */
 	if (btt_ios_fn && (BIT(act) & (BIT(TA_GETRQ) | BIT(TA_BACKMERGE) | BIT(TA_FRONTMERGE) | BIT(TA_ISSUE))))
 		btt_ios_event((u32)(d - btt_devs), r, act);
 	switch (act) {
-	case TA_QUEUE: queued(d, r); break;
+	case TA_QUEUE: queued(d, r, proc); break;
 	case TA_REMAP: remapped(r); break;
 	case TA_ISSUE:
 		d->n_ds++;
 		btt_seek_add(&d->d2d, r->sector, r->bytes);
 		d->n_act_q -= d->n_act_q != 0;
+		size_hist(d, 1, r->bytes);
 		each_q(d, r, 0);
 		break;
-	case TA_COMPLETE: blocks(d, r); each_q(d, r, 1); break;
+	case TA_COMPLETE:
+		blocks(d, r);
+		ranges(d, proc, 1, r->time);
+		if (btt_rate_fn)
+			btt_rate_fn((u32)(d - btt_devs), r->time, r->bytes >> 9);
+		each_q(d, r, 1);
+		break;
 	case TA_REQUEUE: break;
 	case TA_BACKMERGE:
 	case TA_FRONTMERGE:
