@@ -96,6 +96,22 @@ static COLD int out_open(struct obuf *o, char *path, const char *sfx, char *buf,
 	return 0;
 }
 
+/* NAME.msg made before the run, or stdout; apart, so that its path is
+ * off the stack the run goes on */
+static COLD __attribute__((noinline)) int msg_open(void)
+{
+	char path[PATH_LEN];
+
+	A.msgs = &A.text;
+	if (!A.out)
+		return 0;
+	if (out_open(&A.msg, path, ".msg", msg_buf, sizeof(msg_buf)))
+		return 1;
+	A.msg.name = A.out;	/* (path is gone by its end) */
+	A.msgs = &A.msg;
+	return 0;
+}
+
 /* with -o NAME: NAME.avg, NAME.dat (the range data), NAME_qhist.dat,
  * NAME_dhist.dat; else the report and the range data on stdout */
 static COLD int report(void)
@@ -195,14 +211,8 @@ COLD int btt_main(int argc, char **argv)
 		return 1;
 	btt_rate_fn = btt_rate_line;
 	btt_msg_fn = message;
-	A.msgs = &A.text;
-	if (A.out) {
-		static char path[PATH_LEN];
-
-		if (out_open(&A.msg, path, ".msg", msg_buf, sizeof(msg_buf)))
-			return 1;
-		A.msgs = &A.msg;
-	}
+	if (msg_open())
+		return 1;
 	btt_more = A.hist | A.json_on | A.every | !!A.prom;
 	A.t0 = mono_ms();
 	A.next = A.t0 + (u64)A.every * 1000;

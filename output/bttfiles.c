@@ -1,9 +1,8 @@
-/* output/bttfiles.c: output: btt's files beside the .avg: per-I/O latencies (-z, -l, -q: NAME_MAJ,MIN_q2d.dat ...), iostat (-I) */
+/* output/bttfiles.c: output: btt's files beside the .avg: per-I/O latencies (-z, -l, -q: NAME_MAJ,MIN_q2d.dat ...), iostat (-I), I/Os and MB a second (*_fp.dat) */
 /* One file a device and kind, "seconds latency" a line as btt writes them
  * ("%lf %lf" of the ns / 1e9), in the order the stats meet the I/Os (btt's
  * tree walk).  btt removes the files left empty at its end: here a file is
  * made at its first line. */
-#include <string.h>
 #include "output/output.h"
 
 static const char lat_post[BTT_NLAT][4] = { "q2d", "d2c", "q2c" };
@@ -90,8 +89,8 @@ static void ios_dump(u64 stamp, int all)
 }
 
 /* btt's I/Os and MB a second, at each C, in the current folder:
- * MAJ,MIN_iops_fp.dat and _mbps_fp.dat a device, sys_ for all (index
- * BTT_DEVS).  A line a second that had Cs, at the first C of a later
+ * sys_iops_fp.dat and sys_mbps_fp.dat for all (index 0), MAJ,MIN_ for
+ * device i (index i + 1).  A line a second that had Cs, at the first C of a later
  * one; the last at the end (-1 0 for none) */
 static struct btt_rate {
 	s64 next;		/* the second after the one counted, 0: none yet */
@@ -100,25 +99,23 @@ static struct btt_rate {
 	char path[2][32], buf[2][64];
 } rate[BTT_DEVS + 1];
 
-static void rate_emit(u32 i)
+static COLD void rate_emit(u32 i)
 {
 	struct btt_rate *r = &rate[i];
+	char dev[16] = "sys";
 	int k, fd;
 
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < 2; k++)
 		if (!r->ob[k].buf) {
-			if (i < BTT_DEVS)
-				sfmt(r->path[k], 16, "%u,%u", DEV_MAJOR(btt_devs[i].dev), DEV_MINOR(btt_devs[i].dev));
-			else
-				strcpy(r->path[k], "sys");
-			strcat(r->path[k], k ? "_mbps_fp.dat" : "_iops_fp.dat");
+			if (i)
+				sfmt(dev, sizeof(dev), "%u,%u", DEV_MAJOR(btt_devs[i - 1].dev), DEV_MINOR(btt_devs[i - 1].dev));
+			sfmt(r->path[k], 32, "%s_%s_fp.dat", dev, k ? "mbps" : "iops");
 			fd = open_out(r->path[k], 0644);
-			ob_init(&r->ob[k], fd, r->path[k], r->buf[k], sizeof(r->buf[k]));
+			ob_init(&r->ob[k], fd, r->path[k], r->buf[k], 64);
 			r->ob[k].failed = fd < 0;
 		}
-	}
 	ob_printf(&r->ob[0], "%lld %llu\n", (long long)r->next - 1, (unsigned long long)r->ios);
-	ob_printf(&r->ob[1], "%lld %f\n", (long long)r->next - 1, (double)r->blks * 512.0 / (1024.0 * 1024.0));
+	ob_printf(&r->ob[1], "%lld %f\n", (long long)r->next - 1, (double)(s64)r->blks / 2048.0);
 	r->ios = r->blks = 0;
 }
 
@@ -138,63 +135,8 @@ void btt_rate_line(u32 i, u64 t, u32 nblks)
 {
 	s64 sec = (s64)btt_time(t);
 
-	rate_add(i, sec, nblks);
-	rate_add(BTT_DEVS, sec, nblks);
-}
-
-/* the range data: NAME.dat, or stdout after the report.  A block of Q
- * and C ranges (4 points each, at base and base + 0.4) for all, each
- * device (with two or more, those with ranges), each process */
-static int region(struct obuf *o, const char *name, u32 l, float base)
-{
-	u32 k, i, j;
-
-	if (!btt_rtail[l] && !btt_rtail[l + 1])
-		return 0;
-	for (k = 0; k < 2; k++, base += 0.5f) {
-		float lim = base + 0.4;
-
-		ob_printf(o, "# %16s : %c activity\n", name, k ? 'c' : 'q');
-		for (i = 0; i < btt_nranges; i++)
-			for (j = 0; j < 4 && btt_ranges[i].list == l + k; j++)
-				ob_printf(o, "%13.9f %5.1f\n", btt_time(j & 2 ? btt_ranges[i].end : btt_ranges[i].start),
-					  (double)((j + 1) & 2 ? lim : base));
-		ob_puts(o, "\n");
-	}
-	return 1;
-}
-
-void btt_range_data(struct obuf *o)
-{
-	static u16 ix[BTT_PROCS];
-	char name[24];
-	float base;
-	u32 i, n;
-
-	ob_puts(o, "# Total System\n");
-	base = (float)region(o, "Total System", 0, 0);
-	if (btt_ndevs > 1) {
-		ob_puts(o, "# Per device\n");
-		for (i = 0; i < btt_ndevs; i++) {
-			sfmt(name, sizeof(name), "%u,%u", DEV_MAJOR(btt_devs[i].dev), DEV_MINOR(btt_devs[i].dev));
-			base += (float)region(o, name, 2 + 2 * i, base);
-		}
-	}
-	ob_puts(o, "# Per process\n");
-	for (n = btt_proc_order(ix), i = 0; i < n; i++)
-		region(o, btt_procs[ix[i]].name, BTT_RL_PROC + 2 * ix[i], base + (float)btt_proc_rank(btt_procs[ix[i]].name));
-}
-
-/* NAME_qhist.dat (k 0), NAME_dhist.dat (k 1) */
-void btt_size_hist(struct obuf *o, int k)
-{
-	int i, c = k ? 'D' : 'Q';
-
-	ob_puts(o, k ? "" : "# BTT histogram data\n");
-	ob_printf(o, "# %c buckets\n", c);
-	for (i = 0; i < 1024; i++)
-		ob_printf(o, "%4d %u\n", i + 1, btt_szhist[k][i]);
-	ob_printf(o, "\n# %c bucket for > 1024\n1024 %u\n", c, btt_szhist[k][1024]);
+	rate_add(i + 1, sec, nblks);
+	rate_add(0, sec, nblks);
 }
 
 /* -z, -l, -q, -I NAME or -S SECONDS; 1 when -I's file cannot be made */
@@ -202,20 +144,10 @@ int btt_files_opt(int c, const char *arg)
 {
 	int fd;
 
-	if (c == 'd') {		/* the ns from which btt's BIT_TIME is -d SECS or more */
+	if (c == 'd') {		/* the ns from which btt's BIT_TIME is -d SECS or more (to 1e-15 s) */
 		const char *e;
 		double x = scan_double(arg, &e);
-		u64 n = x > 0 ? (u64)(x * 1e9) : 0;
-
-		if (!(x < 1e9))
-			n = ~(u64)0;
-		else {
-			while (n && btt_time(n - 1) >= x)
-				n--;
-			while (btt_time(n) < x)
-				n++;
-		}
-		btt_range_gap = n;
+		btt_range_gap = x > 0 ? (u64)(x * 1e9 + 0.999999) : 0;
 	} else if (c == 'S') {
 		btt_ios_every = scan_u64(arg, NULL, 10) * 1000000000;
 	} else if (c == 'I') {
@@ -246,11 +178,10 @@ int btt_files_end(void)
 		for (i = 0; i < btt_ndevs; i++)
 			if (lat_ob[k][i].buf)
 				rc |= ob_close(&lat_ob[k][i]);
-	for (i = 0; i <= BTT_DEVS; i++)
-		if (i == BTT_DEVS || i < btt_ndevs) {
-			rate_emit(i);
-			for (k = 0; k < 2; k++)
-				rc |= ob_close(&rate[i].ob[k]);
-		}
+	for (i = 0; i <= btt_ndevs; i++) {
+		rate_emit(i);
+		for (k = 0; k < 2; k++)
+			rc |= ob_close(&rate[i].ob[k]);
+	}
 	return rc;
 }

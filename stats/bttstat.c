@@ -43,10 +43,6 @@ static u64 last_q = UNSET;
 void (*btt_lat_fn)(const struct btt_dev *d, int kind, u64 t, u64 lat);
 void (*btt_rate_fn)(u32 dev_index, u64 t, u32 nblks);
 void (*btt_msg_fn)(const struct btt_dev *d, const struct rec *r);
-struct btt_range btt_ranges[BTT_RANGES];
-u32 btt_nranges, btt_rtail[BTT_RL_PROC + 2 * BTT_PROCS];
-u64 btt_range_gap = 100000000;	/* btt's -d 0.1 */
-unsigned long long btt_range_dropped;
 u32 btt_szhist[2][1025];
 
 /* major 9 (md), 253 and 254 (device mapper): btt's "dm" figures */
@@ -78,8 +74,10 @@ static struct btt_dev *dev_new(u32 dev, u64 time)
 		btt_dev_dropped++;
 		return NULL;
 	}
-	if (btt_ndevs == 1)	/* from here on the overall busy list is its own */
+	if (btt_ndevs == 1) {	/* from here on the overall busy list is its own */
 		btt_live_all = btt_devs[0].live;
+		btt_ranges_split();
+	}
 	d = &btt_devs[btt_ndevs++];
 	*d = (struct btt_dev){ .dev = dev, .culling = 1, .last_q = UNSET, .start = time, .dm = btt_remapper(dev) };
 	return d;
@@ -182,40 +180,6 @@ static void hist(struct btt_dev *d, int k, u64 t)
 	d->hist_ns[k] += t;
 }
 
-/* t joins list l's last range when at most btt_range_gap after its end
- * (before it: nothing); else a new range.  Past BTT_RANGES the last one
- * stretches, counted. */
-static void range_add(u32 l, u64 t)
-{
-	struct btt_range *p = btt_rtail[l] ? &btt_ranges[btt_rtail[l] - 1] : NULL;
-
-	int full = btt_nranges == BTT_RANGES;
-
-	if (p && t < p->end)
-		return;
-	if (p && (t - p->end < btt_range_gap || full)) {
-		btt_range_dropped += t - p->end >= btt_range_gap;
-		p->end = t;
-		return;
-	}
-	if (full) {
-		btt_range_dropped++;
-		return;
-	}
-	p = &btt_ranges[btt_nranges++];
-	*p = (struct btt_range){ t, t, l };
-	btt_rtail[l] = btt_nranges;
-}
-
-/* a Q (c 0) or C (c 1): all's, the device's and its process's ranges */
-static void ranges(const struct btt_dev *d, u32 proc, int c, u64 t)
-{
-	range_add((u32)c, t);
-	range_add(2 + 2 * (u32)(d - btt_devs) + (u32)c, t);
-	if (proc)
-		range_add(BTT_RL_PROC + 2 * (proc - 1) + (u32)c, t);
-}
-
 /* btt's Q and D size buckets: 512 bytes each, the last all from 1024 on */
 static void size_hist(const struct btt_dev *d, int k, u32 bytes)
 {
@@ -249,7 +213,7 @@ static void queued(struct btt_dev *d, const struct rec *r, u32 proc)
 	d->t_act_q += d->n_act_q++;
 	q2q(&d->last_q, &d->avg[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
 	q2q(&last_q, &btt_all[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
-	ranges(d, proc, 0, r->time);
+	btt_ranges_add(d, proc, 0, r->time);
 	size_hist(d, 0, r->bytes);
 	q = ift_put(&bq, r->dev, r->sector, KIND_Q, r->time);
 	if (!q) {
@@ -428,37 +392,33 @@ static void remapped(const struct rec *r)
 
 void btt_event(const struct rec *r)
 {
-	u32 a = ACT32(r), act = a & 0xffff;
+	u32 a = ACT32(r), act = a & 0xffff, proc;
+	int msg = (u32)r->action == TN_MESSAGE;	/* on its device (made as btt makes it) once that counts */
 	struct btt_dev *d;
-	u32 proc;
 
+	if (!(d = last_dev) || d->dev != r->dev)
+		d = dev_find(r->dev);
 	if (a & (TC(TC_NOTIFY) | TC(TC_PC))) {
 		if ((u32)r->action == TN_PROCESS)
 			proc_add(r->pid, r->pdu, r->pdu_len);
-		else if ((u32)r->action == TN_MESSAGE && ((d = dev_find(r->dev)) || (d = dev_new(r->dev, r->time))) &&
-			   !d->culling) {	/* a message: on its device once that counts */
-			d->end = r->time;
-			btt_proc_of(r->pid);
-			btt_msg_fn(d, r);
+		if (!msg)
+			return;
+	} else {
+		if (btt_ios_fn)
+			btt_ios_time(r->time);
+		if (act > 31)
+			return;
+		if (BIT(act) & (BIT(TA_PLUG) | BIT(TA_UNPLUG_IO) | BIT(TA_UNPLUG_TIMER))) {
+			if (d)
+				plug(d, r, act);
+			return;
 		}
-		return;
+		if (!(BIT(act) & (BIT(TA_QUEUE) | BIT(TA_REMAP) | BIT(TA_INSERT) | BIT(TA_BACKMERGE) | BIT(TA_FRONTMERGE) |
+				  BIT(TA_REQUEUE) | BIT(TA_ISSUE) | BIT(TA_COMPLETE) | BIT(TA_GETRQ) | BIT(TA_SLEEPRQ))))
+			return;
+		if (!r->bytes && !(BIT(act) & (BIT(TA_REMAP) | BIT(TA_REQUEUE))))
+			return;
 	}
-	if (btt_ios_fn)
-		btt_ios_time(r->time);
-	if (act > 31)
-		return;
-	if (!(d = last_dev) || d->dev != r->dev)
-		d = dev_find(r->dev);
-	if (BIT(act) & (BIT(TA_PLUG) | BIT(TA_UNPLUG_IO) | BIT(TA_UNPLUG_TIMER))) {
-		if (d)
-			plug(d, r, act);
-		return;
-	}
-	if (!(BIT(act) & (BIT(TA_QUEUE) | BIT(TA_REMAP) | BIT(TA_INSERT) | BIT(TA_BACKMERGE) | BIT(TA_FRONTMERGE) |
-			  BIT(TA_REQUEUE) | BIT(TA_ISSUE) | BIT(TA_COMPLETE) | BIT(TA_GETRQ) | BIT(TA_SLEEPRQ))))
-		return;
-	if (!r->bytes && !(BIT(act) & (BIT(TA_REMAP) | BIT(TA_REQUEUE))))
-		return;
 	if (!d && !(d = dev_new(r->dev, r->time)))
 		return;
 	if (d->culling) {	/* a device's figures start at its first Q or A */
@@ -468,6 +428,10 @@ void btt_event(const struct rec *r)
 	}
 	d->end = r->time;
 	proc = btt_proc_of(r->pid);	/* btt names a process at each event it links */
+	if (msg) {
+		btt_msg_fn(d, r);
+		return;
+	}
 	if (btt_ios_fn && (BIT(act) & (BIT(TA_GETRQ) | BIT(TA_BACKMERGE) | BIT(TA_FRONTMERGE) | BIT(TA_ISSUE))))
 		btt_ios_event((u32)(d - btt_devs), r, act);
 	switch (act) {
@@ -482,7 +446,7 @@ void btt_event(const struct rec *r)
 		break;
 	case TA_COMPLETE:
 		blocks(d, r);
-		ranges(d, proc, 1, r->time);
+		btt_ranges_add(d, proc, 1, r->time);
 		if (btt_rate_fn)
 			btt_rate_fn((u32)(d - btt_devs), r->time, r->bytes >> 9);
 		each_q(d, r, 1);
