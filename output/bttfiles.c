@@ -10,20 +10,22 @@ static const char *lat_name[BTT_NLAT];
 static struct obuf lat_ob[BTT_NLAT][BTT_DEVS];
 static char lat_buf[BTT_NLAT][BTT_DEVS][BTT_FILE_BUF];
 
-static struct obuf *lat_file(int k, u32 i)
+/* o made at its first line: PRE_MAJ,MIN_POST.dat for device i (i < 0:
+ * sys_POST.dat); not tried yet when o->buf is NULL, a failed open stays
+ * failed */
+static struct obuf *file_at(struct obuf *o, char *buf, u32 cap, const char *pre, int i, const char *post)
 {
-	struct obuf *o = &lat_ob[k][i];
-	char path[PATH_LEN];
-	u32 dev = btt_devs[i].dev;
+	char path[PATH_LEN], dev[16] = "sys";
 	int fd = -1;
 
-	if (!o->buf) {		/* not tried yet; a failed open stays failed */
-		if ((size_t)sfmt(path, sizeof(path), "%s_%u,%u_%s.dat", lat_name[k], DEV_MAJOR(dev),
-				 DEV_MINOR(dev), lat_post[k]) < sizeof(path))
+	if (!o->buf) {
+		if (i >= 0)
+			sfmt(dev, sizeof(dev), "%u,%u", DEV_MAJOR(btt_devs[i].dev), DEV_MINOR(btt_devs[i].dev));
+		if ((size_t)sfmt(path, sizeof(path), "%s%s%s_%s.dat", pre, *pre ? "_" : "", dev, post) < sizeof(path))
 			fd = open_out(path, 0644);
 		else
-			warn_msg("%s: name too long", lat_name[k]);
-		ob_init(o, fd, lat_name[k], lat_buf[k][i], BTT_FILE_BUF);
+			warn_msg("%s: name too long", pre);
+		ob_init(o, fd, *pre ? pre : post, buf, cap);
 		o->failed = fd < 0;
 	}
 	return o;
@@ -31,8 +33,11 @@ static struct obuf *lat_file(int k, u32 i)
 
 static void lat_line(const struct btt_dev *d, int k, u64 t, u64 lat)
 {
+	u32 i = (u32)(d - btt_devs);
+
 	if (lat_name[k])
-		ob_printf(lat_file(k, (u32)(d - btt_devs)), "%f %f\n", (double)(s64)t / 1e9, (double)(s64)lat / 1e9);
+		ob_printf(file_at(&lat_ob[k][i], lat_buf[k][i], BTT_FILE_BUF, lat_name[k], (int)i, lat_post[k]), "%f %f\n",
+			  (double)(s64)t / 1e9, (double)(s64)lat / 1e9);
 }
 
 /* -I NAME: btt's iostat-like table, a block an interval and the totals */
@@ -96,26 +101,16 @@ static struct btt_rate {
 	s64 next;		/* the second after the one counted, 0: none yet */
 	u64 ios, blks;
 	struct obuf ob[2];
-	char path[2][32], buf[2][64];
+	char buf[2][64];
 } rate[BTT_DEVS + 1];
 
 static COLD void rate_emit(u32 i)
 {
 	struct btt_rate *r = &rate[i];
-	char dev[16] = "sys";
-	int k, fd;
+	long long s = (long long)r->next - 1;
 
-	for (k = 0; k < 2; k++)
-		if (!r->ob[k].buf) {
-			if (i)
-				sfmt(dev, sizeof(dev), "%u,%u", DEV_MAJOR(btt_devs[i - 1].dev), DEV_MINOR(btt_devs[i - 1].dev));
-			sfmt(r->path[k], 32, "%s_%s_fp.dat", dev, k ? "mbps" : "iops");
-			fd = open_out(r->path[k], 0644);
-			ob_init(&r->ob[k], fd, r->path[k], r->buf[k], 64);
-			r->ob[k].failed = fd < 0;
-		}
-	ob_printf(&r->ob[0], "%lld %llu\n", (long long)r->next - 1, (unsigned long long)r->ios);
-	ob_printf(&r->ob[1], "%lld %f\n", (long long)r->next - 1, (double)(s64)r->blks / 2048.0);
+	ob_printf(file_at(&r->ob[0], r->buf[0], 64, "", (int)i - 1, "iops_fp"), "%lld %llu\n", s, (unsigned long long)r->ios);
+	ob_printf(file_at(&r->ob[1], r->buf[1], 64, "", (int)i - 1, "mbps_fp"), "%lld %f\n", s, (double)(s64)r->blks / 2048.0);
 	r->ios = r->blks = 0;
 }
 

@@ -514,9 +514,7 @@ void btt_size_hist(struct obuf *o, int k)
 {
 	int i, c = k ? 'D' : 'Q';
 
-	ob_puts(o, k ? "" : "# BTT histogram data\n");
-	ob_printf(o, "# %c buckets\n", c);
-	for (i = 0; i < 1024; i++)
-		ob_printf(o, "%4d %u\n", i + 1, btt_szhist[k][i]);
-	ob_printf(o, "\n# %c bucket for > 1024\n1024 %u\n", c, btt_szhist[k][1024]);
+	ob_printf(o, "%s# %c buckets\n", k ? "" : "# BTT histogram data\n", c);
+	for (i = 0; i <= 1024; i++)
+		ob_printf(o, i < 1024 ? "%4d %u\n" : "\n# %c bucket for > 1024\n1024 %u\n", i < 1024 ? i + 1 : c, btt_szhist[k][i]);
 }
