@@ -334,6 +334,9 @@
 #ifndef BTT_PROCS
 #define BTT_PROCS 256		/* btt -A: process names (the pids': PROC_MAX) */
 #endif
+#ifndef BTT_RANGES
+#define BTT_RANGES 4096		/* btt's range data (NAME.dat): busy ranges, 24 bytes each */
+#endif
 /* plot: PLOT_BINS columns of time per graph, PLOT_ROWS rows of offset,
  * PLOT_SERIES devices, PLOT_LAT log2 buckets of D2C (us) in the heatmap */
 #ifndef PLOT_BINS

@@ -7,6 +7,7 @@
 /* match/procs.c: pid -> command name, first name wins (as blkparse) */
 const char *proc_name(u32 pid);
 void proc_add(u32 pid, const u8 *name, u32 len);
+const char *proc_nth(u32 i, u32 *pid);
 extern unsigned long long proc_dropped;
 
 /* match/inflight.c: the one table of requests in flight, keyed by

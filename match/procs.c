@@ -31,6 +31,15 @@ const char *proc_name(u32 pid)
 	return NULL;
 }
 
+/* the table's i-th name and its pid, NULL past the end */
+const char *proc_nth(u32 i, u32 *pid)
+{
+	if (i >= nprocs)
+		return NULL;
+	*pid = procs[i].pid;
+	return procs[i].comm;
+}
+
 void proc_add(u32 pid, const u8 *name, u32 len)
 {
 	u32 h, i;

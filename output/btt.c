@@ -10,18 +10,19 @@
 #include "output/bp.h"
 
 USAGE(btt,
-"usage: btt -i INPUT... | -t DEV... | --listen[=PORT] [-w SECS] [-S SECS] [-o NAME] [-A]\n"
+"usage: btt -i INPUT... | -t DEV... | --listen[=PORT] [-w SECS] [-S SECS] [-o NAME] [-A] [-d SECS]\n"
 "  [-l|-q|-z|-I NAME] [--hist] [--json FILE] [--prom FILE]\n"
 "  INPUT: a dump, a trace's NAME, or -; --listen: trace -h's clients (8462)\n")
 
 static char btt_out[8192];
 
-static char json_buf[4096];
+static char json_buf[4096], msg_buf[1024];
 
 static struct {
 	char *in[BP_INPUTS];
 	const char *out, *prom, *ios;
 	struct obuf json, text;	/* text: live -S's interval report, stdout */
+	struct obuf msg, *msgs;	/* msgs: NAME.msg, or text */
 	int nin, hist, json_on, every;
 	u64 t0;
 	u64 next;		/* -S: mono_ms of the next interval's end */
@@ -60,35 +61,84 @@ static COLD void pools_report(void)
 	if (btt_live_folds)
 		warn_msg("%llu busy periods reached back past the %d (BTT_LIVES) kept: the I/O Active Period figures are approximate",
 			 btt_live_folds, BTT_LIVES);
-	if (btt_per_proc && proc_dropped)
+	if (proc_dropped)
 		warn_msg("%llu process names past %d (PROC_MAX): their processes go by pidNNNNNNNNN", proc_dropped, PROC_MAX);
+	if (btt_range_dropped)
+		warn_msg("%llu activity ranges past %d (BTT_RANGES) joined the one before: the range data are approximate",
+			 btt_range_dropped, BTT_RANGES);
 	if (btt_proc_dropped)
-		warn_msg("%llu Qs of processes past %d names (BTT_PROCS): the Per Process figures leave them out",
+		warn_msg("%llu events of processes past %d names (BTT_PROCS): the Per Process figures leave them out",
 			 btt_proc_dropped, BTT_PROCS);
 	if (btt_seek_dropped)
 		warn_msg("%llu seeks of new distances past the %d (BTT_SEEKS) kept: their MEDIAN and MODE are approximate",
 			 btt_seek_dropped, BTT_SEEKS);
 }
 
-static COLD int report(void)
+/* btt's messages (a trace's notes of text), as they come: NAME.msg or stdout */
+static void message(const struct btt_dev *d, const struct rec *r)
+{
+	ob_printf(A.msgs, "(%3u,%3u) %5u.%09u %.*s\n", DEV_MAJOR(d->dev), DEV_MINOR(d->dev), (u32)(r->time / 1000000000),
+		  (u32)(r->time % 1000000000), (int)r->pdu_len, (const char *)r->pdu);
+}
+
+/* NAME + sfx made for o (buf: btt_out), or 1 said */
+static COLD int out_open(struct obuf *o, char *path, const char *sfx, char *buf, u32 cap)
+{
+	int fd;
+
+	if ((size_t)sfmt(path, PATH_LEN, "%s%s", A.out, sfx) >= PATH_LEN) {
+		warn_msg("%s: name too long", A.out);
+		return 1;
+	}
+	if ((fd = open_out(path, 0644)) < 0)
+		return 1;
+	ob_init(o, fd, path, buf, cap);
+	return 0;
+}
+
+/* NAME.msg made before the run, or stdout; apart, so that its path is
+ * off the stack the run goes on */
+static COLD __attribute__((noinline)) int msg_open(void)
 {
 	char path[PATH_LEN];
-	struct obuf o;
-	int fd = 1;
 
-	if (A.out) {
-		if ((size_t)sfmt(path, sizeof(path), "%s.avg", A.out) >= sizeof(path)) {
-			warn_msg("%s: name too long", A.out);
-			return 1;
+	A.msgs = &A.text;
+	if (!A.out)
+		return 0;
+	if (out_open(&A.msg, path, ".msg", msg_buf, sizeof(msg_buf)))
+		return 1;
+	A.msg.name = A.out;	/* (path is gone by its end) */
+	A.msgs = &A.msg;
+	return 0;
+}
+
+/* with -o NAME: NAME.avg, NAME.dat (the range data), NAME_qhist.dat,
+ * NAME_dhist.dat; else the report and the range data on stdout */
+static COLD int report(void)
+{
+	static const char sfx[4][11] = { ".avg", ".dat", "_qhist.dat", "_dhist.dat" };
+	char path[PATH_LEN];
+	struct obuf o;
+	int k, rc = 0;
+
+	for (k = 0; k < (A.out ? 4 : 1); k++) {
+		if (!A.out)
+			ob_init(&o, 1, "(stdout)", btt_out, sizeof(btt_out));
+		else if (out_open(&o, path, sfx[k], btt_out, sizeof(btt_out))) {
+			rc = 1;
+			continue;
 		}
-		if ((fd = open_out(path, 0644)) < 0)
-			return 1;
+		if (!k)
+			btt_report(&o, btt_per_proc);
+		if (k == !!A.out)
+			btt_range_data(&o);
+		if (!k && A.hist)
+			btt_hist_report(&o);
+		if (k > 1)
+			btt_size_hist(&o, k - 2);
+		rc |= ob_close(&o) != 0;
 	}
-	ob_init(&o, fd, A.out ? path : "(stdout)", btt_out, sizeof(btt_out));
-	btt_report(&o, btt_per_proc);
-	if (A.hist)
-		btt_hist_report(&o);
-	return ob_close(&o) != 0;
+	return rc;
 }
 
 static const struct lopt longopts[] = {
@@ -109,7 +159,7 @@ COLD int btt_main(int argc, char **argv)
 	int c, rc;
 
 	cap_defaults(&cfg);
-	while ((c = opt_get(argc, argv, "Ai:o:t:w:S:l:q:z:I:", longopts)) != -1) {
+	while ((c = opt_get(argc, argv, "Ai:o:t:w:S:l:q:z:I:d:", longopts)) != -1) {
 		switch (c) {
 		case 'i':
 			if (A.nin == BP_INPUTS) {
@@ -141,7 +191,7 @@ COLD int btt_main(int argc, char **argv)
 		case 'S':	/* btt's iostat interval, and the exports' */
 			A.every = atoi(opt_arg);
 			/* fall through */
-		case 'l': case 'q': case 'z':
+		case 'l': case 'q': case 'z': case 'd':
 			if (btt_files_opt(c, opt_arg))
 				return 1;
 			break;
@@ -159,6 +209,10 @@ COLD int btt_main(int argc, char **argv)
 		return 0;
 	if (A.ios && btt_files_opt('I', A.ios))
 		return 1;
+	btt_rate_fn = btt_rate_line;
+	btt_msg_fn = message;
+	if (msg_open())
+		return 1;
 	btt_more = A.hist | A.json_on | A.every | !!A.prom;
 	A.t0 = mono_ms();
 	A.next = A.t0 + (u64)A.every * 1000;
@@ -166,7 +220,7 @@ COLD int btt_main(int argc, char **argv)
 	rc = bp_read_in(A.in, A.nin, &cfg, btt_event, live_round);
 	if (!A.nin)
 		interval_text();	/* live: the last one, cut short */
-	rc |= btt_files_end();
+	rc |= btt_files_end() | (A.out ? ob_close(&A.msg) : (ob_flush(&A.text), 0));
 	pools_report();
 	if (A.json_on || A.prom)	/* the last (or only) interval */
 		export_now();

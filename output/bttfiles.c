@@ -1,4 +1,4 @@
-/* output/bttfiles.c: output: btt's files beside the .avg: per-I/O latencies (-z, -l, -q: NAME_MAJ,MIN_q2d.dat ...), iostat (-I) */
+/* output/bttfiles.c: output: btt's files beside the .avg: per-I/O latencies (-z, -l, -q: NAME_MAJ,MIN_q2d.dat ...), iostat (-I), I/Os and MB a second (*_fp.dat) */
 /* One file a device and kind, "seconds latency" a line as btt writes them
  * ("%lf %lf" of the ns / 1e9), in the order the stats meet the I/Os (btt's
  * tree walk).  btt removes the files left empty at its end: here a file is
@@ -10,20 +10,22 @@ static const char *lat_name[BTT_NLAT];
 static struct obuf lat_ob[BTT_NLAT][BTT_DEVS];
 static char lat_buf[BTT_NLAT][BTT_DEVS][BTT_FILE_BUF];
 
-static struct obuf *lat_file(int k, u32 i)
+/* o made at its first line: PRE_MAJ,MIN_POST.dat for device i (i < 0:
+ * sys_POST.dat); not tried yet when o->buf is NULL, a failed open stays
+ * failed */
+static struct obuf *file_at(struct obuf *o, char *buf, u32 cap, const char *pre, int i, const char *post)
 {
-	struct obuf *o = &lat_ob[k][i];
-	char path[PATH_LEN];
-	u32 dev = btt_devs[i].dev;
+	char path[PATH_LEN], dev[16] = "sys";
 	int fd = -1;
 
-	if (!o->buf) {		/* not tried yet; a failed open stays failed */
-		if ((size_t)sfmt(path, sizeof(path), "%s_%u,%u_%s.dat", lat_name[k], DEV_MAJOR(dev),
-				 DEV_MINOR(dev), lat_post[k]) < sizeof(path))
+	if (!o->buf) {
+		if (i >= 0)
+			sfmt(dev, sizeof(dev), "%u,%u", DEV_MAJOR(btt_devs[i].dev), DEV_MINOR(btt_devs[i].dev));
+		if ((size_t)sfmt(path, sizeof(path), "%s%s%s_%s.dat", pre, *pre ? "_" : "", dev, post) < sizeof(path))
 			fd = open_out(path, 0644);
 		else
-			warn_msg("%s: name too long", lat_name[k]);
-		ob_init(o, fd, lat_name[k], lat_buf[k][i], BTT_FILE_BUF);
+			warn_msg("%s: name too long", pre);
+		ob_init(o, fd, *pre ? pre : post, buf, cap);
 		o->failed = fd < 0;
 	}
 	return o;
@@ -31,8 +33,11 @@ static struct obuf *lat_file(int k, u32 i)
 
 static void lat_line(const struct btt_dev *d, int k, u64 t, u64 lat)
 {
+	u32 i = (u32)(d - btt_devs);
+
 	if (lat_name[k])
-		ob_printf(lat_file(k, (u32)(d - btt_devs)), "%f %f\n", (double)(s64)t / 1e9, (double)(s64)lat / 1e9);
+		ob_printf(file_at(&lat_ob[k][i], lat_buf[k][i], BTT_FILE_BUF, lat_name[k], (int)i, lat_post[k]), "%f %f\n",
+			  (double)(s64)t / 1e9, (double)(s64)lat / 1e9);
 }
 
 /* -I NAME: btt's iostat-like table, a block an interval and the totals */
@@ -88,12 +93,57 @@ static void ios_dump(u64 stamp, int all)
 		ob_puts(&ios_ob, "\n");
 }
 
+/* btt's I/Os and MB a second, at each C, in the current folder:
+ * sys_iops_fp.dat and sys_mbps_fp.dat for all (index 0), MAJ,MIN_ for
+ * device i (index i + 1).  A line a second that had Cs, at the first C of a later
+ * one; the last at the end (-1 0 for none) */
+static struct btt_rate {
+	s64 next;		/* the second after the one counted, 0: none yet */
+	u64 ios, blks;
+	struct obuf ob[2];
+	char buf[2][64];
+} rate[BTT_DEVS + 1];
+
+static COLD void rate_emit(u32 i)
+{
+	struct btt_rate *r = &rate[i];
+	long long s = (long long)r->next - 1;
+
+	ob_printf(file_at(&r->ob[0], r->buf[0], 64, "", (int)i - 1, "iops_fp"), "%lld %llu\n", s, (unsigned long long)r->ios);
+	ob_printf(file_at(&r->ob[1], r->buf[1], 64, "", (int)i - 1, "mbps_fp"), "%lld %f\n", s, (double)(s64)r->blks / 2048.0);
+	r->ios = r->blks = 0;
+}
+
+static void rate_add(u32 i, s64 sec, u32 nblks)
+{
+	struct btt_rate *r = &rate[i];
+
+	if (r->next && sec >= r->next)
+		rate_emit(i);
+	if (!r->ios)
+		r->next = sec + 1;
+	r->ios++;
+	r->blks += nblks;
+}
+
+void btt_rate_line(u32 i, u64 t, u32 nblks)
+{
+	s64 sec = (s64)btt_time(t);
+
+	rate_add(i + 1, sec, nblks);
+	rate_add(0, sec, nblks);
+}
+
 /* -z, -l, -q, -I NAME or -S SECONDS; 1 when -I's file cannot be made */
 int btt_files_opt(int c, const char *arg)
 {
 	int fd;
 
-	if (c == 'S') {
+	if (c == 'd') {		/* the ns from which btt's BIT_TIME is -d SECS or more (to 1e-15 s) */
+		const char *e;
+		double x = scan_double(arg, &e);
+		btt_range_gap = x > 0 ? (u64)(x * 1e9 + 0.999999) : 0;
+	} else if (c == 'S') {
 		btt_ios_every = scan_u64(arg, NULL, 10) * 1000000000;
 	} else if (c == 'I') {
 		if ((fd = open_out(arg, 0644)) < 0)
@@ -123,5 +173,10 @@ int btt_files_end(void)
 		for (i = 0; i < btt_ndevs; i++)
 			if (lat_ob[k][i].buf)
 				rc |= ob_close(&lat_ob[k][i]);
+	for (i = 0; i <= btt_ndevs; i++) {
+		rate_emit(i);
+		for (k = 0; k < 2; k++)
+			rc |= ob_close(&rate[i].ob[k]);
+	}
 	return rc;
 }

@@ -1,4 +1,4 @@
-/* output/bttrep.c: output: btt's report text (NAME.avg): All Devices, Device Overhead, Device Merge Information */
+/* output/bttrep.c: output: btt's report text (NAME.avg): All Devices, Device Overhead, Device Merge Information; its range data (NAME.dat) and size histograms */
 /* Byte for byte as btt 1.2.0 prints them; a section that is not done is
  * left out whole, never printed with wrong figures. */
 #include "output/output.h"
@@ -465,4 +465,56 @@ void btt_report(struct obuf *o, int all_data)
 	live_info(o);
 	if (all_data)
 		q2d_histo(o);
+}
+
+/* the range data: NAME.dat, or stdout after the report.  A block of Q
+ * and C ranges (4 points each, at base and base + 0.4; btt's floats, so
+ * "%5.1f" of them as the whole base and a digit) for all, each device
+ * (with two or more, those with ranges), each process */
+static u32 region(struct obuf *o, const char *name, u32 l, const u32 *tail, u32 base)
+{
+	u32 k, j;
+	const struct btt_range *p;
+
+	if (!tail[0] && !tail[1])
+		return 0;
+	for (k = 0; k < 2; k++) {
+		ob_printf(o, "# %16s : %c activity\n", name, k ? 'c' : 'q');
+		for (p = btt_ranges; p < btt_ranges + btt_nranges; p++)
+			for (j = 0; j < 4 && p->list == l + k; j++)
+				ob_printf(o, "%13.9f %3u.%c\n", btt_time(j & 2 ? p->end : p->start), base,
+					  (int)(k * 5 + ((j + 1) & 2) * 2 + '0'));
+		ob_puts(o, "\n");
+	}
+	return 1;
+}
+
+void btt_range_data(struct obuf *o)
+{
+	char name[24];
+	u32 i, n, base;
+
+	ob_puts(o, "# Total System\n");
+	base = region(o, "Total System", 0, btt_rtail, 0);
+	if (btt_ndevs > 1) {
+		ob_puts(o, "# Per device\n");
+		for (i = 0; i < btt_ndevs; i++) {
+			sfmt(name, sizeof(name), "%u,%u", DEV_MAJOR(btt_devs[i].dev), DEV_MINOR(btt_devs[i].dev));
+			base += region(o, name, 2 + 2 * i, btt_devs[i].rtail, base);
+		}
+	}
+	ob_puts(o, "# Per process\n");
+	for (n = btt_proc_order(proc_ix), i = 0; i < n; i++)
+		region(o, btt_procs[proc_ix[i]].name, BTT_RL_PROC + 2 * proc_ix[i], btt_procs[proc_ix[i]].rtail,
+		       base + btt_proc_rank(btt_procs[proc_ix[i]].name));
+}
+
+/* NAME_qhist.dat (k 0), NAME_dhist.dat (k 1) */
+void btt_size_hist(struct obuf *o, int k)
+{
+	int i, c = k ? 'D' : 'Q';
+
+	ob_printf(o, "%s# %c buckets\n", k ? "" : "# BTT histogram data\n", c);
+	for (i = 0; i <= 1024; i++)
+		ob_printf(o, i < 1024 ? "%4d %u\n" : "\n# %c bucket for > 1024\n1024 %u\n", i < 1024 ? i + 1 : c, btt_szhist[k][i]);
 }

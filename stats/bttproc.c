@@ -1,4 +1,4 @@
-/* stats/bttproc.c: stats: btt's processes for -A, by name */
+/* stats/bttproc.c: stats: btt's processes, by name (for -A and the range data) */
 /* btt 1.2.0 names a process by its command up to a '/' (so every kworker
  * is one "kworker"; pid 0 is "kernel"), and a pid with a name already
  * known joins that name's figures.  A pid that queues before any note is
@@ -13,17 +13,29 @@
 struct btt_proc btt_procs[BTT_PROCS];
 u32 btt_nprocs;
 unsigned long long btt_proc_dropped;
-static u32 last_pid = ~0u, last_p;
+static u32 seen_pid[64], seen_p[64];	/* pid + 1 and its process, by pid's low bits */
 
-/* the process a Q of pid's counts for (+ 1), 0 if it is left out */
+/* btt's name of pid's process, its command c up to a '/' */
+static void cut(u32 pid, const char *c, char *name)
+{
+	u32 i;
+
+	for (i = 0; i < 15 && c[i] && c[i] != '/'; i++)
+		name[i] = c[i];
+	name[i] = 0;
+	if (!pid && strncmp(c, "pid", 3))	/* pid 0 with a note */
+		strcpy(name, "kernel");
+}
+
+/* the process an event of pid's counts for (+ 1), 0 if it is left out */
 u32 btt_proc_of(u32 pid)
 {
 	char name[16];
 	const char *c;
 	u32 i;
 
-	if (pid == last_pid)
-		return last_p;
+	if (seen_pid[pid & 63] == pid + 1)	/* (a name, once made, stays) */
+		return seen_p[pid & 63];
 	if (!(c = proc_name(pid))) {
 		sfmt(name, sizeof(name), "pid%09u", pid);
 		proc_add(pid, (const u8 *)name, sizeof(name));
@@ -31,11 +43,7 @@ u32 btt_proc_of(u32 pid)
 		if (!c)		/* the names' table is full */
 			c = name;
 	}
-	for (i = 0; i < sizeof(name) - 1 && c[i] && c[i] != '/'; i++)
-		name[i] = c[i];
-	name[i] = 0;
-	if (!pid && strncmp(c, "pid", 3))	/* pid 0 with a note */
-		strcpy(name, "kernel");
+	cut(pid, c, name);
 	for (i = 0; i < btt_nprocs && strcmp(btt_procs[i].name, name); i++)
 		;
 	if (i == BTT_PROCS) {
@@ -47,8 +55,31 @@ u32 btt_proc_of(u32 pid)
 		strcpy(btt_procs[i].name, name);
 		btt_procs[i].last_q = ~(u64)0;
 	}
-	last_pid = pid;
-	return last_p = i + 1;
+	seen_pid[pid & 63] = pid + 1;
+	return seen_p[pid & 63] = i + 1;
+}
+
+/* the place of a process's block in btt's range data: btt makes a
+ * process at each note too (with no figures: not kept here), so it is
+ * the number of distinct names of the pids' table before name's */
+u32 btt_proc_rank(const char *name)
+{
+	static u8 dup[PROC_MAX], done;
+	char a[16], b[16];
+	const char *c;
+	u32 i, j, pid, n = 0;
+
+	for (i = 0; (c = proc_nth(i, &pid)); i++) {
+		cut(pid, c, a);
+		for (j = 0; !done && j < i && !dup[i]; j++) {
+			c = proc_nth(j, &pid);
+			cut(pid, c, b);
+			dup[i] = !strcmp(a, b);
+		}
+		n += !dup[i] && strcmp(a, name) < 0;
+	}
+	done = 1;
+	return n;
 }
 
 /* the processes (indexes) in btt's order, by name */

@@ -41,6 +41,9 @@ unsigned long long btt_dev_dropped, btt_req_dropped, btt_live_folds;
 int btt_per_proc, btt_more;
 static u64 last_q = UNSET;
 void (*btt_lat_fn)(const struct btt_dev *d, int kind, u64 t, u64 lat);
+void (*btt_rate_fn)(u32 dev_index, u64 t, u32 nblks);
+void (*btt_msg_fn)(const struct btt_dev *d, const struct rec *r);
+u32 btt_szhist[2][1025];
 
 /* major 9 (md), 253 and 254 (device mapper): btt's "dm" figures */
 int btt_remapper(u32 dev)
@@ -71,8 +74,10 @@ static struct btt_dev *dev_new(u32 dev, u64 time)
 		btt_dev_dropped++;
 		return NULL;
 	}
-	if (btt_ndevs == 1)	/* from here on the overall busy list is its own */
+	if (btt_ndevs == 1) {	/* from here on the overall busy list is its own */
 		btt_live_all = btt_devs[0].live;
+		btt_ranges_split();
+	}
 	d = &btt_devs[btt_ndevs++];
 	*d = (struct btt_dev){ .dev = dev, .culling = 1, .last_q = UNSET, .start = time, .dm = btt_remapper(dev) };
 	return d;
@@ -175,6 +180,13 @@ static void hist(struct btt_dev *d, int k, u64 t)
 	d->hist_ns[k] += t;
 }
 
+/* btt's Q and D size buckets: 512 bytes each, the last all from 1024 on */
+static void size_hist(const struct btt_dev *d, int k, u32 bytes)
+{
+	if (!d->dm && bytes >= 512)
+		btt_szhist[k][bytes / 512 > 1024 ? 1024 : bytes / 512 - 1]++;
+}
+
 static void q2q(u64 *last, struct btt_avg *a, u64 t)
 {
 	if (*last != UNSET)
@@ -190,7 +202,7 @@ static void q_drop(struct btt_q *q)
 	ift_del(&bq, q);
 }
 
-static void queued(struct btt_dev *d, const struct rec *r)
+static void queued(struct btt_dev *d, const struct rec *r, u32 proc)
 {
 	struct btt_q *q;
 	u32 k;
@@ -201,6 +213,8 @@ static void queued(struct btt_dev *d, const struct rec *r)
 	d->t_act_q += d->n_act_q++;
 	q2q(&d->last_q, &d->avg[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
 	q2q(&last_q, &btt_all[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
+	btt_ranges_add(d, proc, 0, r->time);
+	size_hist(d, 0, r->bytes);
 	q = ift_put(&bq, r->dev, r->sector, KIND_Q, r->time);
 	if (!q) {
 		btt_req_dropped++;
@@ -210,7 +224,7 @@ static void queued(struct btt_dev *d, const struct rec *r)
 	q->g = q->i = q->m = q->d = UNSET;
 	q->len = r->bytes >> 9;
 	q->li = (u16)n_live_q;
-	if (btt_per_proc && (q->proc = (u16)btt_proc_of(r->pid))) {
+	if ((q->proc = (u16)proc)) {
 		struct btt_proc *p = &btt_procs[q->proc - 1];
 
 		q2q(&p->last_q, &p->avg[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
@@ -378,30 +392,33 @@ static void remapped(const struct rec *r)
 
 void btt_event(const struct rec *r)
 {
-	u32 a = ACT32(r), act = a & 0xffff;
+	u32 a = ACT32(r), act = a & 0xffff, proc;
+	int msg = (u32)r->action == TN_MESSAGE;	/* on its device (made as btt makes it) once that counts */
 	struct btt_dev *d;
 
-	if (a & (TC(TC_NOTIFY) | TC(TC_PC))) {
-		if ((u32)r->action == TN_PROCESS && btt_per_proc)
-			proc_add(r->pid, r->pdu, r->pdu_len);
-		return;
-	}
-	if (btt_ios_fn)
-		btt_ios_time(r->time);
-	if (act > 31)
-		return;
 	if (!(d = last_dev) || d->dev != r->dev)
 		d = dev_find(r->dev);
-	if (BIT(act) & (BIT(TA_PLUG) | BIT(TA_UNPLUG_IO) | BIT(TA_UNPLUG_TIMER))) {
-		if (d)
-			plug(d, r, act);
-		return;
+	if (a & (TC(TC_NOTIFY) | TC(TC_PC))) {
+		if ((u32)r->action == TN_PROCESS)
+			proc_add(r->pid, r->pdu, r->pdu_len);
+		if (!msg)
+			return;
+	} else {
+		if (btt_ios_fn)
+			btt_ios_time(r->time);
+		if (act > 31)
+			return;
+		if (BIT(act) & (BIT(TA_PLUG) | BIT(TA_UNPLUG_IO) | BIT(TA_UNPLUG_TIMER))) {
+			if (d)
+				plug(d, r, act);
+			return;
+		}
+		if (!(BIT(act) & (BIT(TA_QUEUE) | BIT(TA_REMAP) | BIT(TA_INSERT) | BIT(TA_BACKMERGE) | BIT(TA_FRONTMERGE) |
+				  BIT(TA_REQUEUE) | BIT(TA_ISSUE) | BIT(TA_COMPLETE) | BIT(TA_GETRQ) | BIT(TA_SLEEPRQ))))
+			return;
+		if (!r->bytes && !(BIT(act) & (BIT(TA_REMAP) | BIT(TA_REQUEUE))))
+			return;
 	}
-	if (!(BIT(act) & (BIT(TA_QUEUE) | BIT(TA_REMAP) | BIT(TA_INSERT) | BIT(TA_BACKMERGE) | BIT(TA_FRONTMERGE) |
-			  BIT(TA_REQUEUE) | BIT(TA_ISSUE) | BIT(TA_COMPLETE) | BIT(TA_GETRQ) | BIT(TA_SLEEPRQ))))
-		return;
-	if (!r->bytes && !(BIT(act) & (BIT(TA_REMAP) | BIT(TA_REQUEUE))))
-		return;
 	if (!d && !(d = dev_new(r->dev, r->time)))
 		return;
 	if (d->culling) {	/* a device's figures start at its first Q or A */
@@ -410,18 +427,30 @@ void btt_event(const struct rec *r)
 		d->culling = 0;
 	}
 	d->end = r->time;
+	proc = btt_proc_of(r->pid);	/* btt names a process at each event it links */
+	if (msg) {
+		btt_msg_fn(d, r);
+		return;
+	}
 	if (btt_ios_fn && (BIT(act) & (BIT(TA_GETRQ) | BIT(TA_BACKMERGE) | BIT(TA_FRONTMERGE) | BIT(TA_ISSUE))))
 		btt_ios_event((u32)(d - btt_devs), r, act);
 	switch (act) {
-	case TA_QUEUE: queued(d, r); break;
+	case TA_QUEUE: queued(d, r, proc); break;
 	case TA_REMAP: remapped(r); break;
 	case TA_ISSUE:
 		d->n_ds++;
 		btt_seek_add(&d->d2d, r->sector, r->bytes);
 		d->n_act_q -= d->n_act_q != 0;
+		size_hist(d, 1, r->bytes);
 		each_q(d, r, 0);
 		break;
-	case TA_COMPLETE: blocks(d, r); each_q(d, r, 1); break;
+	case TA_COMPLETE:
+		blocks(d, r);
+		btt_ranges_add(d, proc, 1, r->time);
+		if (btt_rate_fn)
+			btt_rate_fn((u32)(d - btt_devs), r->time, r->bytes >> 9);
+		each_q(d, r, 1);
+		break;
 	case TA_REQUEUE: break;
 	case TA_BACKMERGE:
 	case TA_FRONTMERGE:

@@ -143,6 +143,7 @@ struct btt_dev {
 	u32 dev;
 	u8 culling;		/* no Q or A seen yet: btt ignores the device's events */
 	u8 dm;			/* btt_remapper's */
+	u32 rtail[2];		/* its Q and C ranges' btt_rtail (kept from the second device on) */
 	u64 n_qs, n_ds, last_q;
 	u64 n_act_q, t_act_q;	/* Qs not yet issued or merged; their sum at each Q */
 	u64 start, end;		/* first event, last one counted */
@@ -196,14 +197,15 @@ extern unsigned long long plot_dropped_devs;
 unsigned long long plot_given_up(void);	/* requests given up in flight (PLOT_REQS) */
 void plot_event(const struct rec *r);
 u32 plot_cover(u64 span);	/* columns reaching span ns (-x: MAX - MIN); the column */
-/* stats/bttproc.c: btt -A's processes (btt_per_proc set by the driver) */
-struct btt_proc { char name[16]; u64 last_q; struct btt_avg avg[BTT_NAVG]; };
+/* stats/bttproc.c: btt's processes (btt_per_proc: -A's tables, set by the driver) */
+struct btt_proc { char name[16]; u64 last_q; struct btt_avg avg[BTT_NAVG]; u32 rtail[2]; };
 extern struct btt_proc btt_procs[];
 extern u32 btt_nprocs;
 extern int btt_per_proc;
 extern unsigned long long btt_proc_dropped;
 u32 btt_proc_of(u32 pid);
 u32 btt_proc_order(u16 *ix);
+u32 btt_proc_rank(const char *name);	/* its block's place in btt's range data */
 /* stats/bttrb.c: a device's (r: its index) Qs by start, as btt's tree */
 u32 btt_rb_ins(u32 r, u32 slot, u64 start, u64 end);	/* the slot it replaced, or 0 */
 void btt_rb_del(u32 r, u32 slot);
@@ -219,4 +221,19 @@ void btt_ios_done(u32 dev_index, u64 im, u64 qt, u64 ct);
 void btt_ios_row(u32 dev_index, u64 stamp, int all, double *v);
 enum { BTT_LQ2D, BTT_LD2C, BTT_LQ2C, BTT_NLAT };
 extern void (*btt_lat_fn)(const struct btt_dev *d, int kind, u64 t, u64 lat);
+/* btt's range data (NAME.dat): the times Qs (list l) and Cs (l + 1) came,
+ * gaps under btt_range_gap ns joined; l is 0 for all, 2 + 2 * i for device
+ * i, BTT_RL_PROC + 2 * i for process i.  A list's last range (+ 1, 0 when
+ * it has none): btt_rtail[] for all's, else in its device or process */
+struct btt_range { u64 start, end; u32 list; };
+#define BTT_RL_PROC (2 + 2 * BTT_DEVS)
+extern struct btt_range btt_ranges[];
+extern u32 btt_nranges, btt_rtail[2];
+extern u64 btt_range_gap;
+extern unsigned long long btt_range_dropped;
+extern u32 btt_szhist[2][1025];	/* btt's NAME_qhist.dat, NAME_dhist.dat: Qs, Ds by 512-byte size */
+extern void (*btt_rate_fn)(u32 dev_index, u64 t, u32 nblks);	/* each C: btt's *_fp.dat */
+void btt_ranges_add(struct btt_dev *d, u32 proc, int c, u64 t);	/* a Q (c 0) or C (c 1) of proc (+ 1, or 0) */
+void btt_ranges_split(void);	/* (stats/bttrange.c) */
+extern void (*btt_msg_fn)(const struct btt_dev *d, const struct rec *r);	/* btt's NAME.msg (the driver's) */
 #endif

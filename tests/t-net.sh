@@ -302,7 +302,8 @@ open(sys.argv[2], "wb").write(d[:o + 30]); print(o)' "$E/nullb0.blktrace.0" "$OU
 	# it listens
 	listen() {
 		local n=$1 port=$2; shift 2
-		"$IOMON" "$@" >"$OUT/$n.out" 2>"$OUT/$n.err" & SPID=$!
+		# in OUT: btt writes its *_fp.dat in the current folder
+		(cd "$OUT" && exec "$IOMON" "$@") >"$OUT/$n.out" 2>"$OUT/$n.err" & SPID=$!
 		poll 10 sh -c "ss -ltn | grep -q ':$port '"
 	}
 	ended() { poll 10 grep -q "end of run" "$OUT/$1.err"; sleep 0.3; kill -INT $SPID; wait $SPID; }

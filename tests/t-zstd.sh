@@ -62,8 +62,8 @@ same "zstd: the stream arriving 7 bytes at a time (monitor)" "$Z/p.out" "$Z/ms.r
 # btt's dump, compressed
 "$IOMON" parse -i "$E/nullb0" -d "$Z/dump" -O >/dev/null 2>&1
 zstd -q -c "$Z/dump" >"$Z/dump.zst"
-"$IOMON" btt -i "$Z/dump" >"$Z/btt.ref" 2>&1
-"$IOMON" btt -i "$Z/dump.zst" >"$Z/btt.out" 2>&1
+(cd "$Z" && "$IOMON" btt -i dump >btt.ref 2>&1)	# (its *_fp.dat in Z)
+(cd "$Z" && "$IOMON" btt -i dump.zst >btt.out 2>&1)
 same "zstd: btt -i of a compressed dump" "$Z/btt.out" "$Z/btt.ref"
 
 # every read boundary: a small compressed piece of one CPU's records,
