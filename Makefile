@@ -147,7 +147,7 @@ OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/$(USAGE_C:.c=.o)
 # the merge and the pipe window went back to -Os for the network client's
 # -z: make bench timed parse the same, 0.48-0.56 s, and parse -i - of the
 # bench trace 0.54 s against 0.51 s.)
-HOT := $(addprefix $(B)/obj/,capture/source.o text.o output/fmt.o stats/monstat.o stats/bttstat.o)
+HOT := $(addprefix $(B)/obj/,capture/source.o text.o stats/monstat.o stats/bttstat.o)
 # (blkparse's event dispatch, its loop, the request matching and monitor's
 # driver went back to -Os for plot's room, 2.6 KB: the same instructions
 # within 0.3% in cachegrind, parse's and monitor's times the same.  The

@@ -45,6 +45,7 @@ char *fmt_s64(char *p, s64 v);
 char *fmt_num(char *p, u64 v, int neg, int width, int left);
 char *fmt_str(char *p, const char *s, int width, int left);
 char *fmt_zpad(char *p, u64 v, int width);
+char *fmt_secs(char *p, u64 t);	/* "%5d.%09u" of t ns, the seconds an int */
 char *fmt_g9(char *p, u64 k, int e);	/* %.9g of k * 10^e, exact: at most 16 bytes */
 struct tm;
 char *fmt_hms(char *p, const struct tm *tm);	/* strftime's "%H:%M:%S" */

@@ -192,6 +192,17 @@ char *fmt_str(char *p, const char *s, int width, int left)
 	return p;
 }
 
+/* blkparse's "%5d.%09lu" of t ns (the seconds as an int), here where
+ * the divisions are multiplies (-O2), so its callers can be built -Os */
+char *fmt_secs(char *p, u64 t)
+{
+	int32_t s = (int32_t)(t / 1000000000u);
+
+	p = fmt_num(p, s < 0 ? -(u64)s : (u64)s, s < 0, 5, 0);
+	*p++ = '.';
+	return fmt_zpad(p, t % 1000000000u, 9);
+}
+
 char *fmt_zpad(char *p, u64 v, int width)
 {
 	int n = ndigits(v);

@@ -194,9 +194,7 @@ static char *header(char *p, const struct ev *e)
 	*p++ = ' ';
 	p = snum(p, (int32_t)r->seq, 8, 0);
 	*p++ = ' ';
-	p = snum(p, (int32_t)(e->time / 1000000000u), 5, 0);
-	*p++ = '.';
-	p = fmt_zpad(p, e->time % 1000000000u, 9);
+	p = fmt_secs(p, e->time);
 	*p++ = ' ';
 	p = fmt_num(p, r->pid, 0, 5, 0);
 	*p++ = ' ';
