@@ -173,7 +173,7 @@ int btt_files_end(void)
 		for (i = 0; i < btt_ndevs; i++)
 			if (lat_ob[k][i].buf)
 				rc |= ob_close(&lat_ob[k][i]);
-	for (i = 0; i <= btt_ndevs; i++) {
+	for (i = 0; btt_ndevs && i <= btt_ndevs; i++) {	/* (none when no device came) */
 		rate_emit(i);
 		for (k = 0; k < 2; k++)
 			rc |= ob_close(&rate[i].ob[k]);

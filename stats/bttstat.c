@@ -224,7 +224,7 @@ static void queued(struct btt_dev *d, const struct rec *r, u32 proc)
 	q->g = q->i = q->m = q->d = UNSET;
 	q->len = r->bytes >> 9;
 	q->li = (u16)n_live_q;
-	if ((q->proc = (u16)proc)) {
+	if ((q->proc = btt_per_proc ? (u16)proc : 0)) {	/* -A's figures */
 		struct btt_proc *p = &btt_procs[q->proc - 1];
 
 		q2q(&p->last_q, &p->avg[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
@@ -392,7 +392,8 @@ static void remapped(const struct rec *r)
 
 void btt_event(const struct rec *r)
 {
-	u32 a = ACT32(r), act = a & 0xffff, proc;
+	static u32 last_pid = ~0u, proc;
+	u32 a = ACT32(r), act = a & 0xffff;
 	int msg = (u32)r->action == TN_MESSAGE;	/* on its device (made as btt makes it) once that counts */
 	struct btt_dev *d;
 
@@ -427,7 +428,10 @@ void btt_event(const struct rec *r)
 		d->culling = 0;
 	}
 	d->end = r->time;
-	proc = btt_proc_of(r->pid);	/* btt names a process at each event it links */
+	if (r->pid != last_pid) {	/* btt names a process at each event it links */
+		last_pid = r->pid;
+		proc = btt_proc_of(r->pid);
+	}
 	if (msg) {
 		btt_msg_fn(d, r);
 		return;

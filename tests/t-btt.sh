@@ -185,11 +185,11 @@ if [ -s "$OUT/two-devs.dump" ]; then
 	fi
 	testcmd "btt: a -l file that cannot be made is said, and fails" \
 		"btt -i '$OUT/two-devs.dump' -l /nonexistent/L -o '$OUT/nx' 2>&1 >/dev/null; echo rc=\$?" \
-		"btt: /nonexistent/L_254,0_d2c.dat: No such file or directory\nbtt: /nonexistent/L_254,1_d2c.dat: No such file or directory\nrc=1\n"
+		"btt: /nonexistent/L_254,0_d2c.dat: No such file or directory\nbtt: /nonexistent/L_254,1_d2c.dat: No such file or directory\nrc=1\n" "$OUT"
 	long=$(printf 'L%.0s' $(seq 600))
 	testcmd "btt: a -l name too long for PATH_LEN is said, not cut short" \
 		"btt -i '$OUT/two-devs.dump' -l $long -o '$OUT/nx' 2>&1 >/dev/null | sort -u | cut -c1-20; echo rc=\${PIPESTATUS[0]}" \
-		"btt: LLLLLLLLLLLLLLL\nrc=1\n"
+		"btt: LLLLLLLLLLLLLLL\nrc=1\n" "$OUT"	# (its *_fp.dat there)
 fi
 
 # -A on a crafted dump: two processes by their notes, one named with
