@@ -7,7 +7,10 @@
 # qemu-user; `make size` reports sizes and fails past SIZE_BUDGET.
 # -fno-jump-tables: a switch in code built for size is a chain of compares,
 # not a table of addresses beside it (0.5 KiB); the -O2 objects keep theirs.
-CFLAGS ?= -Os -g -fno-jump-tables
+# -Oz: GCC 12's smaller than -Os (1.1 KB); the per-record functions that
+# need speed are HOT objects or HOTFN (iomon.h), and cachegrind counts
+# parse's, btt's and monitor's instructions within 0.5% of -Os's.
+CFLAGS ?= -Oz -g -fno-jump-tables
 WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter
 # C without exceptions needs no unwind tables: .eh_frame was 10 KiB of the
 # binary.  gdb still walks the stack from -g's debug frames.
@@ -147,7 +150,7 @@ OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/$(USAGE_C:.c=.o)
 # the merge and the pipe window went back to -Os for the network client's
 # -z: make bench timed parse the same, 0.48-0.56 s, and parse -i - of the
 # bench trace 0.54 s against 0.51 s.)
-HOT := $(addprefix $(B)/obj/,capture/source.o text.o stats/monstat.o stats/bttstat.o)
+HOT := $(addprefix $(B)/obj/,stats/monstat.o stats/bttstat.o)
 # (blkparse's event dispatch, its loop, the request matching and monitor's
 # driver went back to -Os for plot's room, 2.6 KB: the same instructions
 # within 0.3% in cachegrind, parse's and monitor's times the same.  The
@@ -164,15 +167,6 @@ $(HOT): CFLAGS += $(HOTFLAGS)
 # (0.6 KB; the -O2 objects keep GCC's choices, which their speed needs)
 SMALLFLAGS := -fno-tree-switch-conversion -fconserve-stack -fno-caller-saves
 $(filter-out $(HOT),$(OBJS)): CFLAGS += $(SMALLFLAGS)
-# Objects that run once a run, a connection, an interval or a buffer, never
-# per record: GCC's -Oz, smaller still than -Os where speed is not at
-# stake (0.7 KB).  (-Oz on the per-record objects too: parse 0.79 s, not
-# 0.48 s, in make bench.)
-COLDOBJS := $(addprefix $(B)/obj/,applet.o tz.o capture/addr.o capture/cap.o capture/net.o \
-	capture/netsrv.o capture/relay.o capture/sys.o capture/tracefs.o match/taghelper.o \
-	output/btrace.o output/btt.o output/bttexp.o output/bttrep.o output/export.o output/plot.o \
-	output/plotsvg.o output/summary.o output/top.o output/toptable.o output/trace.o)
-$(COLDOBJS): CFLAGS += -Oz
 # An -O2 object whose larger functions GCC need not inline: btt's per-event
 # figures (766 bytes for 1.6% more instructions in btt, cachegrind)
 NOINL := $(addprefix $(B)/obj/,stats/bttstat.o)
@@ -195,7 +189,7 @@ $(STAMP): FORCE
 		echo "  or:      apt-get install musl-tools" >&2; \
 		echo "  or:      make CC=cc   (a glibc build: not the product, larger)" >&2; \
 		exit 1; }
-	@{ echo '$(CC) $(CFLAGS) $(XFLAGS) $(NOUNWIND) $(CPPFLAGS) $(LDFLAGS)'; echo 'HOT $(HOTFLAGS) $(HOT:$(B)/obj/%=%)'; echo 'SMALL $(SMALLFLAGS)'; echo 'COLD $(COLDOBJS:$(B)/obj/%=%)'; echo 'NOINL $(NOINL:$(B)/obj/%=%)'; command -v $(firstword $(CC)); \
+	@{ echo '$(CC) $(CFLAGS) $(XFLAGS) $(NOUNWIND) $(CPPFLAGS) $(LDFLAGS)'; echo 'HOT $(HOTFLAGS) $(HOT:$(B)/obj/%=%)'; echo 'SMALL $(SMALLFLAGS)'; echo 'NOINL $(NOINL:$(B)/obj/%=%)'; command -v $(firstword $(CC)); \
 		$(CC) -dumpfullversion -dumpmachine 2>&1; } >$@.new
 	@if cmp -s $@ $@.new; then rm -f $@.new; else mv -f $@.new $@; fi
 

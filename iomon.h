@@ -20,6 +20,10 @@ typedef int64_t s64;
 /* Once-a-run code (options, summaries, messages): built for size even in
  * the objects the Makefile builds -O2 for their per-record paths. */
 #define COLD __attribute__((cold))
+/* a function on the per-record path in an object built for size: GCC's
+ * -O2 for it alone (divisions by constants as multiplies), where an -O2
+ * object would be larger for the rest */
+#define HOTFN __attribute__((optimize("O2")))
 
 /* text.c: buffered writes to a raw fd, formatting helpers */
 struct obuf {

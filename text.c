@@ -91,7 +91,7 @@ static const char digits2[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-static int ndigits(u64 v)
+HOTFN static int ndigits(u64 v)
 {
 	int n = 1;
 
@@ -103,7 +103,7 @@ static int ndigits(u64 v)
 }
 
 /* Right to left, two digits per step: this runs several times per line. */
-static void put_digits(char *end, u64 v)
+HOTFN static void put_digits(char *end, u64 v)
 {
 	u32 w;
 
@@ -135,7 +135,7 @@ static void put_digits(char *end, u64 v)
 		*--end = (char)('0' + w);
 }
 
-char *fmt_u64(char *p, u64 v)
+HOTFN char *fmt_u64(char *p, u64 v)
 {
 	int n = ndigits(v);
 
@@ -152,7 +152,7 @@ char *fmt_s64(char *p, s64 v)
 	return fmt_u64(p, (u64)v);
 }
 
-char *fmt_num(char *p, u64 v, int neg, int width, int left)
+HOTFN char *fmt_num(char *p, u64 v, int neg, int width, int left)
 {
 	int n = ndigits(v) + !!neg;
 
@@ -171,7 +171,7 @@ char *fmt_num(char *p, u64 v, int neg, int width, int left)
 
 /* Strings here are short (actions, RWBS, command names): a byte loop beats
  * a call to memcpy and strlen. */
-char *fmt_str(char *p, const char *s, int width, int left)
+HOTFN char *fmt_str(char *p, const char *s, int width, int left)
 {
 	char *start = p;
 	int n;
@@ -194,7 +194,7 @@ char *fmt_str(char *p, const char *s, int width, int left)
 
 /* blkparse's "%5d.%09lu" of t ns (the seconds as an int), here where
  * the divisions are multiplies (-O2), so its callers can be built -Os */
-char *fmt_secs(char *p, u64 t)
+HOTFN char *fmt_secs(char *p, u64 t)
 {
 	int32_t s = (int32_t)(t / 1000000000u);
 
@@ -203,7 +203,7 @@ char *fmt_secs(char *p, u64 t)
 	return fmt_zpad(p, t % 1000000000u, 9);
 }
 
-char *fmt_zpad(char *p, u64 v, int width)
+HOTFN char *fmt_zpad(char *p, u64 v, int width)
 {
 	int n = ndigits(v);
 

@@ -91,7 +91,7 @@ u32 src_need(struct src *s, u32 want)
 	return s->len - s->pos;
 }
 
-int src_record(struct src *s, struct rec *r)
+HOTFN int src_record(struct src *s, struct rec *r)
 {
 	u32 have = s->len - s->pos;
 	int n;

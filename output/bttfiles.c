@@ -114,7 +114,7 @@ static COLD void rate_emit(u32 i)
 	r->ios = r->blks = 0;
 }
 
-static void rate_add(u32 i, s64 sec, u32 nblks)
+HOTFN static void rate_add(u32 i, s64 sec, u32 nblks)
 {
 	struct btt_rate *r = &rate[i];
 
@@ -126,7 +126,7 @@ static void rate_add(u32 i, s64 sec, u32 nblks)
 	r->blks += nblks;
 }
 
-void btt_rate_line(u32 i, u64 t, u32 nblks)
+HOTFN void btt_rate_line(u32 i, u64 t, u32 nblks)
 {
 	s64 sec = (s64)btt_time(t);
 

@@ -13,7 +13,7 @@ unsigned long long btt_range_dropped;
 /* t joins list l's last range when at most btt_range_gap after its end
  * (before it: nothing); else a new range.  Past BTT_RANGES the last one
  * stretches, counted. */
-static void range_add(u32 *tail, u32 l, u64 t)
+HOTFN static void range_add(u32 *tail, u32 l, u64 t)
 {
 	struct btt_range *p = *tail ? &btt_ranges[*tail - 1] : NULL;
 	int full = btt_nranges == BTT_RANGES;
@@ -36,7 +36,7 @@ static void range_add(u32 *tail, u32 l, u64 t)
 
 /* a Q (c 0) or C (c 1): all's, the device's and its process's ranges.
  * With one device its ranges are all's: made at the second's coming. */
-void btt_ranges_add(struct btt_dev *d, u32 proc, int c, u64 t)
+HOTFN void btt_ranges_add(struct btt_dev *d, u32 proc, int c, u64 t)
 {
 	range_add(&btt_rtail[c], (u32)c, t);
 	if (btt_ndevs > 1)
