@@ -171,7 +171,7 @@ HOTFN char *fmt_num(char *p, u64 v, int neg, int width, int left)
 
 /* Strings here are short (actions, RWBS, command names): a byte loop beats
  * a call to memcpy and strlen. */
-HOTFN char *fmt_str(char *p, const char *s, int width, int left)
+char *fmt_str(char *p, const char *s, int width, int left)
 {
 	char *start = p;
 	int n;
