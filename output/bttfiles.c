@@ -128,7 +128,7 @@ HOTFN static void rate_add(u32 i, s64 sec, u32 nblks)
 
 HOTFN void btt_rate_line(u32 i, u64 t, u32 nblks)
 {
-	s64 sec = (s64)btt_time(t);
+	s64 sec = (s64)(t / 1000000000);	/* btt_time(t)'s whole seconds */
 
 	rate_add(i + 1, sec, nblks);
 	rate_add(0, sec, nblks);
