@@ -28,7 +28,7 @@ APPLETS = {
     "top": ["output/top.o", "output/toptable.o", "stats/topstat.o", "match/taghelper.o",
             "capture/runs.o"],
     "btt": ["output/btt.o", "output/bttexp.o", "output/bttfiles.o", "output/bttrep.o", "stats/bttios.o",
-            "stats/bttproc.o", "stats/bttrb.o", "stats/bttseek.o", "stats/bttstat.o"],
+            "stats/bttproc.o", "stats/bttrange.o", "stats/bttrb.o", "stats/bttseek.o", "stats/bttstat.o"],
     "plot": ["output/plot.o", "output/plotsvg.o", "stats/plotstat.o"],
     "shared": ["applet.o", "base.o", "text.o", "capture/record.o", "capture/source.o",
                "capture/sys.o"],
