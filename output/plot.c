@@ -7,7 +7,7 @@
 #include "output/bp.h"
 
 USAGE(plot,
-"usage: plot -i INPUT... | -t DEV... [-w SECS] [-o FILE.svg] [-T TITLE] [-l LABEL]...\n"
+"usage: plot -i INPUT... | -t DEV... [-w SECS] [-o FILE.svg|-] [-T TITLE] [-l LABEL]...\n"
 "  [-O GRAPH]... [-N GRAPH]... [-x MIN:MAX] [-P]   INPUT: a dump, a trace's NAME, or -\n"
 "  GRAPH: io tput iops latency queue_depth heatmap (all by default)\n")
 
@@ -89,7 +89,7 @@ COLD int plot_main(int argc, char **argv)
 		warn_msg("no I/O to draw");
 	if (plot_to != ~(u64)0)
 		plot_cover(plot_to - plot_from);
-	if ((fd = open_out(out, 0644)) < 0)
+	if ((fd = strcmp(out, "-") ? open_out(out, 0644) : 1) < 0)	/* -o -: stdout */
 		return 1;
 	ob_init(&o, fd, out, plot_buf, sizeof(plot_buf));
 	plot_svg(&o, title, labels, (only ? only : 63) & ~no);

@@ -164,7 +164,7 @@ if [ -s "$OUT/two-devs.dump" ]; then
 	check "tiny btt -A: names past PROC_MAX are counted and named" grep -q "(PROC_MAX): their processes go by pidNNNNNNNNN" "$OUT/tiny.err"
 	check "tiny btt -A: the first BTT_PROCS names are still reported" grep -q "^mount " "$OUT/tinyA.avg"
 	mkdir -p "$OUT/tiny.d"
-	(cd "$OUT/tiny.d" && "$IOMON_TINY" btt -i "$OUT/two-devs.dump" -l L 2>/dev/null)
+	(cd "$OUT/tiny.d" && "$IOMON_TINY" btt -i "$OUT/two-devs.dump" -l L >/dev/null 2>&1)
 	check "tiny btt: -l writes the first device's file only" test "$(cd "$OUT/tiny.d" && echo L_*)" = "L_254,0_d2c.dat"
 else
 	skip "tiny btt pools" "no two-devs dump (needs Debian's blkparse or the run above)"

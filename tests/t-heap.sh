@@ -72,6 +72,11 @@ else
 	heap_none "btrace --help" "$E" $N btrace --help
 	heap_none "btrace no device" "$E" $N btrace /nonexistent
 	heap_none "iomon --list" "$E" $N --list
+	# btt on the dump parse -d made above: every file it writes, -A's tables
+	heap_none "btt dump -A, every file" "$H" $N btt -i "$H/dump.bin" -A -l "$H/L" -q "$H/Q" -z "$H/Z" -I "$H/I"
+	heap_none "btt trace files, stdout" "$H" $N btt -i "$FIX/two-devs/nullb0" -i "$FIX/two-devs/nullb1"
+	heap_none "plot ext4" "$E" $N plot -i nullb0 -P -o -
+	heap_none "plot stream" "$E" "$S" plot -i - -o -
 	# zstd (make ZSTD=1): the decoder runs on its static workspace
 	if nm "$U" | grep -q ' T iomon_zmalloc$'; then
 		Z=$H/zst; mkdir -p "$Z"

@@ -71,6 +71,8 @@ fi
 for t in "Offsets: 254,0" Throughput IOPS "Latency: D2C" "Queue depth" "D2C heatmap: 254,0"; do
 	check "plot: a panel '$t'" grep -q ">$t" "$OUT/ext4.svg"
 done
+"$IOMON" plot -i "$FIX/ext4/nullb0" -T "ext4 <&> fixture" -o - >"$OUT/stdout.svg" 2>/dev/null
+same "plot -o -: the same SVG on stdout" "$OUT/stdout.svg" "$OUT/ext4.svg"
 check "plot: self-contained (no script, no link, no external reference)" \
 	sh -c "! grep -qiE '<script|href|url\\(|@import|<image' '$OUT/ext4.svg'"
 # the same trace big-endian (s390x's), and as a raw stream on stdin
