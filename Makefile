@@ -61,8 +61,9 @@ $(warning CC=$(CC): not the product build (static musl); size, heap and RSS chec
 endif
 B := build
 # arrays aligned as the psABI asks, not to 32 bytes for vector loads that
-# this code does not make (464 bytes of padding); x86's own flag
-XFLAGS := -malign-data=abi
+# this code does not make (464 bytes of padding); x86's own flag, so only
+# when this machine is one
+XFLAGS := $(if $(filter x86_64 i%86,$(shell uname -m)),-malign-data=abi)
 BIN := iomon
 UNSTRIPPED := iomon_unstripped
 STRIP := strip
@@ -147,20 +148,17 @@ HDRS := $(wildcard *.h */*.h)
 # The applets' USAGE() texts, packed into one generated source (iomon.h)
 USAGE_C := build/usage.c
 OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/$(USAGE_C:.c=.o)
-# The per-record path: decoding and formatting.  -Os turns every divide by
-# a constant into a div instruction, which made number formatting half of
-# parse's time; these few objects are built for speed instead.  (Decoding,
-# the merge and the pipe window went back to -Os for the network client's
-# -z: make bench timed parse the same, 0.48-0.56 s, and parse -i - of the
-# bench trace 0.54 s against 0.51 s.)
+# The objects built for speed: monitor's per-request figures (-Oz divides
+# three times a request where -O2 multiplies) and btt's per-event figures
+# (1.5 KB for 4.2x to 5.2x Debian btt's speed).  Elsewhere the per-record
+# functions that need it are HOTFN (iomon.h): number formatting (-Os made
+# its divisions half of parse's time) and the decoder's record step (btt
+# took 0.18 s without, 0.14 s with); blkparse's dispatch, loop and line
+# formatting, the request matching and monitor's driver went to -Oz for
+# plot's room (cachegrind: parse's instructions 1.5% up, monitor's the
+# same).
 HOT := $(addprefix $(B)/obj/,stats/monstat.o stats/bttstat.o)
-# (blkparse's event dispatch, its loop, the request matching and monitor's
-# driver went back to -Os for plot's room, 2.6 KB: the same instructions
-# within 0.3% in cachegrind, parse's and monitor's times the same.  The
-# decoder stays: btt took 0.18 s without it, 0.14 s with; so do monitor's
-# figures: -Os divides three times a request where -O2 multiplies.)
-# btt's per-event figures (stats/bttstat.o) too: 1.5 KB for 4.2x to 5.2x
-# Debian btt's speed.  No memset calls for the few spaces of a padded
+# No memset calls for the few spaces of a padded
 # field; no padding to align functions, loops and jumps (2.7 KB; parse and
 # monitor time the same); no vector loops (128 bytes, and fewer instructions
 # for btt and monitor in cachegrind)

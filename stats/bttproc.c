@@ -1,11 +1,11 @@
 /* stats/bttproc.c: stats: btt's processes, by name (for -A and the range data) */
 /* btt 1.2.0 names a process by its command up to a '/' (so every kworker
  * is one "kworker"; pid 0 is "kernel"), and a pid with a name already
- * known joins that name's figures.  A pid that queues before any note is
+ * known joins that name's figures.  A pid with an event before any note is
  * named pidNNNNNNNNN, and keeps that name, as a pid keeps its first name
  * in btt.  The pids' names are match/procs.c's, blkparse's table; this
- * file keeps the figures per name, BTT_PROCS of them: past that a Q's
- * process is left out and counted (btt_proc_dropped). */
+ * file keeps the figures per name, BTT_PROCS of them: past that a
+ * process is left out and its events counted (btt_proc_dropped). */
 #include <string.h>
 #include "stats/stats.h"
 #include "match/match.h"
@@ -46,10 +46,8 @@ u32 btt_proc_of(u32 pid)
 	cut(pid, c, name);
 	for (i = 0; i < btt_nprocs && strcmp(btt_procs[i].name, name); i++)
 		;
-	if (i == BTT_PROCS) {
-		btt_proc_dropped++;
-		return 0;
-	}
+	if (i == BTT_PROCS)
+		return 0;	/* (its events counted by btt_event) */
 	if (i == btt_nprocs) {
 		btt_nprocs++;
 		strcpy(btt_procs[i].name, name);

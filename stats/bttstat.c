@@ -432,6 +432,7 @@ void btt_event(const struct rec *r)
 		last_pid = r->pid;
 		proc = btt_proc_of(r->pid);
 	}
+	btt_proc_dropped += !proc;	/* past BTT_PROCS names */
 	if (msg) {
 		btt_msg_fn(d, r);
 		return;
