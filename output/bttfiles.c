@@ -93,45 +93,21 @@ static void ios_dump(u64 stamp, int all)
 		ob_puts(&ios_ob, "\n");
 }
 
-/* btt's I/Os and MB a second, at each C, in the current folder:
- * sys_iops_fp.dat and sys_mbps_fp.dat for all (index 0), MAJ,MIN_ for
- * device i (index i + 1).  A line a second that had Cs, at the first C of a later
- * one; the last at the end (-1 0 for none) */
-static struct btt_rate {
-	s64 next;		/* the second after the one counted, 0: none yet */
-	u64 ios, blks;
+/* btt's I/Os and MB a second, in the current folder: sys_iops_fp.dat and
+ * sys_mbps_fp.dat for all (slot 0), MAJ,MIN_ for device i (slot i + 1).
+ * A line a second that had Cs (counted in stats/bttstat.c), the last at
+ * the end (-1 0 for none) */
+static struct {
 	struct obuf ob[2];
 	char buf[2][64];
 } rate[BTT_DEVS + 1];
 
-static COLD void rate_emit(u32 i)
+void btt_rate_line(u32 i, s64 sec, u64 ios, u64 blks)
 {
-	struct btt_rate *r = &rate[i];
-	long long s = (long long)r->next - 1;
-
-	ob_printf(file_at(&r->ob[0], r->buf[0], 64, "", (int)i - 1, "iops_fp"), "%lld %llu\n", s, (unsigned long long)r->ios);
-	ob_printf(file_at(&r->ob[1], r->buf[1], 64, "", (int)i - 1, "mbps_fp"), "%lld %f\n", s, (double)(s64)r->blks / 2048.0);
-	r->ios = r->blks = 0;
-}
-
-HOTFN static void rate_add(u32 i, s64 sec, u32 nblks)
-{
-	struct btt_rate *r = &rate[i];
-
-	if (r->next && sec >= r->next)
-		rate_emit(i);
-	if (!r->ios)
-		r->next = sec + 1;
-	r->ios++;
-	r->blks += nblks;
-}
-
-HOTFN void btt_rate_line(u32 i, u64 t, u32 nblks)
-{
-	s64 sec = (s64)(t / 1000000000);	/* btt_time(t)'s whole seconds */
-
-	rate_add(i + 1, sec, nblks);
-	rate_add(0, sec, nblks);
+	ob_printf(file_at(&rate[i].ob[0], rate[i].buf[0], 64, "", (int)i - 1, "iops_fp"), "%lld %llu\n",
+		  (long long)sec, (unsigned long long)ios);
+	ob_printf(file_at(&rate[i].ob[1], rate[i].buf[1], 64, "", (int)i - 1, "mbps_fp"), "%lld %f\n",
+		  (long long)sec, (double)(s64)blks / 2048.0);
 }
 
 /* -z, -l, -q, -I NAME or -S SECONDS; 1 when -I's file cannot be made */
@@ -174,7 +150,7 @@ int btt_files_end(void)
 			if (lat_ob[k][i].buf)
 				rc |= ob_close(&lat_ob[k][i]);
 	for (i = 0; btt_ndevs && i <= btt_ndevs; i++) {	/* (none when no device came) */
-		rate_emit(i);
+		btt_rate_line(i, btt_rates[i].ios ? btt_rates[i].sec : -1, btt_rates[i].ios, btt_rates[i].blks);
 		for (k = 0; k < 2; k++)
 			rc |= ob_close(&rate[i].ob[k]);
 	}

@@ -41,7 +41,8 @@ unsigned long long btt_dev_dropped, btt_req_dropped, btt_live_folds;
 int btt_per_proc, btt_more;
 static u64 last_q = UNSET;
 void (*btt_lat_fn)(const struct btt_dev *d, int kind, u64 t, u64 lat);
-void (*btt_rate_fn)(u32 dev_index, u64 t, u32 nblks);
+void (*btt_rate_fn)(u32 slot, s64 sec, u64 ios, u64 blks);
+struct btt_rate btt_rates[BTT_DEVS + 1];
 void (*btt_msg_fn)(const struct btt_dev *d, const struct rec *r);
 u32 btt_szhist[2][1025];
 
@@ -185,6 +186,21 @@ static void size_hist(const struct btt_dev *d, int k, u32 bytes)
 {
 	if (!d->dm && bytes >= 512)
 		btt_szhist[k][bytes / 512 > 1024 ? 1024 : bytes / 512 - 1]++;
+}
+
+/* a C in second sec: its second's line goes out when a later one begins */
+static void rate(u32 slot, s64 sec, u32 nblks)
+{
+	struct btt_rate *r = &btt_rates[slot];
+
+	if (sec >= r->next) {
+		if (r->ios)
+			btt_rate_fn(slot, r->sec, r->ios, r->blks);
+		r->sec = sec, r->next = sec + 1;
+		r->ios = r->blks = 0;
+	}
+	r->ios++;
+	r->blks += nblks;
 }
 
 static void q2q(u64 *last, struct btt_avg *a, u64 t)
@@ -452,8 +468,12 @@ void btt_event(const struct rec *r)
 	case TA_COMPLETE:
 		blocks(d, r);
 		btt_ranges_add(d, proc, 1, r->time);
-		if (btt_rate_fn)
-			btt_rate_fn((u32)(d - btt_devs), r->time, r->bytes >> 9);
+		if (btt_rate_fn) {
+			s64 sec = (s64)(r->time / 1000000000);	/* btt_time's whole seconds */
+
+			rate(0, sec, r->bytes >> 9);
+			rate((u32)(d - btt_devs) + 1, sec, r->bytes >> 9);
+		}
 		each_q(d, r, 1);
 		break;
 	case TA_REQUEUE: break;

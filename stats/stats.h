@@ -232,7 +232,11 @@ extern u32 btt_nranges, btt_rtail[2];
 extern u64 btt_range_gap;
 extern unsigned long long btt_range_dropped;
 extern u32 btt_szhist[2][1025];	/* btt's NAME_qhist.dat, NAME_dhist.dat: Qs, Ds by 512-byte size */
-extern void (*btt_rate_fn)(u32 dev_index, u64 t, u32 nblks);	/* each C: btt's *_fp.dat */
+/* btt's *_fp.dat: the Cs and blocks of the second sec, in slot 0 for
+ * all, i + 1 for device i; next: the second after sec (0: no C yet) */
+struct btt_rate { s64 next, sec; u64 ios, blks; };
+extern struct btt_rate btt_rates[];
+extern void (*btt_rate_fn)(u32 slot, s64 sec, u64 ios, u64 blks);	/* a second's line */
 void btt_ranges_add(struct btt_dev *d, u32 proc, int c, u64 t);	/* a Q (c 0) or C (c 1) of proc (+ 1, or 0) */
 void btt_ranges_split(void);	/* (stats/bttrange.c) */
 extern void (*btt_msg_fn)(const struct btt_dev *d, const struct rec *r);	/* btt's NAME.msg (the driver's) */
