@@ -91,7 +91,7 @@ u32 src_need(struct src *s, u32 want)
 	return s->len - s->pos;
 }
 
-HOTFN int src_record(struct src *s, struct rec *r)
+static __attribute__((noinline)) int src_slow(struct src *s, struct rec *r)
 {
 	u32 have = s->len - s->pos;
 	int n;
@@ -145,6 +145,21 @@ HOTFN int src_record(struct src *s, struct rec *r)
 	s->eof = 1;
 	s->pos = s->len;
 	return -1;
+}
+
+/* The common case first, a whole record with a magic at pos, as a short
+ * function: with the rest in it, its register saves and checks were a
+ * third of a dump's decoding (cachegrind). */
+HOTFN int src_record(struct src *s, struct rec *r)
+{
+	u32 have = s->len - s->pos;
+	int n;
+
+	if (have >= REC_V7_LEN && s->buf[s->pos] && (n = rec_decode(s->buf + s->pos, have, r)) > 0) {
+		s->pos += (u32)n;
+		return 1;
+	}
+	return src_slow(s, r);
 }
 
 /* Unfilled records stepped over are damage too: say where the first was. */
