@@ -84,7 +84,7 @@ static void tree_add(struct btt_seek *k, s64 v)
 	if (!k->id)
 		k->id = ++trees;
 	tr = (u32)k->id << 1;
-	b = &bucket[(u32)(((u64)v * 0x9e3779b97f4a7c15ull + k->id) >> 40) & (BTT_SEEK_HASH - 1)];
+	b = &bucket[(u32)((((u64)v << 8 | k->id) * 0x9e3779b97f4a7c15ull) >> 40) & (BTT_SEEK_HASH - 1)];
 	for (i = *b; i; i = N(i)->next)
 		if (N(i)->lo == (u32)v && N(i)->hi == (u16)((u64)v >> 32) && (N(i)->tr & ~1u) == tr) {
 			N(i)->cnt++;
