@@ -158,6 +158,17 @@ void btt_rb_del(u32 r, u32 n)
 		erase_fix(r, c, p);
 }
 
+/* the Q holding sector s in device r's tree, as btt's search: down by
+ * start and end, the first node holding it (0: none) */
+u32 btt_rb_at(u32 r, u64 s)
+{
+	u32 n = root[r];
+
+	while (n && (s < from[n] || s >= to[n]))
+		n = kid[n][s >= to[n]];
+	return n;
+}
+
 static u32 walk(u32 n, u64 s, u64 e, u32 *out, u32 k)
 {
 	if (n) {

@@ -6,11 +6,11 @@
  * as in btt.  Checked against btt's output: Qs with the same start sector
  * are all counted, but only the newest stays (in the older one's place in
  * btt's tree, stats/bttrb.c, which gives the order a D or C meets its Qs
- * in); of several Qs holding a sector the newest is taken.  The Qs live
- * on the shared in-flight table (match/inflight.c); the searches by sector
- * go through a dense list of the Qs in flight, so their cost grows with
- * those (BTT_REQS bounds them; past it a Q is counted, not kept), not with
- * the table's high-water mark. */
+ * in).  A G, S, I, M or remap finds its Q as btt's search does: down that
+ * tree to the first Q holding its sector (not the newest of those that
+ * do: a crafted dump in t-btt tells them apart).  The Qs live on the
+ * shared in-flight table (match/inflight.c), BTT_REQS of them; past it a
+ * Q is counted, not kept. */
 #include "stats/stats.h"
 
 #define UNSET (~(u64)0)
@@ -19,7 +19,6 @@ struct btt_q {
 	struct ift_hdr h;
 	u64 time, g, s, i, m, d;	/* UNSET (s: 0) until seen */
 	u32 len;		/* sectors */
-	u16 li;			/* its place in live_q */
 	u16 proc;		/* -A: its process + 1, or 0 */
 };
 _Static_assert(BTT_REQS <= 65536, "BTT_REQS must fit btt_q's u16 index");
@@ -27,7 +26,6 @@ _Static_assert(BTT_REQS <= 65536, "BTT_REQS must fit btt_q's u16 index");
 /* its chains are never searched (a Q is found by sector, below), only
  * unlinked from: a few of them stay in the cache, where one per Q missed */
 IFT_POOL(bq, struct btt_q, BTT_REQS, BTT_REQS / 32, IFT_DROP);
-static u32 live_q[BTT_REQS], n_live_q;	/* the slots in flight, dense */
 static u32 hits[BTT_REQS];		/* each_q's matches */
 
 static u32 slot_of(const struct btt_q *q) { return (u32)(q - bq_pool) + 1; }
@@ -212,9 +210,6 @@ static void q2q(u64 *last, struct btt_avg *a, u64 t)
 
 static void q_drop(struct btt_q *q)
 {
-	n_live_q--;
-	q_of(live_q[n_live_q])->li = q->li;
-	live_q[q->li] = live_q[n_live_q];
 	ift_del(&bq, q);
 }
 
@@ -239,38 +234,27 @@ static void queued(struct btt_dev *d, const struct rec *r, u32 proc)
 	q->time = r->time;
 	q->g = q->i = q->m = q->d = UNSET;
 	q->len = r->bytes >> 9;
-	q->li = (u16)n_live_q;
 	if ((q->proc = btt_per_proc ? (u16)proc : 0)) {	/* -A's figures */
 		struct btt_proc *p = &btt_procs[q->proc - 1];
 
 		q2q(&p->last_q, &p->avg[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
 	}
-	live_q[n_live_q++] = slot_of(q);
 	/* at a start btt's tree holds: the older one is out of btt's sight */
 	if ((k = btt_rb_ins((u32)(d - btt_devs), slot_of(q), r->sector, r->sector + q->len)))
 		q_drop(q_of(k));
 }
 
-/* the Q holding sector, start <= sector < end, as btt's tree search:
- * its own start first, else a look through the table (a G or I of a
- * split lands inside the Q) */
-static struct btt_q *q_at(u32 dev, u64 sector)
+/* the Q holding sector, as btt finds it: down its device's tree */
+static struct btt_q *q_at(const struct btt_dev *d, u64 sector)
 {
-	struct btt_q *q, *best = NULL;
-	u32 k;
+	u32 k = btt_rb_at((u32)(d - btt_devs), sector);
 
-	for (k = 0; k < n_live_q; k++) {
-		q = q_of(live_q[k]);
-		if (q->h.dev == dev && q->h.sector <= sector && sector < q->h.sector + q->len &&
-		    (!best || q->time > best->time || (q->time == best->time && q < best)))
-			best = q;
-	}
-	return best;
+	return k ? q_of(k) : NULL;
 }
 
 static void stamped(struct btt_dev *d, const struct rec *r, u32 act)
 {
-	struct btt_q *q = q_at(r->dev, r->sector);
+	struct btt_q *q = q_at(d, r->sector);
 
 	if (!q)
 		return;
@@ -401,7 +385,7 @@ static void remapped(const struct rec *r)
 	if (r->pdu_len < 16)
 		return;
 	from = dev_find(be32_load(r->pdu));
-	if (!from || !(q = q_at(from->dev, be64_load(r->pdu + 8))))
+	if (!from || !(q = q_at(from, be64_load(r->pdu + 8))))
 		return;
 	both(from, q, from->dm ? BTT_Q2A_DM : BTT_Q2A, tdelta(q->time, r->time));
 }

@@ -209,6 +209,7 @@ u32 btt_proc_rank(const char *name);	/* its block's place in btt's range data */
 /* stats/bttrb.c: a device's (r: its index) Qs by start, as btt's tree */
 u32 btt_rb_ins(u32 r, u32 slot, u64 start, u64 end);	/* the slot it replaced, or 0 */
 void btt_rb_del(u32 r, u32 slot);
+u32 btt_rb_at(u32 r, u64 s);	/* the slot holding sector s: btt's search */
 u32 btt_rb_within(u32 r, u64 start, u64 end, u32 *slots);
 /* stats/bttios.c: btt's -I figures; btt_ios_fn (set by the driver: -I
  * asked for) writes an interval's rows (all: the whole run's) */

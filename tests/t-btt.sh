@@ -253,6 +253,29 @@ if need "btt's files on a crafted dump vs Debian's btt" btt; then
 	check "btt: the crafted messages are written" grep -q "^(  8,  0)     0.000001500 hello %s$" "$OUT/msgs.o/got/out.msg"
 fi
 
+# two Qs holding one sector (96+16 queued after 100+16): a G, I, or M
+# finds the one btt's tree search meets first (the older here, at the
+# root), not the newest; iomon took the newest until 2026-11-23
+python3 - "$OUT/overlap.dump" <<-'PY'
+import struct, sys
+W, Q, G, I, D, C = 1 << 17, 1 | 1 << 20, 4 | 1 << 20, 12 | 1 << 20, 7 | 1 << 22, 8 | 1 << 23
+out = b""
+def rec(time, sec, act, nbytes):
+    global out
+    out += struct.pack("<IIQQIIIIIHH", 0x65617407, 0, time, sec, nbytes, W | act, 7, 8 << 20, 0, 0, 0)
+for t, sec, act, n in ((1000, 100, Q, 8192), (2000, 96, Q, 8192), (3000, 100, G, 8192), (3500, 96, G, 8192),
+                       (4000, 96, I, 8192), (4500, 100, I, 8192), (5000, 96, D, 20480), (6000, 96, C, 20480)):
+    rec(t, sec, act, n)
+open(sys.argv[1], "wb").write(out)
+PY
+"$IOMON" btt -i "$OUT/overlap.dump" >"$OUT/overlap.avg" 2>&1
+check "btt: a G inside two Qs stamps the one at the tree's root (Q2G 2 us)" \
+	grep -q "^Q2G               0.000001500   0.000001750   0.000002000           2$" "$OUT/overlap.avg"
+if need "btt on overlapping Qs vs Debian's btt" btt; then
+	btt_pair overlap -i "$OUT/overlap.dump" -o out -q q2c -l d2c
+	btt_same overlap "two Qs holding one sector"
+fi
+
 # an empty dump: btt writes nothing at all (no .avg, no -I file) and exits 0
 mkdir -p "$OUT/empty.d" && : >"$OUT/empty.d/e.dump"
 (cd "$OUT/empty.d" && "$IOMON" btt -i e.dump -o E -I I -l L >out 2>&1; echo "rc=$?" >>out)
