@@ -15,6 +15,9 @@ struct rec {
 	u16 hdr_len;		/* 48 (v7) or 64 (v8) */
 	const u8 *pdu;		/* pdu_len bytes, inside the reader's buffer */
 };
+/* rec_decode copies v7's time to sector and pid to pdu_len whole */
+_Static_assert(offsetof(struct rec, sector) == 8 && offsetof(struct rec, pdu_len) - offsetof(struct rec, pid) == 14,
+	       "struct rec: time, sector and pid to pdu_len as a v7 record's");
 /* The action as blkparse classifies it: 32 bits, cgroup flag aside. */
 #define ACT32(r) ((u32)(r)->action & ~TA_CGROUP)
 #define REC_IS_NOTE(r) ((ACT32(r) & TC(TC_NOTIFY)) && ACT32(r) != TN_MESSAGE)
@@ -59,6 +62,20 @@ u32 src_need(struct src *s, u32 want);
 /* Decode the record at s->pos.  1: r filled; 0: clean end; -1: damaged input
  * (message printed, naming the file and byte offset). */
 int src_record(struct src *s, struct rec *r);
+int src_slow(struct src *s, struct rec *r);	/* src_record's all cases */
+/* src_record inline, for one caller's per-record loop: a whole record with
+ * a magic at pos is decoded here, the rest goes to src_slow */
+static inline int src_next(struct src *s, struct rec *r)
+{
+	u32 have = s->len - s->pos;
+	int n;
+
+	if (have >= REC_V7_LEN && s->buf[s->pos] && (n = rec_decode(s->buf + s->pos, have, r)) > 0) {
+		s->pos += (u32)n;
+		return 1;
+	}
+	return src_slow(s, r);
+}
 size_t src_push(struct src *s, const void *p, size_t n);	/* bytes taken */
 void src_init_push(struct src *s, u8 *buf, u32 cap);
 int src_feed(struct src *s, const void *p, size_t n, void (*drain)(void));

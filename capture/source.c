@@ -91,7 +91,7 @@ u32 src_need(struct src *s, u32 want)
 	return s->len - s->pos;
 }
 
-static __attribute__((noinline)) int src_slow(struct src *s, struct rec *r)
+int src_slow(struct src *s, struct rec *r)
 {
 	u32 have = s->len - s->pos;
 	int n;
@@ -147,19 +147,12 @@ static __attribute__((noinline)) int src_slow(struct src *s, struct rec *r)
 	return -1;
 }
 
-/* The common case first, a whole record with a magic at pos, as a short
- * function: with the rest in it, its register saves and checks were a
- * third of a dump's decoding (cachegrind). */
+/* The common case inline (src_next), the rest a call: with it all in one
+ * function, its register saves and checks were a third of a dump's
+ * decoding (cachegrind). */
 HOTFN int src_record(struct src *s, struct rec *r)
 {
-	u32 have = s->len - s->pos;
-	int n;
-
-	if (have >= REC_V7_LEN && s->buf[s->pos] && (n = rec_decode(s->buf + s->pos, have, r)) > 0) {
-		s->pos += (u32)n;
-		return 1;
-	}
-	return src_slow(s, r);
+	return src_next(s, r);
 }
 
 /* Unfilled records stepped over are damage too: say where the first was. */

@@ -21,7 +21,7 @@ static struct {
  * straight (one input: the merge's heads and picks cost a tenth of btt's
  * time).  One: a dump's notes keep the kernel's times, its records
  * blkparse's, so two would not merge by time. */
-static COLD int read_dump(int from_stdin)
+static int read_dump(int from_stdin)
 {
 	struct src s;
 	struct rec r;
@@ -32,7 +32,7 @@ static COLD int read_dump(int from_stdin)
 		return 1;
 	}
 	src_init(&s, fd, fd ? I.in[0] : "(stdin)", merge_mem(0), STREAM_BUF);
-	while ((n = src_record(&s, &r)) > 0)
+	while ((n = src_next(&s, &r)) > 0)
 		I.fn(&r);
 	close(fd);
 	src_zero_report();
