@@ -169,21 +169,24 @@ u32 btt_rb_at(u32 r, u64 s)
 	return n;
 }
 
-static u32 walk(u32 n, u64 s, u64 e, u32 *out, u32 k)
-{
-	if (n) {
-		if (s <= from[n] && to[n] <= e)
-			out[k++] = n;
-		if (s < from[n])
-			k = walk(kid[n][0], s, e, out, k);
-		if (to[n] < e)
-			k = walk(kid[n][1], s, e, out, k);
-	}
-	return k;
-}
-
-/* the slots inside [s, e) in btt's walk order, into out; how many */
+/* the slots inside [s, e) in btt's walk order (pre-order, a side only
+ * where the range reaches it) into out; how many.  A stack, not a
+ * recursion: a right side waits while the left is walked (the height of
+ * a red-black tree of BTT_REQS nodes is under 2 log2 of it, < 64) */
 u32 btt_rb_within(u32 r, u64 s, u64 e, u32 *out)
 {
-	return walk(root[r], s, e, out, 0);
+	u32 wait[64], w = 0, n = root[r], k = 0;
+
+	for (;;) {
+		if (!n) {
+			if (!w)
+				return k;
+			n = wait[--w];
+		}
+		if (s <= from[n] && to[n] <= e)
+			out[k++] = n;
+		if (to[n] < e && kid[n][1])
+			wait[w++] = kid[n][1];
+		n = s < from[n] ? kid[n][0] : 0;
+	}
 }
