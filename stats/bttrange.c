@@ -15,14 +15,21 @@ unsigned long long btt_range_dropped;
  * stretches, counted. */
 HOTFN static void range_add(u32 *tail, u32 l, u64 t)
 {
-	struct btt_range *p = *tail ? &btt_ranges[*tail - 1] : NULL;
+	u32 i = *tail - 1;	/* the last range, when *tail */
 	int full = btt_nranges == BTT_RANGES;
+	struct btt_range *p;
 
-	if (p && t < p->end)
+	if (*tail && t - btt_ranges[i].end < btt_range_gap) {	/* the common case first */
+		p = &btt_ranges[i];
+		if (t > p->end)
+			p->end = t;
 		return;
-	if (p && (t - p->end < btt_range_gap || full)) {
-		btt_range_dropped += t - p->end >= btt_range_gap;
-		p->end = t;
+	}
+	if (*tail && (t < btt_ranges[i].end || full)) {	/* t before the end: nothing */
+		p = &btt_ranges[i];
+		btt_range_dropped += t >= p->end;
+		if (t > p->end)
+			p->end = t;
 		return;
 	}
 	if (full) {
