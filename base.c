@@ -64,14 +64,15 @@ extern char usage_buf[];
 /* the code is packtext.c's: a byte below 0x80 is itself, 1LLLHHHH then
  * LLLLLLLL copies LLL+3 bytes from HHHH:LLLLLLLL+1 back.  Every text is
  * unpacked from the start, as copies reach into earlier ones. */
-int usage_put(int fd, int id)
+const char *usage_text(int id, size_t *n)
 {
 	const unsigned char *p = usage_lz;
 	char *o = usage_buf;
-	size_t at = usage_span[id][0], n = usage_span[id][1] - at, back;
+	size_t at = usage_span[id][0], back;
 	unsigned c;
 
-	while (o < usage_buf + at + n) {
+	*n = usage_span[id][1] - at;
+	while (o < usage_buf + at + *n) {
 		c = *p++;
 		if (c < 0x80) {
 			*o++ = (char)c;
@@ -81,7 +82,15 @@ int usage_put(int fd, int id)
 		for (c = (c >> 4 & 7) + 3; c--; o++)
 			*o = o[-back];
 	}
-	return write(fd, usage_buf + at, n) == (ssize_t)n ? 0 : -1;
+	return usage_buf + at;
+}
+
+int usage_put(int fd, int id)
+{
+	size_t n;
+	const char *t = usage_text(id, &n);
+
+	return write(fd, t, n) == (ssize_t)n ? 0 : -1;
 }
 
 void err_sys(const char *what)

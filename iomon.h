@@ -71,8 +71,9 @@ extern const char *applet_name;
  * text U_id and writes it to fd (-1 when the write fails).  6.5 KB of
  * text take 3 KB so. */
 #define USAGE(id, text)
-enum { U_parse, U_trace, U_btrace, U_monitor, U_top, U_btt, U_plot, U_N };
+enum { U_errs, U_parse, U_trace, U_btrace, U_monitor, U_top, U_btt, U_plot, U_N };
 int usage_put(int fd, int id);
+const char *usage_text(int id, size_t *n);	/* unpacked, n bytes (U_errs: libc.c's strerror) */
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void err_sys(const char *what);	/* "applet: what: strerror" */
 /* a notice, not an error: quiet under the original tools' names */

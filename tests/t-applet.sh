@@ -71,6 +71,12 @@ if need "usage texts unpacked" python3; then
 	check "usage texts packed: blkparse's not plain in the binary" \
 		sh -c "! grep -q 'Print block trace records' '$IOMON_BIN'"
 fi
+# strerror's texts are packed with them (libc.c's USAGE(errs, ...), the
+# stream's first: its first words stand as they are)
+testcmd "strerror: ENOENT's text unpacked" "parse -i '$OUT/none' -d '$OUT/no/dir' 2>&1 | tail -1" \
+	"parse: $OUT/no/dir: No such file or directory\n"
+testcmd "strerror: ENOTDIR's, one after a dozen others" "parse -i '$OUT/none' -d /etc/passwd/x 2>&1 | tail -1" \
+	"parse: /etc/passwd/x: Not a directory\n"
 "$IOMON" --help >"$OUT/help.txt"
 check "iomon --help starts with usage:" grep -q '^usage:' <(head -1 "$OUT/help.txt")
 "$IOMON" >/dev/null 2>&1

@@ -1,4 +1,4 @@
-/* packtext: the build's packer of the applets' usage texts.
+/* packtext: the build's packer of the applets' usage texts (and strerror's).
  *   packtext OUT.c FILE.c...
  * Each FILE's USAGE(id, "..." "...") (iomon.h) gives one text; OUT.c gets
  * them all as one packed stream (usage_lz), where each text starts and
@@ -51,6 +51,14 @@ static const char *literal(const char *file, const char *p)
 			die(file, "a usage string literal not closed on its line");
 		if (*p != '\\') {
 			add(file, *p);
+			continue;
+		}
+		if (p[1] >= '0' && p[1] <= '7') {	/* octal, up to three digits */
+			int c = 0, k;
+
+			for (k = 0; k < 3 && p[1] >= '0' && p[1] <= '7'; k++)
+				c = c * 8 + *++p - '0';
+			add(file, c);
 			continue;
 		}
 		e = strchr(from, *++p);
