@@ -75,21 +75,13 @@ static void fixup(u32 *root, u32 z)
 	PAINT(*root, 0);
 }
 
-static void tree_add(struct btt_seek *k, s64 v)
+/* a distance new to k's tree: down the tree, in, and the colours mended
+ * (apart from the lookup, whose hits are the rest: no registers to save) */
+static __attribute__((noinline)) void tree_new(struct btt_seek *k, s64 v, u16 *b)
 {
-	u32 *root = &k->root, i, p = 0, tr;
-	u16 *b;
+	u32 *root = &k->root, i, p = 0;
 	int left = 0;
 
-	if (!k->id)
-		k->id = ++trees;
-	tr = (u32)k->id << 1;
-	b = &bucket[(u32)((((u64)v << 8 | k->id) * 0x9e3779b97f4a7c15ull) >> 40) & (BTT_SEEK_HASH - 1)];
-	for (i = *b; i; i = N(i)->next)
-		if (N(i)->lo == (u32)v && N(i)->hi == (u16)((u64)v >> 32) && (N(i)->tr & ~1u) == tr) {
-			N(i)->cnt++;
-			return;
-		}
 	for (i = *root; i;) {
 		p = i;
 		left = v < val(i);
@@ -101,13 +93,30 @@ static void tree_add(struct btt_seek *k, s64 v)
 	}
 	i = ++sn_used;
 	*N(i) = (struct seek_node){ .lo = (u32)v, .hi = (u16)((u64)v >> 32), .cnt = 1, .p = (u16)p,
-				    .tr = (u16)(tr | 1), .next = *b };
+				    .tr = (u16)((u32)k->id << 1 | 1), .next = *b };
 	*b = (u16)i;
 	if (!p)
 		*root = i;
 	else
 		N(p)->c[!left] = (u16)i;
 	fixup(root, i);
+}
+
+static void tree_add(struct btt_seek *k, s64 v)
+{
+	u32 i, tr;
+	u16 *b;
+
+	if (!k->id)
+		k->id = ++trees;
+	tr = (u32)k->id << 1;
+	b = &bucket[(u32)((((u64)v << 8 | k->id) * 0x9e3779b97f4a7c15ull) >> 40) & (BTT_SEEK_HASH - 1)];
+	for (i = *b; i; i = N(i)->next)
+		if (N(i)->lo == (u32)v && N(i)->hi == (u16)((u64)v >> 32) && (N(i)->tr & ~1u) == tr) {
+			N(i)->cnt++;
+			return;
+		}
+	tree_new(k, v, b);
 }
 
 /* btt's distance: none when the ranges touch, else from the nearer end */
