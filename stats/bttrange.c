@@ -12,24 +12,17 @@ unsigned long long btt_range_dropped;
 
 /* t joins list l's last range when at most btt_range_gap after its end
  * (before it: nothing); else a new range.  Past BTT_RANGES the last one
- * stretches, counted. */
-HOTFN static void range_add(u32 *tail, u32 l, u64 t)
+ * stretches, counted.  The common case inline, the rest a call. */
+static void range_new(u32 *tail, u32 l, u64 t)
 {
-	u32 i = *tail - 1;	/* the last range, when *tail */
+	struct btt_range *p = *tail ? &btt_ranges[*tail - 1] : NULL;
 	int full = btt_nranges == BTT_RANGES;
-	struct btt_range *p;
 
-	if (*tail && t - btt_ranges[i].end < btt_range_gap) {	/* the common case first */
-		p = &btt_ranges[i];
-		if (t > p->end)
-			p->end = t;
+	if (p && t < p->end)
 		return;
-	}
-	if (*tail && (t < btt_ranges[i].end || full)) {	/* t before the end: nothing */
-		p = &btt_ranges[i];
-		btt_range_dropped += t >= p->end;
-		if (t > p->end)
-			p->end = t;
+	if (p && full) {
+		btt_range_dropped++;
+		p->end = t;
 		return;
 	}
 	if (full) {
@@ -39,6 +32,17 @@ HOTFN static void range_add(u32 *tail, u32 l, u64 t)
 	p = &btt_ranges[btt_nranges++];
 	*p = (struct btt_range){ t, t, l };
 	*tail = btt_nranges;
+}
+
+static inline __attribute__((always_inline)) void range_add(u32 *tail, u32 l, u64 t)
+{
+	struct btt_range *p;
+
+	if (*tail && t - (p = &btt_ranges[*tail - 1])->end < btt_range_gap) {
+		if (t > p->end)
+			p->end = t;
+	} else
+		range_new(tail, l, t);
 }
 
 /* a Q (c 0) or C (c 1): all's, the device's and its process's ranges.
