@@ -13,7 +13,7 @@
 struct btt_proc btt_procs[BTT_PROCS];
 u32 btt_nprocs;
 unsigned long long btt_proc_dropped;
-static u32 seen_pid[64], seen_p[64];	/* pid + 1 and its process, by pid's low bits */
+u32 btt_seen_pid[64], btt_seen_p[64];	/* pid + 1 and its process, by pid's low bits */
 
 /* btt's name of pid's process, its command c up to a '/' */
 static void cut(u32 pid, const char *c, char *name)
@@ -34,8 +34,8 @@ u32 btt_proc_of(u32 pid)
 	const char *c;
 	u32 i;
 
-	if (seen_pid[pid & 63] == pid + 1)	/* (a name, once made, stays) */
-		return seen_p[pid & 63];
+	if (btt_seen_pid[pid & 63] == pid + 1)	/* (a name, once made, stays) */
+		return btt_seen_p[pid & 63];
 	if (!(c = proc_name(pid))) {
 		sfmt(name, sizeof(name), "pid%09u", pid);
 		proc_add(pid, (const u8 *)name, sizeof(name));
@@ -53,8 +53,8 @@ u32 btt_proc_of(u32 pid)
 		strcpy(btt_procs[i].name, name);
 		btt_procs[i].last_q = ~(u64)0;
 	}
-	seen_pid[pid & 63] = pid + 1;
-	return seen_p[pid & 63] = i + 1;
+	btt_seen_pid[pid & 63] = pid + 1;
+	return btt_seen_p[pid & 63] = i + 1;
 }
 
 /* the place of a process's block in btt's range data: btt makes a

@@ -392,8 +392,7 @@ static void remapped(const struct rec *r)
 
 void btt_event(const struct rec *r)
 {
-	static u32 last_pid = ~0u, proc;
-	u32 a = ACT32(r), act = a & 0xffff;
+	u32 a = ACT32(r), act = a & 0xffff, proc;
 	int msg = (u32)r->action == TN_MESSAGE;	/* on its device (made as btt makes it) once that counts */
 	struct btt_dev *d;
 
@@ -428,10 +427,7 @@ void btt_event(const struct rec *r)
 		d->culling = 0;
 	}
 	d->end = r->time;
-	if (r->pid != last_pid) {	/* btt names a process at each event it links */
-		last_pid = r->pid;
-		proc = btt_proc_of(r->pid);
-	}
+	proc = btt_proc_at(r->pid);	/* btt names a process at each event it links */
 	btt_proc_dropped += !proc;	/* past BTT_PROCS names */
 	if (msg) {
 		btt_msg_fn(d, r);

@@ -204,6 +204,13 @@ extern u32 btt_nprocs;
 extern int btt_per_proc;
 extern unsigned long long btt_proc_dropped;
 u32 btt_proc_of(u32 pid);
+/* btt_proc_of's cache inline: pids alternate at random, so a test of the
+ * last pid mispredicted at nearly every other event */
+extern u32 btt_seen_pid[64], btt_seen_p[64];
+static inline u32 btt_proc_at(u32 pid)
+{
+	return btt_seen_pid[pid & 63] == pid + 1 ? btt_seen_p[pid & 63] : btt_proc_of(pid);
+}
 u32 btt_proc_order(u16 *ix);
 u32 btt_proc_rank(const char *name);	/* its block's place in btt's range data */
 /* stats/bttrb.c: a device's (r: its index) Qs by start, as btt's tree */
