@@ -110,9 +110,12 @@ static void tree_add(struct btt_seek *k, s64 v)
 	if (!k->id)
 		k->id = ++trees;
 	tr = (u32)k->id << 1;
-	b = &bucket[(u32)((((u64)v << 8 | k->id) * 0x9e3779b97f4a7c15ull) >> 40) & (BTT_SEEK_HASH - 1)];
-	for (i = *b; i; i = N(i)->next)
-		if (N(i)->lo == (u32)v && N(i)->hi == (u16)((u64)v >> 32) && (N(i)->tr & ~1u) == tr) {
+	/* a device's Q2Q and D2D trees see the same distances, one soon after
+	 * the other: their buckets for a distance are neighbours, one line
+	 * fetched for both, and neither chain holds the other's node */
+	b = &bucket[((u32)(((u64)v * 0x9e3779b97f4a7c15ull) >> 40) << 1 | (k->id & 1)) & (BTT_SEEK_HASH - 1)];
+	for (i = *b; i; i = N(i)->next)	/* one test, not three: a branch the random distances mispredict */
+		if (!((N(i)->lo ^ (u32)v) | (N(i)->hi ^ (u32)((u64)v >> 32 & 0xffff)) | ((N(i)->tr & ~1u) ^ tr))) {
 			N(i)->cnt++;
 			return;
 		}
@@ -120,16 +123,14 @@ static void tree_add(struct btt_seek *k, s64 v)
 }
 
 /* btt's distance: none when the ranges touch, else from the nearer end */
-void btt_seek_add(struct btt_seek *k, u64 sector, u32 bytes)
+HOTFN void btt_seek_add(struct btt_seek *k, u64 sector, u32 bytes)
 {
 	s64 start = (s64)sector, end = start + (bytes >> 9), dist;
 
-	if ((k->last_start <= start && start <= k->last_end) || (k->last_start <= end && end <= k->last_end))
+	/* as btt's, but without branches (random seeks mispredicted them) */
+	dist = start > k->last_end ? start - k->last_end : k->last_start - start;
+	if (((k->last_start <= start) & (start <= k->last_end)) | ((k->last_start <= end) & (end <= k->last_end)))
 		dist = 0;
-	else if (start > k->last_end)
-		dist = start - k->last_end;
-	else
-		dist = start - k->last_start;
 	k->last_start = start;
 	k->last_end = end;
 	if (dist < 0)
