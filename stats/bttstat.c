@@ -406,18 +406,21 @@ void btt_event(const struct rec *r)
 	} else {
 		if (btt_ios_fn)
 			btt_ios_time(r->time);
-		if (act > 31)
-			return;
-		if (BIT(act) & (BIT(TA_PLUG) | BIT(TA_UNPLUG_IO) | BIT(TA_UNPLUG_TIMER))) {
+		switch (act) {	/* one jump through a table: a chain of tests mispredicted */
+		case TA_PLUG: case TA_UNPLUG_IO: case TA_UNPLUG_TIMER:
 			if (d)
 				plug(d, r, act);
 			return;
+		case TA_QUEUE: case TA_INSERT: case TA_BACKMERGE: case TA_FRONTMERGE: case TA_ISSUE:
+		case TA_COMPLETE: case TA_GETRQ: case TA_SLEEPRQ:
+			if (!r->bytes)
+				return;
+			/* fall through */
+		case TA_REMAP: case TA_REQUEUE:
+			break;
+		default:
+			return;
 		}
-		if (!(BIT(act) & (BIT(TA_QUEUE) | BIT(TA_REMAP) | BIT(TA_INSERT) | BIT(TA_BACKMERGE) | BIT(TA_FRONTMERGE) |
-				  BIT(TA_REQUEUE) | BIT(TA_ISSUE) | BIT(TA_COMPLETE) | BIT(TA_GETRQ) | BIT(TA_SLEEPRQ))))
-			return;
-		if (!r->bytes && !(BIT(act) & (BIT(TA_REMAP) | BIT(TA_REQUEUE))))
-			return;
 	}
 	if (!d && !(d = dev_new(r->dev, r->time)))
 		return;
