@@ -51,23 +51,15 @@ int rec_decode(const u8 *p, size_t avail, struct rec *r)
 			r->pdu_len = be16(p + 46);
 		} else {
 			r->seq = le32(p + 4);
-			r->bytes = le32(p + 24);
-			r->action = le32(p + 28);
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-			/* on a little-endian host v7's time and sector, and its
-			 * pid to pdu_len, lie as struct rec's: two block copies
-			 * (a tenth of a dump's decoding) */
-			__builtin_memcpy(&r->time, p + 8, 16);
-			__builtin_memcpy(&r->pid, p + 32, 16);
-#else
 			r->time = le64(p + 8);
 			r->sector = le64(p + 16);
+			r->bytes = le32(p + 24);
+			r->action = le32(p + 28);
 			r->pid = le32(p + 32);
 			r->dev = le32(p + 36);
 			r->cpu = le32(p + 40);
 			r->error = le16(p + 44);
 			r->pdu_len = le16(p + 46);
-#endif
 		}
 	} else if (r->version == 8) {
 		r->hdr_len = REC_V8_LEN;
