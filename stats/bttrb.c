@@ -1,9 +1,10 @@
-/* stats/bttrb.c: stats: btt's red-black trees of the queued requests (a device each), for the order btt meets them */
+/* stats/bttrb.c: stats: btt's red-black trees of the queued requests (a device each): the Q a G, I or M finds, the order a D or C meets them */
 /* btt keeps a device's Qs in flight in a red-black tree by start sector
  * (a Q at a taken start takes the older one's node: a dump made to tell
  * that from erasing and inserting shows it) and meets the Qs a D or C
  * covers in a pruned pre-order walk, the order of its per-I/O lines
- * (-l, -q, -z).  The textbook insert and erase (btt's rbtree.c does the
+ * (-l, -q, -z); a G, S, I, M or remap takes the first Q holding its
+ * sector on the way down (btt_rb_at).  The textbook insert and erase (btt's rbtree.c does the
  * same: a node with two children gives way to its successor) give the same
  * shapes.  Nodes are the in-flight table's slots; 0 is nil, always black. */
 #include "stats/stats.h"

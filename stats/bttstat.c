@@ -281,7 +281,7 @@ static void stamped(struct btt_dev *d, const struct rec *r, u32 act)
 
 /* btt's Q2D buckets: whole milliseconds against 5, 10, 25, 50, 75, 100,
  * 250, 500 and 1000 */
-static int q2d_idx(u64 t)
+static COLD int q2d_idx(u64 t)
 {
 	static const u16 lim[9] = { 5, 10, 25, 50, 75, 100, 250, 500, 1000 };
 	double ms = btt_time(t) / 0.001;	/* truncated by btt: the same against whole limits */
