@@ -10,8 +10,8 @@
 #include "output/bp.h"
 
 USAGE(btt,
-"usage: btt -i INPUT... | -t DEV... | --listen[=PORT] [-w SECS] [-S SECS] [-o NAME] [-A] [-d SECS]\n"
-"  [-l|-q|-z|-I NAME] [--hist] [--json FILE] [--prom FILE]\n"
+"usage: btt -i INPUT... | -t DEV... | --listen[=PORT] [-w SECS] [-S SECS] [-o NAME] [-A] [-e EXE,...]\n"
+"  [-d SECS] [-l|-q|-z|-I NAME] [--hist] [--json FILE] [--prom FILE]\n"
 "  INPUT: a dump, a trace's NAME, or -; --listen: trace -h's clients (8462)\n")
 
 static char btt_out[8192];
@@ -159,7 +159,7 @@ COLD int btt_main(int argc, char **argv)
 	int c, rc;
 
 	cap_defaults(&cfg);
-	while ((c = opt_get(argc, argv, "Ai:o:t:w:S:l:q:z:I:d:", longopts)) != -1) {
+	while ((c = opt_get(argc, argv, "Ae:i:o:t:w:S:l:q:z:I:d:", longopts)) != -1) {
 		switch (c) {
 		case 'i':
 			if (A.nin == BP_INPUTS) {
@@ -170,6 +170,7 @@ COLD int btt_main(int argc, char **argv)
 			break;
 		case 'o': A.out = opt_arg; break;
 		case 'A': btt_per_proc = 1; break;
+		case 'e': btt_exes = opt_arg; break;
 		case 'H': A.hist = 1; break;
 		case 'P': A.prom = opt_arg; break;
 		case 'J':

@@ -84,6 +84,8 @@ static void per_table(struct obuf *o, const char *title, int procs)
 		}
 		avg_head(o, avg_names[k]);
 		for (i = 0; i < n; i++) {
+			if (procs && proc_ix[i] == btt_nprocs)
+				continue;	/* -e: a note's process, no figures */
 			if (procs)
 				sfmt(name, 15, "%s", btt_procs[proc_ix[i]].name);
 			else
@@ -504,9 +506,10 @@ void btt_range_data(struct obuf *o)
 		}
 	}
 	ob_puts(o, "# Per process\n");
-	for (n = btt_proc_order(proc_ix), i = 0; i < n; i++)
-		region(o, btt_procs[proc_ix[i]].name, BTT_RL_PROC + 2 * proc_ix[i], btt_procs[proc_ix[i]].rtail,
-		       base + btt_proc_rank(btt_procs[proc_ix[i]].name));
+	for (n = btt_proc_order(proc_ix), i = 0; i < n; i++)	/* -e: numbered in its order */
+		if (proc_ix[i] < btt_nprocs)
+			region(o, btt_procs[proc_ix[i]].name, BTT_RL_PROC + 2 * proc_ix[i], btt_procs[proc_ix[i]].rtail,
+			       base + (btt_exes ? i : btt_proc_rank(btt_procs[proc_ix[i]].name)));
 }
 
 /* NAME_qhist.dat (k 0), NAME_dhist.dat (k 1) */

@@ -12,6 +12,7 @@
 
 struct btt_proc btt_procs[BTT_PROCS];
 u32 btt_nprocs;
+const char *btt_exes;
 unsigned long long btt_proc_dropped;
 u32 btt_seen_pid[64], btt_seen_p[64];	/* pid + 1 and its process, by pid's low bits */
 
@@ -57,6 +58,21 @@ u32 btt_proc_of(u32 pid)
 	return btt_seen_p[pid & 63] = i + 1;
 }
 
+/* name is a process of btt's: some pid's (a note's) cut as btt cuts it */
+static int proc_known(const char *name)
+{
+	char a[16];
+	const char *c;
+	u32 i, pid;
+
+	for (i = 0; (c = proc_nth(i, &pid)); i++) {
+		cut(pid, c, a);
+		if (!strcmp(a, name))
+			return 1;
+	}
+	return 0;
+}
+
 /* the place of a process's block in btt's range data: btt makes a
  * process at each note too (with no figures: not kept here), so it is
  * the number of distinct names of the pids' table before name's */
@@ -84,7 +100,24 @@ u32 btt_proc_rank(const char *name)
 u32 btt_proc_order(u16 *ix)
 {
 	u32 i, j, n = btt_nprocs;
+	const char *p = btt_exes, *e;
 
+	if (p) {	/* -e: the names listed that btt knows, in its order */
+		for (n = 0; n < BTT_PROCS; p = e + 1) {
+			char name[16];
+
+			for (e = p; *e && *e != ','; e++)
+				;
+			sfmt(name, sizeof(name), "%.*s", (int)(e - p), p);
+			for (i = 0; i < btt_nprocs && strcmp(btt_procs[i].name, name); i++)
+				;
+			if (i < btt_nprocs || proc_known(name))
+				ix[n++] = (u16)i;	/* btt_nprocs: known by a note only, no figures */
+			if (!*e)
+				break;
+		}
+		return n;
+	}
 	for (i = 0; i < n; i++) {
 		for (j = i; j && strcmp(btt_procs[ix[j - 1]].name, btt_procs[i].name) > 0; j--)
 			ix[j] = ix[j - 1];

@@ -251,6 +251,17 @@ if need "btt's files on a crafted dump vs Debian's btt" btt; then
 	btt_pair msgs.s -i "$OUT/msgs.dump"
 	btt_same msgs.s "messages, a note's process, stdout"
 	check "btt: the crafted messages are written" grep -q "^(  8,  0)     0.000001500 hello %s$" "$OUT/msgs.o/got/out.msg"
+	# -e: only the processes listed, in the list's order; one known by its
+	# note only takes a number in the range data but shows nothing, one
+	# unknown takes none
+	btt_pair exes.m -A -e app,nope,lonely,pid000000011 -i "$OUT/msgs.dump" -o out
+	btt_same exes.m "-A -e with a note's process and an unknown one,"
+	btt_pair exes.s -e lonely,app -i "$OUT/msgs.dump"
+	btt_same exes.s "-e on stdout,"
+fi
+if need "btt -e on a crafted dump vs Debian's btt" btt; then
+	btt_pair exes.p -A -e kworker,a%d%s -i "$OUT/procs.dump" -o out
+	btt_same exes.p "-A -e in the list's order, not by name,"
 fi
 
 # two Qs holding one sector (96+16 queued after 100+16): a G, I, or M
