@@ -31,7 +31,7 @@ static void vwarn(const char *fmt, va_list ap)
 		return;		/* nowhere left to complain */
 }
 
-void warn_msg(const char *fmt, ...)
+NOFPARGS void warn_msg(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -46,7 +46,7 @@ void warn_msg(const char *fmt, ...)
  * line their blktrace writes to stderr.  --verbose turns them on. */
 int quiet_notes;
 
-void note_msg(const char *fmt, ...)
+NOFPARGS void note_msg(const char *fmt, ...)
 {
 	va_list ap;
 
