@@ -16,20 +16,44 @@ measure() {	# command...: best of 3 wall seconds, and peak RSS in KiB
 	for i in 1 2 3; do
 		s=$(date +%s.%N)
 		"$PEAK" "$@" >/dev/null 2>"$B/stderr" || true
-		t=$(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')
+		t=$(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.3f", e - s }')
 		rss=$(sed -n 's/^peakrss: \([0-9]*\) KiB/\1/p' "$B/stderr")
 		if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
 	done
 	echo "$best $rss"
 }
+# pair: the commands in the arrays X and Y run in turn, RUNS times each,
+# so that a slow spell of a shared machine falls on both alike (run one
+# after the other, the ratio swung by a quarter here): the best wall
+# seconds and the peak RSS of each, stdin from IN
+RUNS=${RUNS:-5}
+run1() {	# command...: wall seconds, then peak RSS in KiB
+	local s t
+	s=$(date +%s.%N)
+	"$PEAK" "$@" <"${IN:-/dev/null}" >/dev/null 2>"$B/stderr" || true
+	t=$(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.3f", e - s }')
+	echo "$t $(sed -n 's/^peakrss: \([0-9]*\) KiB/\1/p' "$B/stderr")"
+}
+pair() {
+	local i t r bx= by= rx ry
+	for i in $(seq "$RUNS"); do
+		read -r t rx < <(run1 "${X[@]}")
+		if [ -z "$bx" ] || awk "BEGIN{exit !($t < $bx)}"; then bx=$t; fi
+		read -r t ry < <(run1 "${Y[@]}")
+		if [ -z "$by" ] || awk "BEGIN{exit !($t < $by)}"; then by=$t; fi
+	done
+	echo "$bx $rx $by $ry"
+}
 cd "$B"
-read -r it ir < <(measure "$OLDPWD/iomon" parse -i big)
-echo "iomon parse:    ${it}s  peak RSS ${ir} KiB"
 if command -v blkparse >/dev/null; then
-	read -r bt br < <(measure blkparse -i big)
+	X=("$OLDPWD/iomon" parse -i big) Y=(blkparse -i big)
+	read -r it ir bt br < <(pair)
+	echo "iomon parse:    ${it}s  peak RSS ${ir} KiB (best of $RUNS, run in turn with blkparse)"
 	echo "blkparse 1.2.0: ${bt}s  peak RSS ${br} KiB"
 	awk -v a="$bt" -v b="$it" 'BEGIN { printf "ratio: iomon is %.1fx faster than blkparse\n", a / b }'
 else
+	read -r it ir < <(measure "$OLDPWD/iomon" parse -i big)
+	echo "iomon parse:    ${it}s  peak RSS ${ir} KiB"
 	echo "blkparse: not installed, no ratio (tests/tools/setup-deps.sh installs it)"
 fi
 # zstd (make ZSTD=1): the same trace compressed at zstd's default level
@@ -75,32 +99,29 @@ while k * len(recs) < want:
     out.write(chunk); k += 1
 PY
 fi
-best() {	# command... < input: best of 3 wall seconds
-	local b= i s e t
-	for i in 1 2 3; do
-		s=$(date +%s.%N); "$@" <"$B/mon.stream" >/dev/null 2>"$B/stderr"; e=$(date +%s.%N)
-		t=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.2f", e - s }')
-		if [ -z "$b" ] || awk "BEGIN{exit !($t < $b)}"; then b=$t; fi
-	done
-	echo "$b"
-}
-mt=$(best "$PEAK" "$OLDPWD/iomon" monitor -I 3600 -h /dev/null)
-mr=$(sed -n 's/^peakrss: \([0-9]*\) KiB/\1/p' "$B/stderr")
 n=$(( $(stat -c %s "$B/mon.stream") / 48 ))
-echo "iomon monitor:  ${mt}s for ~$n events ($(awk -v n=$n -v t=$mt 'BEGIN { printf "%.1f", n / t / 1e6 }')M events/s)  peak RSS ${mr} KiB"
+rate() { awk -v n=$n -v t="$1" 'BEGIN { printf "%.1f", n / t / 1e6 }'; }
 if command -v blkiomon >/dev/null; then
-	bt=$(best blkiomon -I 3600 -h /dev/null)
-	echo "blkiomon 0.3:   ${bt}s ($(awk -v n=$n -v t=$bt 'BEGIN { printf "%.1f", n / t / 1e6 }')M events/s)"
+	X=("$OLDPWD/iomon" monitor -I 3600 -h /dev/null) Y=(blkiomon -I 3600 -h /dev/null)
+	read -r mt mr bt br < <(IN=$B/mon.stream pair)
+	echo "iomon monitor:  ${mt}s for ~$n events ($(rate "$mt")M events/s)  peak RSS ${mr} KiB (best of $RUNS, in turn with blkiomon)"
+	echo "blkiomon 0.3:   ${bt}s ($(rate "$bt")M events/s)"
 	awk -v a="$bt" -v b="$mt" 'BEGIN { printf "ratio: iomon monitor is %.1fx blkiomon'"'"'s event rate\n", a / b }'
+else
+	read -r mt mr < <(IN=$B/mon.stream run1 "$OLDPWD/iomon" monitor -I 3600 -h /dev/null)
+	echo "iomon monitor:  ${mt}s for ~$n events ($(rate "$mt")M events/s)  peak RSS ${mr} KiB"
 fi
 # btt on the big trace's dump (blkparse -d's bytes, made by iomon parse -d)
 [ -s "$B/big.dump" ] || "$OLDPWD/iomon" parse -i big -d "$B/big.dump" -O -q >/dev/null 2>&1
-read -r tt tr < <(measure "$OLDPWD/iomon" btt -i big.dump -o "$B/bench-iomon")
-echo "iomon btt:      ${tt}s  peak RSS ${tr} KiB"
 if command -v btt >/dev/null; then
-	read -r dt dr < <(measure btt -i big.dump -o "$B/bench-btt")
+	X=("$OLDPWD/iomon" btt -i big.dump -o "$B/bench-iomon") Y=(btt -i big.dump -o "$B/bench-btt")
+	read -r tt tr dt dr < <(pair)
+	echo "iomon btt:      ${tt}s  peak RSS ${tr} KiB (best of $RUNS, run in turn with btt)"
 	echo "btt 1.2.0:      ${dt}s  peak RSS ${dr} KiB"
 	awk -v a="$dt" -v b="$tt" 'BEGIN { printf "ratio: iomon btt is %.2fx btt'"'"'s speed\n", a / b }'
 	cmp -s "$B/bench-iomon.avg" "$B/bench-btt.avg" && echo "btt: the same .avg, byte for byte" ||
 		echo "btt: the .avg files differ (diff $B/bench-iomon.avg $B/bench-btt.avg)"
+else
+	read -r tt tr < <(measure "$OLDPWD/iomon" btt -i big.dump -o "$B/bench-iomon")
+	echo "iomon btt:      ${tt}s  peak RSS ${tr} KiB"
 fi
