@@ -76,8 +76,8 @@ extern const char *applet_name;
 /* USAGE(id, "text" ...): an applet's usage text, kept beside its options
  * but not compiled there: the build packs every one into one stream
  * (tests/tools/packtext.c writes build/usage.c), and usage_put unpacks
- * text U_id and writes it to fd (-1 when the write fails).  6.5 KB of
- * text take 3 KB so. */
+ * text U_id and writes it to fd (-1 when the write fails).  7.6 KB of
+ * text (libc.c's strerror texts too) take 3.6 KB so. */
 #define USAGE(id, text)
 enum { U_errs, U_parse, U_trace, U_btrace, U_monitor, U_top, U_btt, U_plot, U_N };
 int usage_put(int fd, int id);

@@ -70,7 +70,7 @@ void (*signal(int sig, void (*fn)(int)))(int)
  * carries all 130 (2.2 KiB).  Each entry is the number as one byte, then
  * its text; the rest read "Unknown error N" as glibc's do.  The numbers
  * are those of x86, s390, arm and arm64 alike.  The build packs the texts
- * with the usage texts (USAGE, iomon.h): 1,109 bytes in some 720. */
+ * with the usage texts (USAGE, iomon.h): 1,109 bytes in 721 alone. */
 _Static_assert(ELOOP == 40 && EOPNOTSUPP == 95 && ETIMEDOUT == 110 && EDQUOT == 122, "errno numbering");
 USAGE(errs,
 	"\001" "Operation not permitted\0" "\002" "No such file or directory\0"

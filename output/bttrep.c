@@ -453,7 +453,8 @@ static void live_info(struct obuf *o)
 void btt_report(struct obuf *o, int all_data)
 {
 	if (all_data) {
-		per_table(o, "Per Process", 1);
+		if (!btt_exes || *btt_exes)	/* btt leaves the section out for -e '' */
+			per_table(o, "Per Process", 1);
 		per_table(o, "Per Device", 0);
 	}
 	btt_all_fold();

@@ -111,7 +111,8 @@ u32 btt_proc_order(u16 *ix)
 			sfmt(name, sizeof(name), "%.*s", (int)(e - p), p);
 			for (i = 0; i < btt_nprocs && strcmp(btt_procs[i].name, name); i++)
 				;
-			if (i < btt_nprocs || proc_known(name))
+			/* (a name past 15 bytes is no process's: btt's are cut there) */
+			if (e - p < 16 && (i < btt_nprocs || proc_known(name)))
 				ix[n++] = (u16)i;	/* btt_nprocs: known by a note only, no figures */
 			if (!*e)
 				break;

@@ -10,6 +10,7 @@
 #include "stats/stats.h"
 
 #define NODES (BTT_REQS + 1)
+_Static_assert(BTT_REQS <= 65536, "btt_rb_within's 64 waiting sides hold a tree of BTT_REQS (height under 2 log2)");
 static u32 kid[NODES][2], par[NODES], root[BTT_DEVS];
 static u8 red[NODES];
 static u64 from[NODES], to[NODES];	/* [start, end) sectors */

@@ -24,7 +24,7 @@ _Static_assert(BTT_SEEKS < 65536, "BTT_SEEKS: the links are 16 bits");
 static struct seek_node sn[BTT_SEEKS];
 static u16 bucket[BTT_SEEK_HASH];
 static u32 sn_used;
-static u16 trees;
+_Static_assert(BTT_DEVS < 16384, "BTT_DEVS: a tree's number (two a device) and its colour share a u16");
 unsigned long long btt_seek_dropped;
 
 #define N(i) (&sn[(i) - 1])
@@ -107,12 +107,11 @@ static void tree_add(struct btt_seek *k, s64 v)
 	u32 i, tr;
 	u16 *b;
 
-	if (!k->id)
-		k->id = ++trees;
 	tr = (u32)k->id << 1;
-	/* a device's Q2Q and D2D trees see the same distances, one soon after
-	 * the other: their buckets for a distance are neighbours, one line
-	 * fetched for both, and neither chain holds the other's node */
+	/* a device's Q2Q and D2D trees (numbers 2i + 1 and 2i + 2, given by
+	 * bttstat.c's dev_new) see the same distances, one soon after the
+	 * other: their buckets for a distance are neighbours, one line fetched
+	 * for both, and neither chain holds the other's node */
 	b = &bucket[((u32)(((u64)v * 0x9e3779b97f4a7c15ull) >> 40) << 1 | (k->id & 1)) & (BTT_SEEK_HASH - 1)];
 	for (i = *b; i; i = N(i)->next)	/* one test, not three: a branch the random distances mispredict */
 		if (!((N(i)->lo ^ (u32)v) | (N(i)->hi ^ (u32)((u64)v >> 32 & 0xffff)) | ((N(i)->tr & ~1u) ^ tr))) {

@@ -21,7 +21,6 @@ struct btt_q {
 	u32 len;		/* sectors */
 	u16 proc;		/* -A: its process + 1, or 0 */
 };
-_Static_assert(BTT_REQS <= 65536, "BTT_REQS must fit btt_q's u16 index");
 #define KIND_Q 'Q'
 /* its chains are never searched (a Q is found by sector, below), only
  * unlinked from: a few of them stay in the cache, where one per Q missed */
@@ -78,7 +77,8 @@ static struct btt_dev *dev_new(u32 dev, u64 time)
 		btt_ranges_split();
 	}
 	d = &btt_devs[btt_ndevs++];
-	*d = (struct btt_dev){ .dev = dev, .culling = 1, .last_q = UNSET, .start = time, .dm = btt_remapper(dev) };
+	*d = (struct btt_dev){ .dev = dev, .culling = 1, .last_q = UNSET, .start = time, .dm = btt_remapper(dev),
+			       .q2q.id = (u16)(2 * btt_ndevs - 1), .d2d.id = (u16)(2 * btt_ndevs) };	/* bttseek.c's */
 	return d;
 }
 

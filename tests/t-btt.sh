@@ -258,6 +258,27 @@ if need "btt's files on a crafted dump vs Debian's btt" btt; then
 	btt_same exes.m "-A -e with a note's process and an unknown one,"
 	btt_pair exes.s -e lonely,app -i "$OUT/msgs.dump"
 	btt_same exes.s "-e on stdout,"
+	# an empty list: no Per Process section at all; a name past btt's 15
+	# bytes matches no process, not the one its first 15 bytes name
+	btt_pair exes.e -A -e '' -i "$OUT/msgs.dump" -o out
+	btt_same exes.e "-A -e '',"
+	python3 - "$OUT/long.dump" <<-'PY'
+	import struct, sys
+	W, Q, D, C, N = 1 << 17, 1 << 20, 1 << 22, 1 << 23, 1 << 26
+	out = b""
+	def rec(time, sec, act, pid, pdu=b""):
+	    global out
+	    out += struct.pack("<IIQQIIIIIHH", 0x65617407, 0, time, sec, 0 if act == N else 4096, act, pid, 8 << 20, 0, 0, len(pdu)) + pdu
+	rec(0, 0, N, 7, b"abcdefghijklmno\0")
+	rec(0, 0, N, 8, b"short".ljust(16, b"\0"))
+	for i in range(4):
+	    pid = 7 + (i & 1)
+	    rec(1000 * i, 8 * i, W | Q | 1, pid); rec(1000 * i + 200, 8 * i, W | D | 7, pid); rec(1000 * i + 500, 8 * i, W | C | 8, pid)
+	open(sys.argv[1], "wb").write(out)
+	PY
+	btt_pair exes.l -A -e abcdefghijklmnoXYZ,short -i "$OUT/long.dump" -o out
+	btt_same exes.l "-A -e: a name past 15 bytes is not its first 15 bytes' process,"
+	check "btt -A -e: the name past 15 bytes shows no process" sh -c "! grep -q abcdefghijklmn '$OUT/exes.l/got/out.avg'"
 fi
 if need "btt -e on a crafted dump vs Debian's btt" btt; then
 	btt_pair exes.p -A -e kworker,a%d%s -i "$OUT/procs.dump" -o out

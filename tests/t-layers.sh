@@ -150,7 +150,7 @@ if need "NOFPARGS formats" python3; then
 	        if len(parts) <= calls[m.group(1)] or re.search(r"\bchar\b", parts[calls[m.group(1)]]):
 	            continue	# too few arguments, or the definition
 	        fmt = "".join(re.findall(lit, parts[calls[m.group(1)]]))
-	        if re.search(r"%[-+ #0-9.*]*[aAeEfFgG]", fmt) or '"' not in parts[calls[m.group(1)]]:
+	        if re.search(r"%[-+ #0-9.*]*[hlLqjzt]*[aAeEfFgG]", fmt) or '"' not in parts[calls[m.group(1)]]:
 	            print("%s: %s(%s" % (os.path.relpath(f, top), m.group(1), args[:60].replace("\n", " ")))
 	PY
 	check "NOFPARGS: no warn_msg, note_msg, sys_readf or sys_u64f call passes a double or a format not literal" \

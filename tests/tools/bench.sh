@@ -34,13 +34,13 @@ run1() {	# command...: wall seconds, then peak RSS in KiB
 	t=$(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.3f", e - s }')
 	echo "$t $(sed -n 's/^peakrss: \([0-9]*\) KiB/\1/p' "$B/stderr")"
 }
-pair() {
+pair() {	# (the RSS is the best run's)
 	local i t r bx= by= rx ry
 	for i in $(seq "$RUNS"); do
-		read -r t rx < <(run1 "${X[@]}")
-		if [ -z "$bx" ] || awk "BEGIN{exit !($t < $bx)}"; then bx=$t; fi
-		read -r t ry < <(run1 "${Y[@]}")
-		if [ -z "$by" ] || awk "BEGIN{exit !($t < $by)}"; then by=$t; fi
+		read -r t r < <(run1 "${X[@]}")
+		if [ -z "$bx" ] || awk "BEGIN{exit !($t < $bx)}"; then bx=$t rx=$r; fi
+		read -r t r < <(run1 "${Y[@]}")
+		if [ -z "$by" ] || awk "BEGIN{exit !($t < $by)}"; then by=$t ry=$r; fi
 	done
 	echo "$bx $rx $by $ry"
 }
@@ -65,8 +65,9 @@ elif command -v zstd >/dev/null; then
 	for f in big.blktrace.*; do
 		[ -s "z/$f.zst" ] || zstd -q -f -3 "$f" -o "z/$f.zst"	# (made once, as big is)
 	done
-	read -r zt zr < <(cd z && measure "$IOMON_BIN" parse -i big)
-	awk -v a="$(cat big.blktrace.* | wc -c)" -v b="$(cat z/big.blktrace.*.zst | wc -c)" -v t="$zt" -v p="$it" \
+	X=("$IOMON_BIN" parse -i big) Y=("$IOMON_BIN" parse -i z/big)	# plain and .zst in turn
+	read -r pt pr zt zr < <(pair)
+	awk -v a="$(cat big.blktrace.* | wc -c)" -v b="$(cat z/big.blktrace.*.zst | wc -c)" -v t="$zt" -v p="$pt" \
 		'BEGIN { printf "iomon parse of .zst (zstd -3, ratio %.1f): %ss, %.2fx plain input\n", a / b, t, t / p }'
 	echo "  peak RSS ${zr} KiB"
 fi
