@@ -63,8 +63,6 @@ u32 src_need(struct src *s, u32 want);
  * (message printed, naming the file and byte offset). */
 int src_record(struct src *s, struct rec *r);
 int src_slow(struct src *s, struct rec *r);	/* src_record's all cases */
-/* src_record inline, for one caller's per-record loop: a whole record with
- * a magic at pos is decoded here, the rest goes to src_slow */
 /* A whole little-endian v7 record on a little-endian host (a dump, as
  * blkparse -d writes it there) decoded inline: its length, else 0 (then
  * rec_decode, the one that knows every case, decides).  Two block copies
@@ -96,6 +94,8 @@ static inline int rec_v7_host(const u8 *p, size_t avail, struct rec *r)
 #endif
 }
 
+/* src_record inline (its body, and a dump's read loop): a whole record
+ * with a magic at pos is decoded here, the rest goes to src_slow */
 static inline int src_next(struct src *s, struct rec *r)
 {
 	u32 have = s->len - s->pos;

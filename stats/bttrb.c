@@ -4,9 +4,9 @@
  * that from erasing and inserting shows it) and meets the Qs a D or C
  * covers in a pruned pre-order walk, the order of its per-I/O lines
  * (-l, -q, -z); a G, S, I, M or remap takes the first Q holding its
- * sector on the way down (btt_rb_at).  The textbook insert and erase (btt's rbtree.c does the
- * same: a node with two children gives way to its successor) give the same
- * shapes.  Nodes are the in-flight table's slots; 0 is nil, always black. */
+ * sector on the way down (btt_rb_at).  The textbook insert and erase
+ * (btt's rbtree.c does the same: a node with two children gives way to its
+ * successor) give the same shapes.  Nodes are the in-flight table's slots; 0 is nil, always black. */
 #include "stats/stats.h"
 
 #define NODES (BTT_REQS + 1)

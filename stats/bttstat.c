@@ -406,7 +406,7 @@ void btt_event(const struct rec *r)
 	} else {
 		if (btt_ios_fn)
 			btt_ios_time(r->time);
-		switch (act) {	/* one jump through a table: a chain of tests mispredicted */
+		switch (act) {	/* plugs, the kinds btt takes, the rest (compares: no tables in this object) */
 		case TA_PLUG: case TA_UNPLUG_IO: case TA_UNPLUG_TIMER:
 			if (d)
 				plug(d, r, act);
