@@ -510,7 +510,7 @@ void btt_range_data(struct obuf *o)
 	for (n = btt_proc_order(proc_ix), i = 0; i < n; i++)	/* -e: numbered in its order */
 		if (proc_ix[i] < btt_nprocs)
 			region(o, btt_procs[proc_ix[i]].name, BTT_RL_PROC + 2 * proc_ix[i], btt_procs[proc_ix[i]].rtail,
-			       base + (btt_exes ? i : btt_proc_rank(btt_procs[proc_ix[i]].name)));
+			       base + (btt_exes ? i : btt_proc_rank(btt_procs[proc_ix[i]].name, NULL)));
 }
 
 /* NAME_qhist.dat (k 0), NAME_dhist.dat (k 1) */

@@ -28,6 +28,16 @@ static void cut(u32 pid, const char *c, char *name)
 		strcpy(name, "kernel");
 }
 
+/* name's index among the processes with figures, else btt_nprocs */
+static u32 proc_find(const char *name)
+{
+	u32 i;
+
+	for (i = 0; i < btt_nprocs && strcmp(btt_procs[i].name, name); i++)
+		;
+	return i;
+}
+
 /* the process an event of pid's counts for (+ 1), 0 if it is left out */
 u32 btt_proc_of(u32 pid)
 {
@@ -45,9 +55,7 @@ u32 btt_proc_of(u32 pid)
 			c = name;
 	}
 	cut(pid, c, name);
-	for (i = 0; i < btt_nprocs && strcmp(btt_procs[i].name, name); i++)
-		;
-	if (i == BTT_PROCS)
+	if ((i = proc_find(name)) == BTT_PROCS)
 		return 0;	/* (its events counted by btt_event) */
 	if (i == btt_nprocs) {
 		btt_nprocs++;
@@ -58,25 +66,12 @@ u32 btt_proc_of(u32 pid)
 	return btt_seen_p[pid & 63] = i + 1;
 }
 
-/* name is a process of btt's: some pid's (a note's) cut as btt cuts it */
-static int proc_known(const char *name)
-{
-	char a[16];
-	const char *c;
-	u32 i, pid;
-
-	for (i = 0; (c = proc_nth(i, &pid)); i++) {
-		cut(pid, c, a);
-		if (!strcmp(a, name))
-			return 1;
-	}
-	return 0;
-}
-
 /* the place of a process's block in btt's range data: btt makes a
  * process at each note too (with no figures: not kept here), so it is
- * the number of distinct names of the pids' table before name's */
-u32 btt_proc_rank(const char *name)
+ * the number of distinct names of the pids' table before name's.  known
+ * (if given) is set when one of them is name: a process of btt's, figures
+ * or not */
+u32 btt_proc_rank(const char *name, int *known)
 {
 	static u8 dup[PROC_MAX], done;
 	char a[16], b[16];
@@ -91,6 +86,8 @@ u32 btt_proc_rank(const char *name)
 			dup[i] = !strcmp(a, b);
 		}
 		n += !dup[i] && strcmp(a, name) < 0;
+		if (known && !strcmp(a, name))
+			*known = 1;
 	}
 	done = 1;
 	return n;
@@ -105,14 +102,15 @@ u32 btt_proc_order(u16 *ix)
 	if (p) {	/* -e: the names listed that btt knows, in its order */
 		for (n = 0; n < BTT_PROCS; p = e + 1) {
 			char name[16];
+			int known = 0;
 
 			for (e = p; *e && *e != ','; e++)
 				;
 			sfmt(name, sizeof(name), "%.*s", (int)(e - p), p);
-			for (i = 0; i < btt_nprocs && strcmp(btt_procs[i].name, name); i++)
-				;
+			if ((i = proc_find(name)) == btt_nprocs)
+				btt_proc_rank(name, &known);
 			/* (a name past 15 bytes is no process's: btt's are cut there) */
-			if (e - p < 16 && (i < btt_nprocs || proc_known(name)))
+			if (e - p < 16 && (i < btt_nprocs || known))
 				ix[n++] = (u16)i;	/* btt_nprocs: known by a note only, no figures */
 			if (!*e)
 				break;

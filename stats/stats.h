@@ -213,7 +213,7 @@ static inline u32 btt_proc_at(u32 pid)
 }
 u32 btt_proc_order(u16 *ix);	/* by name; with -e (btt_exes: NAME,NAME...) those, in that order */
 extern const char *btt_exes;
-u32 btt_proc_rank(const char *name);	/* its block's place in btt's range data */
+u32 btt_proc_rank(const char *name, int *known);	/* its block's place in btt's range data */
 /* stats/bttrb.c: a device's (r: its index) Qs by start, as btt's tree */
 u32 btt_rb_ins(u32 r, u32 slot, u64 start, u64 end);	/* the slot it replaced, or 0 */
 void btt_rb_del(u32 r, u32 slot);
