@@ -11,17 +11,6 @@ if [ ! -s "$B/big.blktrace.0" ] || [ "$(cat "$B/events" 2>/dev/null)" -lt "$EVEN
 fi
 echo "trace: $(cat "$B/events") events, $(du -ch "$B"/big.blktrace.* | tail -1 | cut -f1)"
 PEAK=$PWD/tests/tools/peakrss	# built static by make bench
-measure() {	# command...: best of 3 wall seconds, and peak RSS in KiB
-	local best= rss= i t s
-	for i in 1 2 3; do
-		s=$(date +%s.%N)
-		"$PEAK" "$@" >/dev/null 2>"$B/stderr" || true
-		t=$(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.3f", e - s }')
-		rss=$(sed -n 's/^peakrss: \([0-9]*\) KiB/\1/p' "$B/stderr")
-		if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
-	done
-	echo "$best $rss"
-}
 # pair: the commands in the arrays X and Y run in turn, RUNS times each,
 # so that a slow spell of a shared machine falls on both alike (run one
 # after the other, the ratio swung by a quarter here): the best wall
@@ -33,6 +22,14 @@ run1() {	# command...: wall seconds, then peak RSS in KiB
 	"$PEAK" "$@" <"${IN:-/dev/null}" >/dev/null 2>"$B/stderr" || true
 	t=$(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.3f", e - s }')
 	echo "$t $(sed -n 's/^peakrss: \([0-9]*\) KiB/\1/p' "$B/stderr")"
+}
+measure() {	# command...: best of 3 wall seconds, and that run's peak RSS
+	local i t r best= rss
+	for i in 1 2 3; do
+		read -r t r < <(run1 "$@")
+		if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t rss=$r; fi
+	done
+	echo "$best $rss"
 }
 pair() {	# (the RSS is the best run's)
 	local i t r bx= by= rx ry
