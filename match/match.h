@@ -111,6 +111,32 @@ static inline void *ift_add(struct ift *t, u32 dev, u64 sector, u32 kind, u64 bo
 	}
 	return e;
 }
+/* An entry found by other means than its key (btt's trees): a slot off
+ * the free list, not hashed, not zeroed; back with ift_give.  IFT_DROP
+ * tables only (the aging policies find their victims on the chains). */
+static inline void *ift_take(struct ift *t)
+{
+	u32 idx = t->freelist;
+	struct ift_hdr *e;
+
+	if (idx)
+		t->freelist = ift_entry(t, idx)->next;
+	else if (!(idx = ift_room(t)))
+		return NULL;
+	e = ift_entry(t, idx);
+	e->used = 1;
+	e->next = idx;		/* its own slot, for ift_give */
+	return e;
+}
+static inline void ift_give(struct ift *t, void *p)
+{
+	struct ift_hdr *e = p;
+	u32 idx = e->next;
+
+	e->used = 0;
+	e->next = t->freelist;
+	t->freelist = idx;
+}
 void *ift_put(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born);	/* ift_add, not inline */
 void *ift_get(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born);	/* find, else add */
 static inline void ift_del(struct ift *t, void *p)

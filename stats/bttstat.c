@@ -21,10 +21,10 @@ struct btt_q {
 	u32 len;		/* sectors */
 	u16 proc;		/* -A: its process + 1, or 0 */
 };
-#define KIND_Q 'Q'
-/* its chains are never searched (a Q is found by sector, below), only
- * unlinked from: a few of them stay in the cache, where one per Q missed */
-IFT_POOL(bq, struct btt_q, BTT_REQS, BTT_REQS / 32, IFT_DROP);
+/* slots of the shared table, unkeyed (ift_take): a Q is found by sector
+ * in its device's tree, below, so hashing it and unlinking it from a
+ * chain was 5% of btt's instructions for nothing */
+IFT_POOL(bq, struct btt_q, BTT_REQS, 0, IFT_DROP);
 static u32 hits[BTT_REQS];		/* each_q's matches */
 
 static u32 slot_of(const struct btt_q *q) { return (u32)(q - bq_pool) + 1; }
@@ -210,7 +210,7 @@ static void q2q(u64 *last, struct btt_avg *a, u64 t)
 
 static void q_drop(struct btt_q *q)
 {
-	ift_del(&bq, q);
+	ift_give(&bq, q);
 }
 
 static void queued(struct btt_dev *d, const struct rec *r, u32 proc)
@@ -226,12 +226,13 @@ static void queued(struct btt_dev *d, const struct rec *r, u32 proc)
 	q2q(&last_q, &btt_all[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
 	btt_ranges_add(d, proc, 0, r->time);
 	size_hist(d, 0, r->bytes);
-	q = ift_put(&bq, r->dev, r->sector, KIND_Q, r->time);
+	q = ift_take(&bq);
 	if (!q) {
 		btt_req_dropped++;
 		return;
 	}
 	q->time = r->time;
+	q->s = 0;
 	q->g = q->i = q->m = q->d = UNSET;
 	q->len = r->bytes >> 9;
 	if ((q->proc = btt_per_proc ? (u16)proc : 0)) {	/* -A's figures */

@@ -38,6 +38,7 @@ IFT_POOL(near, struct ent, 4, 8, IFT_AGE_NEAR);
 IFT_POOL(wide, struct ent, 40, 16, IFT_AGE_NEAR);
 IFT_POOL(fifo, struct ent, 3, 1, IFT_AGE_FIFO);
 IFT_POOL(fifo2, struct ent, 3, 5, IFT_AGE_FIFO);
+IFT_POOL(bare, struct ent, 3, 0, IFT_DROP);
 
 static void test_drop(void)
 {
@@ -138,8 +139,26 @@ static void test_fifo(void)
 	       ((struct ent *)ift_slot(t, 3))->tag == 5);
 }
 
+/* unkeyed slots (btt's): new ones in order, the last given back first
+ * taken again, a full pool counted, slot order seeing only taken ones */
+static void test_take(void)
+{
+	struct ift *t = &bare;
+	struct ent *a = ift_take(t), *b = ift_take(t), *c = ift_take(t);
+
+	EXPECT(a && b && c && slot_of(t, a) == 1 && slot_of(t, b) == 2 && slot_of(t, c) == 3);
+	EXPECT(ift_take(t) == NULL && t->dropped == 1);
+	a->tag = 11, c->tag = 33;
+	ift_give(t, b);
+	EXPECT(ift_slot(t, 2) == NULL && ((struct ent *)ift_slot(t, 3))->tag == 33);
+	ift_give(t, a);
+	EXPECT(ift_take(t) == a && ift_take(t) == b && ift_take(t) == NULL && t->dropped == 2);
+	EXPECT(((struct ent *)ift_slot(t, 1))->tag == 11);	/* not zeroed: the caller's to set */
+}
+
 int main(void)
 {
+	test_take();
 	test_drop();
 	test_near();
 	test_fifo();
