@@ -29,24 +29,6 @@
 
 #define E(t, i) ift_entry(t, i)
 
-/* out of its chain; returns its slot */
-static u32 unlink_out(struct ift *t, struct ift_hdr *e)
-{
-	u32 *l = &t->bucket[e->chain], i;
-
-	while ((i = *l) && E(t, i) != e)
-		l = &E(t, i)->next;
-	*l = e->next;
-	return i;
-}
-
-static void put_free(struct ift *t, struct ift_hdr *e, u32 idx)
-{
-	e->used = 0;
-	e->next = t->freelist;
-	t->freelist = idx;
-}
-
 static COLD __attribute__((noinline)) void age(struct ift *t, struct ift_hdr *e)
 {
 	if (t->evict)
@@ -121,10 +103,10 @@ void *ift_get(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born)
 COLD int ift_move(struct ift *t, void *p, u32 dev, u64 sector)
 {
 	struct ift_hdr *e = p;
-	u32 idx = unlink_out(t, e), *l;
+	u32 idx = ift_unlink(t, e), *l;
 
 	if (ift_find(t, dev, sector, e->kind)) {
-		put_free(t, e, idx);
+		ift_free(t, e, idx);
 		return -1;
 	}
 	e->dev = dev;

@@ -70,16 +70,32 @@ static inline u32 ift_next(const struct ift *t, u32 i)
 {
 	return i + 1 == t->cap ? 0 : i + 1;
 }
+/* a slot for a new entry: the last freed, else ift_room's; 0: none */
+static inline u32 ift_claim(struct ift *t)
+{
+	u32 idx = t->freelist;
+
+	if (idx)
+		t->freelist = ift_entry(t, idx)->next;
+	else
+		idx = ift_room(t);
+	return idx;
+}
+/* slot idx (entry e) to the free list: last freed, first reused */
+static inline void ift_free(struct ift *t, struct ift_hdr *e, u32 idx)
+{
+	e->used = 0;
+	e->next = t->freelist;
+	t->freelist = idx;
+}
 /* a new key (the caller found none); its payload zeroed; NULL: full, IFT_DROP */
 static inline void *ift_add(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born)
 {
 	struct ift_hdr *e;
-	u32 idx = t->freelist, h;
+	u32 idx = ift_claim(t), h;
 	u64 *q;
 
-	if (idx)
-		t->freelist = ift_entry(t, idx)->next;
-	else if (!(idx = ift_room(t)))
+	if (!idx)
 		return NULL;
 	e = ift_entry(t, idx);
 	for (q = (u64 *)(e + 1); (u8 *)q < (u8 *)e + t->esize; q++) {
@@ -116,12 +132,10 @@ static inline void *ift_add(struct ift *t, u32 dev, u64 sector, u32 kind, u64 bo
  * tables only (the aging policies find their victims on the chains). */
 static inline void *ift_take(struct ift *t)
 {
-	u32 idx = t->freelist;
+	u32 idx = ift_claim(t);
 	struct ift_hdr *e;
 
-	if (idx)
-		t->freelist = ift_entry(t, idx)->next;
-	else if (!(idx = ift_room(t)))
+	if (!idx)
 		return NULL;
 	e = ift_entry(t, idx);
 	e->used = 1;
@@ -130,26 +144,23 @@ static inline void *ift_take(struct ift *t)
 }
 static inline void ift_give(struct ift *t, void *p)
 {
-	struct ift_hdr *e = p;
-	u32 idx = e->next;
-
-	e->used = 0;
-	e->next = t->freelist;
-	t->freelist = idx;
+	ift_free(t, p, ((struct ift_hdr *)p)->next);
 }
 void *ift_put(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born);	/* ift_add, not inline */
 void *ift_get(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born);	/* find, else add */
-static inline void ift_del(struct ift *t, void *p)
+/* e out of its chain; its slot */
+static inline u32 ift_unlink(struct ift *t, struct ift_hdr *e)
 {
-	struct ift_hdr *e = p;
 	u32 *l = &t->bucket[e->chain], i;
 
 	while ((i = *l) && ift_entry(t, i) != e)
 		l = &ift_entry(t, i)->next;
 	*l = e->next;
-	e->used = 0;		/* to the free list: last freed, first reused */
-	e->next = t->freelist;
-	t->freelist = i;
+	return i;
+}
+static inline void ift_del(struct ift *t, void *p)
+{
+	ift_free(t, p, ift_unlink(t, p));
 }
 int ift_move(struct ift *t, void *e, u32 dev, u64 sector);	/* -1: key taken, e freed */
 void *ift_slot(struct ift *t, u32 i);	/* slot 1..hwm in slot order; NULL: free */

@@ -407,7 +407,7 @@ void btt_event(const struct rec *r)
 	} else {
 		if (btt_ios_fn)
 			btt_ios_time(r->time);
-		switch (act) {	/* plugs, the kinds btt takes, the rest (compares: no tables in this object) */
+		switch (act) {	/* plugs, the kinds btt takes, the rest (a jump table, Makefile) */
 		case TA_PLUG: case TA_UNPLUG_IO: case TA_UNPLUG_TIMER:
 			if (d)
 				plug(d, r, act);
