@@ -80,7 +80,7 @@ for kind in cut payload pdulen magic version; do
 		blkparse -i - <"$H/cut.stream" >"$H/bp" 2>/dev/null
 		same "$kind (parse, stream): every valid record printed, as blkparse prints the stream cut there" "$H/ps.out" "$H/bp"
 	fi
-	"$IOMON" monitor -I 1 -h "$H/mc.out" <"$H/cut.stream" 2>/dev/null
+	"$IOMON" monitor -I 3600 -h "$H/mc.out" <"$H/cut.stream" 2>/dev/null
 	"$IOMON" top -C -i - 1 <"$H/cut.stream" >"$H/tc.out" 2>/dev/null
 	msame "$kind (monitor, stream): the statistics of what came before" "$H/ms.out" "$H/mc.out"
 	same "$kind (top, stream): the table of what came before" "$H/ts.out" "$H/tc.out"
