@@ -6,119 +6,128 @@
  * on the tree's shape, so the same tree is built here: the classic
  * insertion with its recolouring and rotations, in a fixed pool of nodes
  * (BTT_SEEKS) shared by every device.  Most seeks repeat a distance the
- * tree holds: a hash of (tree, distance) finds its node without the walk
- * down the tree (BTT_SEEK_HASH chains), and only a new distance goes in. */
+ * tree holds: a hash of (device, distance) finds its node without the walk
+ * down the tree (BTT_SEEK_HASH chains), and only a new distance goes in.
+ * A node serves both of a device's trees (tree_add says why). */
 #include "stats/stats.h"
 
-/* 20 bytes: the memory is these nodes (a trace has some ten thousand
- * distances), so the distance is 48 bits (2^48 sectors: 128 PiB), the
- * links 16 (BTT_SEEKS < 65536) and the tree's number shares a word with
- * the colour */
+/* 16 bytes, four to a line: what every seek touches (a trace has some
+ * thousands of distances); the hash chain's links, followed past its
+ * first node only, and the trees', touched only when a distance is new
+ * and at the report, apart (a tree's in its own array) */
 struct seek_node {
-	u32 lo, cnt;
-	u16 hi, tr;		/* tr: tree << 1 | red */
-	u16 c[2], p;		/* children (left, right), parent: slot + 1; 0: none */
-	u16 next;		/* the hash chain */
+	u64 key;		/* distance (below 2^48: 128 PiB) | device << 48 */
+	u32 cnt[2];		/* in tree t: 0 until the distance goes in */
 };
+struct seek_link { u16 c[2], p, red; };	/* children (left, right), parent: slot + 1; 0: none */
 _Static_assert(BTT_SEEKS < 65536, "BTT_SEEKS: the links are 16 bits");
 static struct seek_node sn[BTT_SEEKS];
-static u16 bucket[BTT_SEEK_HASH];
+static struct seek_link sl[2][BTT_SEEKS + 1];	/* [0]: none, never written */
+static u16 bucket[BTT_SEEK_HASH], next[BTT_SEEKS + 1];	/* the chains */
 static u32 sn_used;
-_Static_assert(BTT_DEVS < 16384, "BTT_DEVS: a tree's number (two a device) and its colour share a u16");
+_Static_assert(BTT_DEVS < 32768, "BTT_DEVS: a tree's number (two a device) is a u16");
 unsigned long long btt_seek_dropped;
 
 #define N(i) (&sn[(i) - 1])
-#define RED(i) (N(i)->tr & 1)
-#define PAINT(i, red) (N(i)->tr = (u16)((N(i)->tr & ~1u) | (red)))
-static s64 val(u32 i) { return (s64)((u64)N(i)->hi << 32 | N(i)->lo); }
+static s64 val(u32 i) { return (s64)(N(i)->key & 0xffffffffffffull); }
 
 /* left: x's right child comes up (else its left) */
-static void rotate(u32 *root, u32 x, int left)
+static void rotate(struct seek_link *T, u32 *root, u32 x, int left)
 {
-	u32 y = N(x)->c[left], c = N(y)->c[!left], p = N(x)->p;
+	u32 y = T[x].c[left], c = T[y].c[!left], p = T[x].p;
 
-	N(x)->c[left] = (u16)c;
+	T[x].c[left] = (u16)c;
 	if (c)
-		N(c)->p = (u16)x;
-	N(y)->p = (u16)p;
+		T[c].p = (u16)x;
+	T[y].p = (u16)p;
 	if (!p)
 		*root = y;
 	else
-		N(p)->c[N(p)->c[1] == x] = (u16)y;
-	N(y)->c[!left] = (u16)x;
-	N(x)->p = (u16)y;
+		T[p].c[T[p].c[1] == x] = (u16)y;
+	T[y].c[!left] = (u16)x;
+	T[x].p = (u16)y;
 }
 
-static void fixup(u32 *root, u32 z)
+static void fixup(struct seek_link *T, u32 *root, u32 z)
 {
-	while (N(z)->p && RED(N(z)->p)) {
-		u32 p = N(z)->p, g = N(p)->p;
-		int pl = N(g)->c[0] == p;
-		u32 u = N(g)->c[pl];
+	while (T[z].p && T[T[z].p].red) {
+		u32 p = T[z].p, g = T[p].p;
+		int pl = T[g].c[0] == p;
+		u32 u = T[g].c[pl];
 
-		if (u && RED(u)) {
-			PAINT(p, 0);
-			PAINT(u, 0);
-			PAINT(g, 1);
+		if (u && T[u].red) {
+			T[p].red = T[u].red = 0;
+			T[g].red = 1;
 			z = g;
 			continue;
 		}
-		if (z == N(p)->c[pl]) {
-			rotate(root, p, pl);
+		if (z == T[p].c[pl]) {
+			rotate(T, root, p, pl);
 			z = p;
-			p = N(z)->p;
+			p = T[z].p;
 		}
-		PAINT(p, 0);
-		PAINT(g, 1);
-		rotate(root, g, !pl);
+		T[p].red = 0;
+		T[g].red = 1;
+		rotate(T, root, g, !pl);
 	}
-	PAINT(*root, 0);
+	T[*root].red = 0;
 }
 
-/* a distance new to k's tree: down the tree, in, and the colours mended
- * (apart from the lookup, whose hits are the rest: no registers to save) */
-static __attribute__((noinline)) void tree_new(struct btt_seek *k, s64 v, u16 *b)
+/* a distance new to k's tree (i: its node if the other tree has it, else
+ * 0): down the tree, in, and the colours mended (apart from the lookup,
+ * whose hits are the rest: no registers to save) */
+static __attribute__((noinline)) void tree_new(struct btt_seek *k, u32 i, u64 key, u16 *b)
 {
-	u32 *root = &k->root, i, p = 0;
+	struct seek_link *T = sl[k->id & 1];
+	u32 *root = &k->root, c, p = 0;
+	s64 v = (s64)(key & 0xffffffffffffull);
 	int left = 0;
 
-	for (i = *root; i;) {
-		p = i;
-		left = v < val(i);
-		i = N(i)->c[!left];
+	if (!i) {
+		if (sn_used == BTT_SEEKS) {
+			btt_seek_dropped++;
+			return;
+		}
+		i = ++sn_used;
+		N(i)->key = key;
+		next[i] = *b;
+		*b = (u16)i;
 	}
-	if (sn_used == BTT_SEEKS || (u64)v >> 48) {
-		btt_seek_dropped++;
-		return;
+	for (c = *root; c;) {
+		p = c;
+		left = v < val(c);
+		c = T[c].c[!left];
 	}
-	i = ++sn_used;
-	*N(i) = (struct seek_node){ .lo = (u32)v, .hi = (u16)((u64)v >> 32), .cnt = 1, .p = (u16)p,
-				    .tr = (u16)((u32)k->id << 1 | 1), .next = *b };
-	*b = (u16)i;
+	N(i)->cnt[k->id & 1] = 1;
+	T[i] = (struct seek_link){ .p = (u16)p, .red = 1 };
 	if (!p)
 		*root = i;
 	else
-		N(p)->c[!left] = (u16)i;
-	fixup(root, i);
+		T[p].c[!left] = (u16)i;
+	fixup(T, root, i);
 }
 
+/* A D's distance is mostly the one its Q had a moment before: one node
+ * for both of a device's trees, Q2Q (t 0) and D2D (t 1), each with its
+ * own count, and the D's lookup finds it in the cache (a node a tree, in
+ * another line, made the D's half the time of seeks) */
 static void tree_add(struct btt_seek *k, s64 v)
 {
-	u32 i, tr;
-	u16 *b;
+	u64 key = (u64)v | (u64)(k->id >> 1) << 48;
+	u16 *b = &bucket[(u32)((key * 0x9e3779b97f4a7c15ull) >> 40) & (BTT_SEEK_HASH - 1)];
+	u32 i;
 
-	tr = (u32)k->id << 1;
-	/* a device's Q2Q and D2D trees (numbers 2i + 1 and 2i + 2, given by
-	 * bttstat.c's dev_new) see the same distances, one soon after the
-	 * other: their buckets for a distance are neighbours, one line fetched
-	 * for both, and neither chain holds the other's node */
-	b = &bucket[((u32)(((u64)v * 0x9e3779b97f4a7c15ull) >> 40) << 1 | (k->id & 1)) & (BTT_SEEK_HASH - 1)];
-	for (i = *b; i; i = N(i)->next)	/* one test, not three: a branch the random distances mispredict */
-		if (!((N(i)->lo ^ (u32)v) | (N(i)->hi ^ (u32)((u64)v >> 32 & 0xffff)) | ((N(i)->tr & ~1u) ^ tr))) {
-			N(i)->cnt++;
-			return;
-		}
-	tree_new(k, v, b);
+	if ((u64)v >> 48) {
+		btt_seek_dropped++;
+		return;
+	}
+	for (i = *b; i && N(i)->key != key; i = next[i])
+		;
+	if (i && N(i)->cnt[k->id & 1]) {
+		N(i)->cnt[k->id & 1]++;
+		return;
+	}
+	tree_new(k, i, key, b);
 }
 
 /* btt's distance: none when the ranges touch, else from the nearer end */
@@ -139,45 +148,48 @@ HOTFN void btt_seek_add(struct btt_seek *k, u64 sector, u32 bytes)
 	tree_add(k, dist);
 }
 
-static int median(u32 i, u64 target, s64 *v)
+static int median(const struct seek_link *T, u32 i, u64 target, s64 *v)
 {
 	if (!i)
 		return 0;
-	if (N(i)->cnt >= target) {
+	if (N(i)->cnt[T == sl[1]] >= target) {
 		*v = val(i);
 		return 1;
 	}
-	return median(N(i)->c[0], target, v) || median(N(i)->c[1], target, v);
+	return median(T, T[i].c[0], target, v) || median(T, T[i].c[1], target, v);
 }
 
 s64 btt_seek_median(const struct btt_seek *k)
 {
 	s64 v = 0;
 
-	median(k->root, k->n / 2, &v);
+	median(sl[k->id & 1], k->root, k->n / 2, &v);
 	return v;
 }
 
 /* post-order, as btt collects them: every value with the largest count
  * (the first cap of them kept in m->val), and how many there are */
-static void modes(u32 i, struct btt_mode *m)
+static void modes(const struct seek_link *T, u32 i, struct btt_mode *m)
 {
+	u32 n;
+
 	if (!i)
 		return;
-	modes(N(i)->c[0], m);
-	modes(N(i)->c[1], m);
-	if (m->n && N(i)->cnt < m->most)
+	modes(T, T[i].c[0], m);
+	modes(T, T[i].c[1], m);
+	n = N(i)->cnt[T == sl[1]];
+	if (m->n && n < m->most)
 		return;
-	if (!m->n || N(i)->cnt > m->most)
+	if (!m->n || n > m->most)
 		m->n = 0;
 	if (m->n < m->cap)
 		m->val[m->n] = val(i);
 	m->n++;
-	m->most = N(i)->cnt;
+	m->most = n;
 }
 
 void btt_seek_modes(const struct btt_seek *k, struct btt_mode *m)
 {
 	m->n = m->most = 0;
-	modes(k->root, m);
+	modes(sl[k->id & 1], k->root, m);
 }

@@ -78,7 +78,7 @@ static struct btt_dev *dev_new(u32 dev, u64 time)
 	}
 	d = &btt_devs[btt_ndevs++];
 	*d = (struct btt_dev){ .dev = dev, .culling = 1, .last_q = UNSET, .start = time, .dm = btt_remapper(dev),
-			       .q2q.id = (u16)(2 * btt_ndevs - 1), .d2d.id = (u16)(2 * btt_ndevs) };	/* bttseek.c's */
+			       .q2q.id = (u16)(2 * btt_ndevs - 2), .d2d.id = (u16)(2 * btt_ndevs - 1) };	/* bttseek.c's: device << 1 | tree */
 	return d;
 }
 

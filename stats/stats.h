@@ -132,7 +132,7 @@ struct btt_seek {
 	u64 n;
 	double sum;
 	u32 root;
-	u16 id;			/* the tree's, for the hash of its values */
+	u16 id;			/* device << 1 | 0 (Q2Q) or 1 (D2D): bttseek.c's */
 };
 struct btt_mode { s64 *val; u32 cap, n, most; };
 void btt_seek_add(struct btt_seek *k, u64 sector, u32 bytes);
