@@ -3,85 +3,111 @@
  * count), and its MEDIAN and MODE walk that tree: the median is the first
  * node in pre-order whose count reaches half the seeks (else 0), the
  * modes are collected in post-order.  Where counts tie, the answer depends
- * on the tree's shape, so the same tree is built here: the classic
- * insertion with its recolouring and rotations, in a fixed pool of nodes
- * (BTT_SEEKS) shared by every device.  Most seeks repeat a distance the
- * tree holds: a hash of (device, distance) finds its node without the walk
- * down the tree (BTT_SEEK_HASH chains), and only a new distance goes in.
- * A node serves both of a device's trees (tree_add says why). */
+ * on the tree's shape, which only the order the distances first came in
+ * decides.  So the run counts each distance through a hash of (device,
+ * distance), BTT_SEEK_HASH chains over a fixed pool of nodes (BTT_SEEKS)
+ * shared by every device, and lists each tree's new distances in order;
+ * the report builds the tree from that list, with the classic insertion,
+ * its recolouring and rotations, in the chains' memory (dead by then), as
+ * btt built it on the way.  The run keeps no links: a fifth of btt's
+ * resident memory was the trees' links, touched for nothing until the end. */
 #include "stats/stats.h"
 
 /* 16 bytes, four to a line: what every seek touches (a trace has some
- * thousands of distances); the hash chain's links, followed past its
- * first node only, and the trees', touched only when a distance is new
- * and at the report, apart (a tree's in its own array) */
+ * thousands of distances) */
 struct seek_node {
 	u64 key;		/* distance (below 2^48: 128 PiB) | device << 48 */
-	u32 cnt[2];		/* in tree t: 0 until the distance goes in */
+	u32 cnt[2];		/* in tree t: 0 until the distance comes */
 };
-struct seek_link { u16 c[2], p, red; };	/* children (left, right), parent: slot + 1; 0: none */
-_Static_assert(BTT_SEEKS < 65536, "BTT_SEEKS: the links are 16 bits");
-static struct seek_node sn[BTT_SEEKS];
-static struct seek_link sl[2][BTT_SEEKS + 1];	/* [0]: none, never written */
-static u16 bucket[BTT_SEEK_HASH], next[BTT_SEEKS + 1];	/* the chains */
-static u32 sn_used;
+_Static_assert(BTT_SEEKS < 65536, "BTT_SEEKS: a node's number is 16 bits");
 _Static_assert(BTT_DEVS < 32768, "BTT_DEVS: a tree's number (two a device) is a u16");
+static struct seek_node sn[BTT_SEEKS];
+static u16 ord[2][BTT_SEEKS];	/* tree t's nodes (slot + 1) in the order they came */
+static u32 sn_used, nord[2];
+/* the run's chains (the chain's links followed past its first node only),
+ * then the report's tree in the pages they touched: children (left,
+ * right), slot + 1 (0: none) */
+static union {
+	struct { u16 bucket[BTT_SEEK_HASH], next[BTT_SEEKS + 1]; } h;
+	u16 kid[BTT_SEEKS + 1][2];
+} m;
+static u8 red[BTT_SEEKS + 1];	/* the report's colours ([0]: none, black) */
 unsigned long long btt_seek_dropped;
 
 #define N(i) (&sn[(i) - 1])
+#define L(i) (m.kid[i])
 static s64 val(u32 i) { return (s64)(N(i)->key & 0xffffffffffffull); }
 
-/* left: x's right child comes up (else its left) */
-static void rotate(struct seek_link *T, u32 *root, u32 x, int left)
+/* x's child on side up comes up in x's place under p (0: x was the root) */
+static void rotate(u32 *root, u32 x, u32 p, int up)
 {
-	u32 y = T[x].c[left], c = T[y].c[!left], p = T[x].p;
+	u32 y = L(x)[up];
 
-	T[x].c[left] = (u16)c;
-	if (c)
-		T[c].p = (u16)x;
-	T[y].p = (u16)p;
+	L(x)[up] = L(y)[!up];
+	L(y)[!up] = (u16)x;
 	if (!p)
 		*root = y;
 	else
-		T[p].c[T[p].c[1] == x] = (u16)y;
-	T[y].c[!left] = (u16)x;
-	T[x].p = (u16)y;
+		L(p)[L(p)[1] == x] = (u16)y;
 }
 
-static void fixup(struct seek_link *T, u32 *root, u32 z)
+/* z into the tree: down to its place (path: its ancestors), in red, and
+ * the colours mended on the way back up, as btt's insertion does */
+static void insert(u32 *root, u32 z)
 {
-	while (T[z].p && T[T[z].p].red) {
-		u32 p = T[z].p, g = T[p].p;
-		int pl = T[g].c[0] == p;
-		u32 u = T[g].c[pl];
+	u32 path[64], d = 0, c, p, g, u;	/* a red-black tree of 65535 is under 32 high */
+	s64 v = val(z);
+	int left = 0, pl;
 
-		if (u && T[u].red) {
-			T[p].red = T[u].red = 0;
-			T[g].red = 1;
+	for (c = *root; c; c = L(c)[!left]) {
+		path[d++] = c;
+		left = v < val(c);
+	}
+	L(z)[0] = L(z)[1] = 0;
+	red[z] = 1;
+	if (!d)
+		*root = z;
+	else
+		L(path[d - 1])[!left] = (u16)z;
+	while (d && red[p = path[d - 1]]) {	/* a red parent is not the root: g is there */
+		g = path[d - 2];
+		pl = L(g)[0] == p;
+		u = L(g)[pl];
+		if (red[u]) {
+			red[p] = red[u] = 0;
+			red[g] = 1;
 			z = g;
+			d -= 2;
 			continue;
 		}
-		if (z == T[p].c[pl]) {
-			rotate(T, root, p, pl);
-			z = p;
-			p = T[z].p;
+		if (z == L(p)[pl]) {	/* the inner side: z comes up first */
+			rotate(root, p, g, pl);
+			u = z, z = p, p = u;
 		}
-		T[p].red = 0;
-		T[g].red = 1;
-		rotate(T, root, g, !pl);
+		red[p] = 0;
+		red[g] = 1;
+		rotate(root, g, d > 2 ? path[d - 3] : 0, !pl);
+		break;
 	}
-	T[*root].red = 0;
+	red[*root] = 0;
+}
+
+/* k's tree, from its distances in the order they came; its root */
+static u32 build(const struct btt_seek *k)
+{
+	u32 t = k->id & 1, j, root = 0;
+
+	for (j = 0; j < nord[t]; j++)
+		if (N(ord[t][j])->key >> 48 == (u32)k->id >> 1)
+			insert(&root, ord[t][j]);
+	return root;
 }
 
 /* a distance new to k's tree (i: its node if the other tree has it, else
- * 0): down the tree, in, and the colours mended (apart from the lookup,
- * whose hits are the rest: no registers to save) */
-static __attribute__((noinline)) void tree_new(struct btt_seek *k, u32 i, u64 key, u16 *b)
+ * 0) (apart from the lookup, whose hits are the rest: no registers to save) */
+static __attribute__((noinline)) void seek_new(const struct btt_seek *k, u32 i, u64 key, u16 *b)
 {
-	struct seek_link *T = sl[k->id & 1];
-	u32 *root = &k->root, c, p = 0;
-	s64 v = (s64)(key & 0xffffffffffffull);
-	int left = 0;
+	u32 t = k->id & 1;
 
 	if (!i) {
 		if (sn_used == BTT_SEEKS) {
@@ -90,44 +116,34 @@ static __attribute__((noinline)) void tree_new(struct btt_seek *k, u32 i, u64 ke
 		}
 		i = ++sn_used;
 		N(i)->key = key;
-		next[i] = *b;
+		m.h.next[i] = *b;
 		*b = (u16)i;
 	}
-	for (c = *root; c;) {
-		p = c;
-		left = v < val(c);
-		c = T[c].c[!left];
-	}
-	N(i)->cnt[k->id & 1] = 1;
-	T[i] = (struct seek_link){ .p = (u16)p, .red = 1 };
-	if (!p)
-		*root = i;
-	else
-		T[p].c[!left] = (u16)i;
-	fixup(T, root, i);
+	N(i)->cnt[t] = 1;
+	ord[t][nord[t]++] = (u16)i;
 }
 
 /* A D's distance is mostly the one its Q had a moment before: one node
  * for both of a device's trees, Q2Q (t 0) and D2D (t 1), each with its
  * own count, and the D's lookup finds it in the cache (a node a tree, in
  * another line, made the D's half the time of seeks) */
-static void tree_add(struct btt_seek *k, s64 v)
+static void seek_count(struct btt_seek *k, s64 v)
 {
 	u64 key = (u64)v | (u64)(k->id >> 1) << 48;
-	u16 *b = &bucket[(u32)((key * 0x9e3779b97f4a7c15ull) >> 40) & (BTT_SEEK_HASH - 1)];
+	u16 *b = &m.h.bucket[(u32)((key * 0x9e3779b97f4a7c15ull) >> 40) & (BTT_SEEK_HASH - 1)];
 	u32 i;
 
 	if ((u64)v >> 48) {
 		btt_seek_dropped++;
 		return;
 	}
-	for (i = *b; i && N(i)->key != key; i = next[i])
+	for (i = *b; i && N(i)->key != key; i = m.h.next[i])
 		;
 	if (i && N(i)->cnt[k->id & 1]) {
 		N(i)->cnt[k->id & 1]++;
 		return;
 	}
-	tree_new(k, i, key, b);
+	seek_new(k, i, key, b);
 }
 
 /* btt's distance: none when the ranges touch, else from the nearer end */
@@ -145,51 +161,52 @@ HOTFN void btt_seek_add(struct btt_seek *k, u64 sector, u32 bytes)
 		dist = -dist;
 	k->n++;
 	k->sum += (double)dist;
-	tree_add(k, dist);
+	seek_count(k, dist);
 }
 
-static int median(const struct seek_link *T, u32 i, u64 target, s64 *v)
+static int median(u32 i, u32 t, u64 target, s64 *v)
 {
 	if (!i)
 		return 0;
-	if (N(i)->cnt[T == sl[1]] >= target) {
+	if (N(i)->cnt[t] >= target) {
 		*v = val(i);
 		return 1;
 	}
-	return median(T, T[i].c[0], target, v) || median(T, T[i].c[1], target, v);
+	return median(L(i)[0], t, target, v) || median(L(i)[1], t, target, v);
 }
 
+/* (the report's: the chains are gone once a tree is built) */
 s64 btt_seek_median(const struct btt_seek *k)
 {
 	s64 v = 0;
 
-	median(sl[k->id & 1], k->root, k->n / 2, &v);
+	median(build(k), k->id & 1, k->n / 2, &v);
 	return v;
 }
 
 /* post-order, as btt collects them: every value with the largest count
- * (the first cap of them kept in m->val), and how many there are */
-static void modes(const struct seek_link *T, u32 i, struct btt_mode *m)
+ * (the first cap of them kept in mo->val), and how many there are */
+static void modes(u32 i, u32 t, struct btt_mode *mo)
 {
 	u32 n;
 
 	if (!i)
 		return;
-	modes(T, T[i].c[0], m);
-	modes(T, T[i].c[1], m);
-	n = N(i)->cnt[T == sl[1]];
-	if (m->n && n < m->most)
+	modes(L(i)[0], t, mo);
+	modes(L(i)[1], t, mo);
+	n = N(i)->cnt[t];
+	if (mo->n && n < mo->most)
 		return;
-	if (!m->n || n > m->most)
-		m->n = 0;
-	if (m->n < m->cap)
-		m->val[m->n] = val(i);
-	m->n++;
-	m->most = n;
+	if (!mo->n || n > mo->most)
+		mo->n = 0;
+	if (mo->n < mo->cap)
+		mo->val[mo->n] = val(i);
+	mo->n++;
+	mo->most = n;
 }
 
-void btt_seek_modes(const struct btt_seek *k, struct btt_mode *m)
+void btt_seek_modes(const struct btt_seek *k, struct btt_mode *mo)
 {
-	m->n = m->most = 0;
-	modes(sl[k->id & 1], k->root, m);
+	mo->n = mo->most = 0;
+	modes(build(k), k->id & 1, mo);
 }

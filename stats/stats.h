@@ -131,7 +131,6 @@ struct btt_seek {
 	s64 last_start, last_end;
 	u64 n;
 	double sum;
-	u32 root;
 	u16 id;			/* device << 1 | 0 (Q2Q) or 1 (D2D): bttseek.c's */
 };
 struct btt_mode { s64 *val; u32 cap, n, most; };
