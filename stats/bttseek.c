@@ -26,12 +26,13 @@ static u16 ord[2][BTT_SEEKS];	/* tree t's nodes (slot + 1) in the order they cam
 static u32 sn_used, nord[2];
 /* the run's chains (the chain's links followed past its first node only),
  * then the report's tree in the pages they touched: children (left,
- * right), slot + 1 (0: none) */
+ * right), slot + 1 (0: none), then the colours (red, [0]: none, black) */
 static union {
 	struct { u16 bucket[BTT_SEEK_HASH], next[BTT_SEEKS + 1]; } h;
 	u16 kid[BTT_SEEKS + 1][2];
+	u8 room[5 * (BTT_SEEKS + 1)];
 } m;
-static u8 red[BTT_SEEKS + 1];	/* the report's colours ([0]: none, black) */
+static u8 *red;	/* after the last node's links (build) */
 unsigned long long btt_seek_dropped;
 
 #define N(i) (&sn[(i) - 1])
@@ -97,6 +98,7 @@ static u32 build(const struct btt_seek *k)
 {
 	u32 t = k->id & 1, j, root = 0;
 
+	red = m.room + 4 * (sn_used + 1);
 	for (j = 0; j < nord[t]; j++)
 		if (N(ord[t][j])->key >> 48 == (u32)k->id >> 1)
 			insert(&root, ord[t][j]);
