@@ -14,43 +14,43 @@ PEAK=$PWD/tests/tools/peakrss	# built static by make bench
 # pair: the commands in the arrays X and Y run in turn, RUNS times each,
 # so that a slow spell of a shared machine falls on both alike (run one
 # after the other, the ratio swung by a quarter here): the best wall
-# seconds and the peak RSS of each, stdin from IN
+# seconds and the peak RSS of each, then the RSS of each at its exit,
+# stdin from IN.  The times are peakrss's, fork to reaping: a `date`
+# around it added the shell's process starts (3 ms here) to both tools.
 RUNS=${RUNS:-5}
-run1() {	# command...: wall seconds, then peak RSS in KiB
-	local s t
-	s=$(date +%s.%N)
+run1() {	# command...: wall seconds, peak RSS and RSS at exit in KiB
 	"$PEAK" "$@" <"${IN:-/dev/null}" >/dev/null 2>"$B/stderr" || true
-	t=$(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.3f", e - s }')
-	echo "$t $(sed -n 's/^peakrss: \([0-9]*\) KiB/\1/p' "$B/stderr")"
+	sed -n 's/^wall: \([0-9.]*\) s$/\1/p; s/^peakrss: \([0-9]*\) KiB$/\1/p; s/^exitrss: \([0-9]*\) KiB$/\1/p; s/^exitrss: unknown$/?/p' \
+		"$B/stderr" | awk '{ f[NR] = $1 } END { printf "%.3f %s %s\n", f[3], f[1], f[2] }'
 }
-measure() {	# command...: best of 3 wall seconds, and that run's peak RSS
-	local i t r best= rss
+measure() {	# command...: best of 3 wall seconds, and that run's RSS (peak, at exit)
+	local i t r x best= rss xr
 	for i in 1 2 3; do
-		read -r t r < <(run1 "$@")
-		if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t rss=$r; fi
+		read -r t r x < <(run1 "$@")
+		if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t rss=$r xr=$x; fi
 	done
-	echo "$best $rss"
+	echo "$best $rss $xr"
 }
 pair() {	# (the RSS is the best run's)
-	local i t r bx= by= rx ry
+	local i t r x bx= by= rx ry xx xy
 	for i in $(seq "$RUNS"); do
-		read -r t r < <(run1 "${X[@]}")
-		if [ -z "$bx" ] || awk "BEGIN{exit !($t < $bx)}"; then bx=$t rx=$r; fi
-		read -r t r < <(run1 "${Y[@]}")
-		if [ -z "$by" ] || awk "BEGIN{exit !($t < $by)}"; then by=$t ry=$r; fi
+		read -r t r x < <(run1 "${X[@]}")
+		if [ -z "$bx" ] || awk "BEGIN{exit !($t < $bx)}"; then bx=$t rx=$r xx=$x; fi
+		read -r t r x < <(run1 "${Y[@]}")
+		if [ -z "$by" ] || awk "BEGIN{exit !($t < $by)}"; then by=$t ry=$r xy=$x; fi
 	done
-	echo "$bx $rx $by $ry"
+	echo "$bx $rx $by $ry $xx $xy"
 }
 cd "$B"
 if command -v blkparse >/dev/null; then
 	X=("$OLDPWD/iomon" parse -i big) Y=(blkparse -i big)
-	read -r it ir bt br < <(pair)
-	echo "iomon parse:    ${it}s  peak RSS ${ir} KiB (best of $RUNS, run in turn with blkparse)"
-	echo "blkparse 1.2.0: ${bt}s  peak RSS ${br} KiB"
+	read -r it ir bt br ix bx < <(pair)
+	echo "iomon parse:    ${it}s  peak RSS ${ir} KiB, at exit ${ix} KiB (best of $RUNS, run in turn with blkparse)"
+	echo "blkparse 1.2.0: ${bt}s  peak RSS ${br} KiB, at exit ${bx} KiB"
 	awk -v a="$bt" -v b="$it" 'BEGIN { printf "ratio: iomon is %.1fx faster than blkparse\n", a / b }'
 else
-	read -r it ir < <(measure "$OLDPWD/iomon" parse -i big)
-	echo "iomon parse:    ${it}s  peak RSS ${ir} KiB"
+	read -r it ir ix < <(measure "$OLDPWD/iomon" parse -i big)
+	echo "iomon parse:    ${it}s  peak RSS ${ir} KiB, at exit ${ix} KiB"
 	echo "blkparse: not installed, no ratio (tests/tools/setup-deps.sh installs it)"
 fi
 # zstd (make ZSTD=1): the same trace compressed at zstd's default level
@@ -63,12 +63,12 @@ elif command -v zstd >/dev/null; then
 		[ -s "z/$f.zst" ] || zstd -q -f -3 "$f" -o "z/$f.zst"	# (made once, as big is)
 	done
 	X=("$IOMON_BIN" parse -i big) Y=("$IOMON_BIN" parse -i z/big)	# plain and .zst in turn
-	read -r pt pr zt zr < <(pair)
+	read -r pt pr zt zr _ _ < <(pair)
 	awk -v a="$(cat big.blktrace.* | wc -c)" -v b="$(cat z/big.blktrace.*.zst | wc -c)" -v t="$zt" -v p="$pt" \
 		'BEGIN { printf "iomon parse of .zst (zstd -3, ratio %.1f): %ss, %.2fx plain input\n", a / b, t, t / p }'
 	echo "  peak RSS ${zr} KiB"
 fi
-read -r qt qr < <(measure "$OLDPWD/iomon" parse -i big -q -O -d /dev/null)
+read -r qt qr _ < <(measure "$OLDPWD/iomon" parse -i big -q -O -d /dev/null)
 echo "iomon parse -O -d /dev/null (merge only): ${qt}s  peak RSS ${qr} KiB"
 if [ -n "${VM:-}" ]; then
 	echo "capture in Debian's 6.1 kernel under qemu, null_blk, -b 256 -n 4, 3 runs each:"
@@ -101,25 +101,25 @@ n=$(( $(stat -c %s "$B/mon.stream") / 48 ))
 rate() { awk -v n=$n -v t="$1" 'BEGIN { printf "%.1f", n / t / 1e6 }'; }
 if command -v blkiomon >/dev/null; then
 	X=("$OLDPWD/iomon" monitor -I 3600 -h /dev/null) Y=(blkiomon -I 3600 -h /dev/null)
-	read -r mt mr bt br < <(IN=$B/mon.stream pair)
-	echo "iomon monitor:  ${mt}s for ~$n events ($(rate "$mt")M events/s)  peak RSS ${mr} KiB (best of $RUNS, in turn with blkiomon)"
+	read -r mt mr bt br mx _ < <(IN=$B/mon.stream pair)
+	echo "iomon monitor:  ${mt}s for ~$n events ($(rate "$mt")M events/s)  peak RSS ${mr} KiB, at exit ${mx} KiB (best of $RUNS, in turn with blkiomon)"
 	echo "blkiomon 0.3:   ${bt}s ($(rate "$bt")M events/s)"
 	awk -v a="$bt" -v b="$mt" 'BEGIN { printf "ratio: iomon monitor is %.1fx blkiomon'"'"'s event rate\n", a / b }'
 else
-	read -r mt mr < <(IN=$B/mon.stream run1 "$OLDPWD/iomon" monitor -I 3600 -h /dev/null)
+	read -r mt mr _ < <(IN=$B/mon.stream run1 "$OLDPWD/iomon" monitor -I 3600 -h /dev/null)
 	echo "iomon monitor:  ${mt}s for ~$n events ($(rate "$mt")M events/s)  peak RSS ${mr} KiB"
 fi
 # btt on the big trace's dump (blkparse -d's bytes, made by iomon parse -d)
 [ -s "$B/big.dump" ] || "$OLDPWD/iomon" parse -i big -d "$B/big.dump" -O -q >/dev/null 2>&1
 if command -v btt >/dev/null; then
 	X=("$OLDPWD/iomon" btt -i big.dump -o "$B/bench-iomon") Y=(btt -i big.dump -o "$B/bench-btt")
-	read -r tt tr dt dr < <(pair)
-	echo "iomon btt:      ${tt}s  peak RSS ${tr} KiB (best of $RUNS, run in turn with btt)"
-	echo "btt 1.2.0:      ${dt}s  peak RSS ${dr} KiB"
+	read -r tt tr dt dr tx dx < <(pair)
+	echo "iomon btt:      ${tt}s  peak RSS ${tr} KiB, at exit ${tx} KiB (best of $RUNS, run in turn with btt)"
+	echo "btt 1.2.0:      ${dt}s  peak RSS ${dr} KiB, at exit ${dx} KiB"
 	awk -v a="$dt" -v b="$tt" 'BEGIN { printf "ratio: iomon btt is %.2fx btt'"'"'s speed\n", a / b }'
 	cmp -s "$B/bench-iomon.avg" "$B/bench-btt.avg" && echo "btt: the same .avg, byte for byte" ||
 		echo "btt: the .avg files differ (diff $B/bench-iomon.avg $B/bench-btt.avg)"
 else
-	read -r tt tr < <(measure "$OLDPWD/iomon" btt -i big.dump -o "$B/bench-iomon")
-	echo "iomon btt:      ${tt}s  peak RSS ${tr} KiB"
+	read -r tt tr tx < <(measure "$OLDPWD/iomon" btt -i big.dump -o "$B/bench-iomon")
+	echo "iomon btt:      ${tt}s  peak RSS ${tr} KiB, at exit ${tx} KiB"
 fi
