@@ -32,7 +32,7 @@ static union {
 	u16 kid[BTT_SEEKS + 1][2];
 	u8 room[5 * (BTT_SEEKS + 1)];
 } m;
-static u8 *red;	/* after the last node's links (build) */
+static u8 *red;	/* after the last node's links (build); written before read, [0] too */
 unsigned long long btt_seek_dropped;
 
 #define N(i) (&sn[(i) - 1])
@@ -99,6 +99,7 @@ static u32 build(const struct btt_seek *k)
 	u32 t = k->id & 1, j, root = 0;
 
 	red = m.room + 4 * (sn_used + 1);
+	red[0] = 0;	/* none: black (its byte was the chains') */
 	for (j = 0; j < nord[t]; j++)
 		if (N(ord[t][j])->key >> 48 == (u32)k->id >> 1)
 			insert(&root, ord[t][j]);

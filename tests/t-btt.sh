@@ -135,6 +135,30 @@ if need "btt vs Debian's btt" btt blkparse; then
 	PY
 	btt_case dup-starts "$OUT/dupq.dump"
 	btt_files dup-starts "$OUT/dupq.dump"
+	# The report builds the seek trees in the hash chains' pages (bttseek.c),
+	# where the nil node's colour byte was a chain's: a last new distance
+	# hashed to the chain under that byte made it red, and rising distances
+	# a red parent with no uncle, so the first tree built (Q2Q's, for its
+	# MEDIAN) took the wrong shape.  1000 and 3000 both reach half the
+	# seeks: the first in pre-order is the median (btt's 3000, the root)
+	python3 - "$OUT/seekred.dump" <<-'PY'
+	import struct, sys
+	def h(key):	# bttseek.c's bucket of a distance on device 0 (BTT_SEEK_HASH 16384)
+	    return (key * 0x9e3779b97f4a7c15 % (1 << 64)) >> 40 & 16383
+	x = 3001	# three distances: the colour byte is bucket 2 * (3 + 1)'s
+	while h(x) != 8:
+	    x += 1
+	out, end, seq = b"", 0, 0
+	for d in (1000, 3000, x, 1000, 3000):
+	    s = end + d
+	    for act in (1, 4, 12, 7, 8):	# Q G I D C
+	        seq += 1
+	        out += struct.pack("<IIQQIIIIIHH", 0x65617407, seq, 1000 * seq, s, 4096,
+	                           act | 2 << 16, 42, 8 << 20, 0, 0, 0)
+	    end = s + 8
+	open(sys.argv[1], "wb").write(out)
+	PY
+	btt_case seek-colours "$OUT/seekred.dump"
 	# a big-endian dump (as an s390x blkparse -d writes it) reads the same
 	python3 - "$OUT/s390x-discard-flush.dump" "$OUT/be.dump" <<-'PY'
 	import struct, sys
