@@ -20,8 +20,8 @@ PEAK=$PWD/tests/tools/peakrss	# built static by make bench
 RUNS=${RUNS:-5}
 run1() {	# command...: wall seconds, peak RSS and RSS at exit in KiB
 	"$PEAK" "$@" <"${IN:-/dev/null}" >/dev/null 2>"$B/stderr" || true
-	sed -n 's/^wall: \([0-9.]*\) s$/\1/p; s/^peakrss: \([0-9]*\) KiB$/\1/p; s/^exitrss: \([0-9]*\) KiB$/\1/p; s/^exitrss: unknown$/?/p' \
-		"$B/stderr" | awk '{ f[NR] = $1 } END { printf "%.3f %s %s\n", f[3], f[1], f[2] }'
+	awk '/^peakrss: [0-9]+ KiB$/ { r = $2 } /^exitrss: / { x = $2 } /^wall: / { w = $2 }
+	     END { printf "%s %s %s\n", w == "" ? "999" : w, r == "" ? "?" : r, x == "unknown" || x == "" ? "?" : x }' "$B/stderr"
 }
 measure() {	# command...: best of 3 wall seconds, and that run's RSS (peak, at exit)
 	local i t r x best= rss xr

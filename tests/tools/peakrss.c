@@ -73,8 +73,10 @@ int main(int argc, char **argv)
 			xrss = exit_rss(pid);
 			held += now() - h;
 			sig = 0;
-		} else if (WSTOPSIG(st) == SIGTRAP && !armed) {	/* the exec */
-			ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL);
+		} else if (WSTOPSIG(st) == SIGTRAP && (!armed || st >> 16 == PTRACE_EVENT_EXEC)) {
+			/* its first exec; later ones (sh -c 'exec ...', env) stop
+			 * as events, not as a SIGTRAP it would die of */
+			ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL);
 			armed = 1;
 			sig = 0;
 		} else
