@@ -130,13 +130,13 @@ static __attribute__((noinline)) void seek_new(const struct btt_seek *k, u32 i, 
  * for both of a device's trees, Q2Q (t 0) and D2D (t 1), each with its
  * own count, and the D's lookup finds it in the cache (a node a tree, in
  * another line, made the D's half the time of seeks) */
-static void seek_count(struct btt_seek *k, s64 v)
+HOTFN void btt_seek_count(struct btt_seek *k)
 {
-	u64 key = (u64)v | (u64)(k->id >> 1) << 48;
-	u16 *b = &m.h.bucket[(u32)((key * 0x9e3779b97f4a7c15ull) >> 40) & (BTT_SEEK_HASH - 1)];
+	u64 key = k->key;
+	u16 *b = &m.h.bucket[k->chain];
 	u32 i;
 
-	if ((u64)v >> 48) {
+	if (key == ~0ull) {	/* 2^48 sectors or more */
 		btt_seek_dropped++;
 		return;
 	}
@@ -149,10 +149,13 @@ static void seek_count(struct btt_seek *k, s64 v)
 	seek_new(k, i, key, b);
 }
 
-/* btt's distance: none when the ranges touch, else from the nearer end */
+/* btt's distance: none when the ranges touch, else from the nearer end.
+ * Its node is asked for here and counted by btt_seek_count after the
+ * event's other work, which the two loads (chain, node) then hide under. */
 HOTFN void btt_seek_add(struct btt_seek *k, u64 sector, u32 bytes)
 {
 	s64 start = (s64)sector, end = start + (bytes >> 9), dist;
+	u64 key;
 
 	/* as btt's, but without branches (random seeks mispredicted them) */
 	dist = start > k->last_end ? start - k->last_end : k->last_start - start;
@@ -164,7 +167,10 @@ HOTFN void btt_seek_add(struct btt_seek *k, u64 sector, u32 bytes)
 		dist = -dist;
 	k->n++;
 	k->sum += (double)dist;
-	seek_count(k, dist);
+	key = (u64)dist | (u64)(k->id >> 1) << 48;
+	k->key = (u64)dist >> 48 ? ~0ull : key;
+	k->chain = (u32)((key * 0x9e3779b97f4a7c15ull) >> 40) & (BTT_SEEK_HASH - 1);
+	__builtin_prefetch(N(m.h.bucket[k->chain]));
 }
 
 static int median(u32 i, u32 t, u64 target, s64 *v)

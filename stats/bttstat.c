@@ -213,10 +213,29 @@ static void q_drop(struct btt_q *q)
 	ift_give(&bq, q);
 }
 
+/* a Q's entry, and its node in the device's tree */
+static void q_new(struct btt_dev *d, const struct rec *r, u32 proc, struct btt_q *q)
+{
+	u32 k;
+
+	q->time = r->time;
+	q->s = 0;
+	q->g = q->i = q->m = q->d = UNSET;
+	q->len = r->bytes >> 9;
+	if ((q->proc = btt_per_proc ? (u16)proc : 0)) {	/* -A's figures */
+		struct btt_proc *p = &btt_procs[q->proc - 1];
+
+		q2q(&p->last_q, &p->avg[d->dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
+	}
+	/* at a start btt's tree holds: the older one is out of btt's sight */
+	if ((k = btt_rb_ins((u32)(d - btt_devs), slot_of(q), r->sector, r->sector + q->len)))
+		q_drop(q_of(k));
+}
+
+/* (the seek asked for first, counted last: bttseek.c) */
 static void queued(struct btt_dev *d, const struct rec *r, u32 proc)
 {
 	struct btt_q *q;
-	u32 k;
 	int dm = d->dm;
 
 	d->n_qs++;
@@ -226,23 +245,11 @@ static void queued(struct btt_dev *d, const struct rec *r, u32 proc)
 	q2q(&last_q, &btt_all[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
 	btt_ranges_add(d, proc, 0, r->time);
 	size_hist(d, 0, r->bytes);
-	q = ift_take(&bq);
-	if (!q) {
+	if ((q = ift_take(&bq)))
+		q_new(d, r, proc, q);
+	else
 		btt_req_dropped++;
-		return;
-	}
-	q->time = r->time;
-	q->s = 0;
-	q->g = q->i = q->m = q->d = UNSET;
-	q->len = r->bytes >> 9;
-	if ((q->proc = btt_per_proc ? (u16)proc : 0)) {	/* -A's figures */
-		struct btt_proc *p = &btt_procs[q->proc - 1];
-
-		q2q(&p->last_q, &p->avg[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
-	}
-	/* at a start btt's tree holds: the older one is out of btt's sight */
-	if ((k = btt_rb_ins((u32)(d - btt_devs), slot_of(q), r->sector, r->sector + q->len)))
-		q_drop(q_of(k));
+	btt_seek_count(&d->q2q);
 }
 
 /* the Q holding sector, as btt finds it: down its device's tree */
@@ -448,6 +455,7 @@ void btt_event(const struct rec *r)
 		d->n_act_q -= d->n_act_q != 0;
 		size_hist(d, 1, r->bytes);
 		each_q(d, r, 0);
+		btt_seek_count(&d->d2d);
 		break;
 	case TA_COMPLETE:
 		blocks(d, r);

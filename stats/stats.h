@@ -131,10 +131,13 @@ struct btt_seek {
 	s64 last_start, last_end;
 	u64 n;
 	double sum;
+	u64 key;		/* the last distance's, until btt_seek_count */
+	u32 chain;		/* and its hash chain */
 	u16 id;			/* device << 1 | 0 (Q2Q) or 1 (D2D): bttseek.c's */
 };
 struct btt_mode { s64 *val; u32 cap, n, most; };
 void btt_seek_add(struct btt_seek *k, u64 sector, u32 bytes);
+void btt_seek_count(struct btt_seek *k);	/* the one btt_seek_add took, after the event's other work */
 s64 btt_seek_median(const struct btt_seek *k);
 void btt_seek_modes(const struct btt_seek *k, struct btt_mode *m);
 extern unsigned long long btt_seek_dropped;
