@@ -230,8 +230,9 @@ static const char seek_hdr[] = "%10s | %15s %15s %15s | %-15s\n";
 static const char seek_line[] = "%10s | %15lld %15.1f %15lld | %lld(%d)";
 static const char seek_more[] = "\n%10s   %15s %15s %15s   ...(%d more)\n";
 static const char seek_dash[] = "---------- | --------------- --------------- --------------- | ---------------\n";
-static s64 mode_buf[BTT_SEEKS], ov_val[BTT_SEEKS];
-static u32 ov_cnt[BTT_SEEKS], ov_n;
+static s64 mode_buf[BTT_SEEKS];
+static struct { s64 val; u32 cnt; } ov[BTT_SEEKS];	/* one array: a page touched, not two */
+static u32 ov_n;
 static int modes_cut;
 
 /* the devices' modes, summed by value in the order first seen */
@@ -240,16 +241,16 @@ static void overall_add(const struct btt_mode *m)
 	u32 i, j;
 
 	for (i = 0; i < m->n && i < m->cap; i++) {
-		for (j = 0; j < ov_n && ov_val[j] != m->val[i]; j++)
+		for (j = 0; j < ov_n && ov[j].val != m->val[i]; j++)
 			;
 		if (j == ov_n) {
 			if (ov_n == BTT_SEEKS) {
 				modes_cut = 1;
 				continue;
 			}
-			ov_val[ov_n++] = m->val[i];
+			ov[ov_n++].val = m->val[i];
 		}
-		ov_cnt[j] += m->most;
+		ov[j].cnt += m->most;
 	}
 }
 
@@ -295,18 +296,18 @@ static void seek_info(struct obuf *o, const char *title, int d2d)
 	}
 	if (nd) {
 		for (i = 0; i < ov_n; i++) {
-			if (ov_cnt[i] > best) {
-				best = ov_cnt[i];
+			if (ov[i].cnt > best) {
+				best = ov[i].cnt;
 				first = i;
 				more = 0;
-			} else if (ov_cnt[i] == best)
+			} else if (ov[i].cnt == best)
 				more++;
-			ov_cnt[i] = 0;
+			ov[i].cnt = 0;
 		}
 		ob_puts(o, seek_dash);
 		ob_printf(o, seek_hdr, "Overall", "NSEEKS", "MEAN", "MEDIAN", "MODE");
 		ob_printf(o, seek_line, "Average", (long long)tn, tmean / (double)(long long)tn,
-			  tmed / (long long)tn, (long long)ov_val[first], (int)best);
+			  tmed / (long long)tn, (long long)ov[first].val, (int)best);
 		if (more)
 			ob_printf(o, seek_more, "", "", "", "", (int)more);
 		ob_puts(o, "\n");
@@ -520,5 +521,5 @@ void btt_size_hist(struct obuf *o, int k)
 
 	ob_printf(o, "%s# %c buckets\n", k ? "" : "# BTT histogram data\n", c);
 	for (i = 0; i <= 1024; i++)
-		ob_printf(o, i < 1024 ? "%4d %u\n" : "\n# %c bucket for > 1024\n1024 %u\n", i < 1024 ? i + 1 : c, btt_szhist[k][i]);
+		ob_printf(o, i < 1024 ? "%4d %u\n" : "\n# %c bucket for > 1024\n1024 %u\n", i < 1024 ? i + 1 : c, btt_szhist[i][k]);
 }

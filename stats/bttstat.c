@@ -41,7 +41,7 @@ void (*btt_lat_fn)(const struct btt_dev *d, int kind, u64 t, u64 lat);
 void (*btt_rate_fn)(u32 slot, s64 sec, u64 ios, u64 blks);
 struct btt_rate btt_rates[BTT_DEVS + 1];
 void (*btt_msg_fn)(const struct btt_dev *d, const struct rec *r);
-u32 btt_szhist[2][1025];
+u32 btt_szhist[1025][2];
 
 /* major 9 (md), 253 and 254 (device mapper): btt's "dm" figures */
 int btt_remapper(u32 dev)
@@ -183,7 +183,7 @@ static void hist(struct btt_dev *d, int k, u64 t)
 static void size_hist(const struct btt_dev *d, int k, u32 bytes)
 {
 	if (!d->dm && bytes >= 512)
-		btt_szhist[k][bytes / 512 > 1024 ? 1024 : bytes / 512 - 1]++;
+		btt_szhist[bytes / 512 > 1024 ? 1024 : bytes / 512 - 1][k]++;
 }
 
 /* a C in second sec: its second's line goes out when a later one begins */

@@ -242,7 +242,7 @@ extern struct btt_range btt_ranges[];
 extern u32 btt_nranges, btt_rtail[2];
 extern u64 btt_range_gap;
 extern unsigned long long btt_range_dropped;
-extern u32 btt_szhist[2][1025];	/* btt's NAME_qhist.dat, NAME_dhist.dat: Qs, Ds by 512-byte size */
+extern u32 btt_szhist[1025][2];	/* btt's NAME_qhist.dat, NAME_dhist.dat: Qs [0], Ds [1] by 512-byte size (side by side: a page) */
 /* btt's *_fp.dat: the Cs and blocks of the second sec, in slot 0 for
  * all, i + 1 for device i; next: the second after sec (0: no C yet) */
 struct btt_rate { s64 next, sec; u64 ios, blks; };
