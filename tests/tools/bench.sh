@@ -21,7 +21,7 @@ RUNS=${RUNS:-5}
 run1() {	# command...: wall seconds, peak RSS and RSS at exit in KiB
 	"$PEAK" "$@" <"${IN:-/dev/null}" >/dev/null 2>"$B/stderr" || true
 	awk '/^peakrss: [0-9]+ KiB$/ { r = $2 } /^exitrss: / { x = $2 } /^wall: / { w = $2 }
-	     END { printf "%s %s %s\n", w == "" ? "999" : w, r == "" ? "?" : r, x == "unknown" || x == "" ? "?" : x }' "$B/stderr"
+	     END { printf "%.3f %s %s\n", w == "" ? 999 : w, r == "" ? "?" : r, x == "unknown" || x == "" ? "?" : x }' "$B/stderr"
 }
 measure() {	# command...: best of 3 wall seconds, and that run's RSS (peak, at exit)
 	local i t r x best= rss xr
