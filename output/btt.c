@@ -70,7 +70,7 @@ static COLD void pools_report(void)
 		warn_msg("%llu events of processes past %d names (BTT_PROCS): the Per Process figures leave them out",
 			 btt_proc_dropped, BTT_PROCS);
 	if (btt_seek_dropped)
-		warn_msg("%llu seeks of new distances past the %d (BTT_SEEKS) kept: their MEDIAN and MODE are approximate",
+		warn_msg("%llu seeks of new distances past the %d (BTT_SEEKS) kept, or of 2^48 sectors or more: their MEDIAN and MODE are approximate",
 			 btt_seek_dropped, BTT_SEEKS);
 }
 

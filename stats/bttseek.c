@@ -156,6 +156,7 @@ HOTFN void btt_seek_add(struct btt_seek *k, u64 sector, u32 bytes)
 {
 	s64 start = (s64)sector, end = start + (bytes >> 9), dist;
 	u64 key;
+	u32 i;
 
 	/* as btt's, but without branches (random seeks mispredicted them) */
 	dist = start > k->last_end ? start - k->last_end : k->last_start - start;
@@ -170,7 +171,8 @@ HOTFN void btt_seek_add(struct btt_seek *k, u64 sector, u32 bytes)
 	key = (u64)dist | (u64)(k->id >> 1) << 48;
 	k->key = (u64)dist >> 48 ? ~0ull : key;
 	k->chain = (u32)((key * 0x9e3779b97f4a7c15ull) >> 40) & (BTT_SEEK_HASH - 1);
-	__builtin_prefetch(N(m.h.bucket[k->chain]));
+	i = m.h.bucket[k->chain];
+	__builtin_prefetch(&sn[i - (i != 0)]);	/* (an empty chain: node 1's line, harmless) */
 }
 
 static int median(u32 i, u32 t, u64 target, s64 *v)
