@@ -43,7 +43,7 @@ struct nfile {
 struct ndev {
 	char name[32];
 	int host;		/* -1: a free slot */
-	u32 ncpu, cl_id;
+	u32 ncpu, cl_id, seq;	/* seq: its place in the opens, as blktrace lists them */
 	u64 drops;
 	time_t t;		/* names the folder */
 	u32 kdev, shown;	/* streams: its records' device, shown as */
@@ -70,6 +70,7 @@ static struct ndev dev[NET_DEVS];
 static struct nhost host[NET_HOSTS];
 static struct nconn conn[NET_CONNS];
 static struct pollfd pfd[NET_CONNS + 1];
+static u32 opened;
 
 /* ---- a device's files ---- */
 
@@ -179,11 +180,15 @@ static void host_end(int h)
 	u32 i, c;
 	int out = C.cfg.sink ? 2 : 1;	/* stdout is the sink's */
 
-	for (i = 0; i < NET_DEVS; i++) {
-		struct ndev *d = &dev[i];
+	for (;;) {		/* in the order opened: slots freed by others are reused */
+		struct ndev *d = NULL;
+		u32 lo = ~0u;
 
-		if (d->host != h)
-			continue;
+		for (i = 0; i < NET_DEVS; i++)
+			if (dev[i].host == h && dev[i].seq < lo)
+				d = &dev[i], lo = d->seq;
+		if (!d)
+			break;
 		dev_close(d);
 		for (c = 0; c < d->ncpu; c++)
 			bytes[c] = d->f[c].z ? d->f[c].raw : d->f[c].bytes;
@@ -267,6 +272,7 @@ static struct ndev *dev_of(struct nconn *nc, const char **why)
 	memset(fr, 0, sizeof(*fr));
 	memcpy(fr->name, name, 32);
 	fr->host = nc->host, fr->ncpu = nc->ncpu, fr->cl_id = hdr_u32(nc, 3), fr->t = t;
+	fr->seq = ++opened;
 	for (i = 0; i < CAP_CPUS; i++)
 		fr->f[i].fd = -1;
 	if (!C.cfg.sink && dev_files(fr)) {

@@ -253,6 +253,26 @@ if need "net server: crafted clients" python3; then
 	check "net server: each client its folder" test "$(cd "$OUT/iomon" && ls -d 127.0.0.1-* 127.0.0.2-* | wc -l)" = 2
 	check "net server: the big-endian client's records as sent" cmp "$OUT"/iomon/127.0.0.2-*/sdc.blktrace.0 "$B/nullb0.blktrace.0"
 
+	# a host's summaries in the order it opened its devices, as blktrace's
+	# server lists them, also when a device of its takes a slot another
+	# host has freed: x (127.0.0.2) ends between p's open and q's
+	order_run() {	# SERVER PORT: p, q (and x) through a server
+		serve $1 $2
+		NC_HOST=127.0.0.2 python3 "$NC" $2 open:x:0:1 "wait:$OUT/$1.packs:name=p" close:x:0:1 >"$OUT/$1.xacks" & c1=$!
+		poll 10 grep -q name=x "$OUT/$1.xacks"
+		python3 "$NC" $2 open:p:0:1 "wait:$OUT/$1.out:end of run for 127.0.0.2:x" open:q:0:1 \
+			close:p:0:1 close:q:0:1 >"$OUT/$1.packs"; wait $c1
+		poll 10 sh -c "[ \$(grep -c 'end of run' '$OUT/$1.out') = 3 ]"; kill -INT $SPID; wait $SPID
+		sed -n '/127.0.0.1:/s/^server: end of run for //p' "$OUT/$1.out" | tr '\n' ' ' >"$OUT/$1.order"
+	}
+	order_run iomon $((P + 10))
+	check "net server: a host's summaries in its opens' order, a freed slot reused ($(cat "$OUT/iomon.order"))" \
+		test "$(cat "$OUT/iomon.order")" = "127.0.0.1:p 127.0.0.1:q "
+	if have_oracle && command -v blktrace >/dev/null; then
+		order_run debian $((P + 11))
+		same "net server: ... as Debian's server orders them" "$OUT/iomon.order" "$OUT/debian.order"
+	fi
+
 	# hostile clients: each drops its own connection, named; the server
 	# goes on (a good client after them is served); nothing outside -D
 	serve iomon $((P + 7)); ipid=$SPID; H=$((P + 7))
