@@ -135,43 +135,43 @@ if need "btt vs Debian's btt" btt blkparse; then
 	PY
 	btt_case dup-starts "$OUT/dupq.dump"
 	btt_files dup-starts "$OUT/dupq.dump"
+	# qgidc FILE SECTOR...: a 4 KiB write at each sector in turn (Q G I D C,
+	# sequence numbers and times counting up)
+	qgidc() {
+		python3 - "$@" <<-'PY'
+		import struct, sys
+		out, seq = b"", 0
+		for s in map(int, sys.argv[2:]):
+		    for act in (1, 4, 12, 7, 8):
+		        seq += 1
+		        out += struct.pack("<IIQQIIIIIHH", 0x65617407, seq, 1000 * seq, s, 4096,
+		                           act | 2 << 16, 42, 8 << 20, 0, 0, 0)
+		open(sys.argv[1], "wb").write(out)
+		PY
+	}
 	# The report builds the seek trees in the hash chains' pages (bttseek.c),
 	# where the nil node's colour byte was a chain's: a last new distance
 	# hashed to the chain under that byte made it red, and rising distances
 	# a red parent with no uncle, so the first tree built (Q2Q's, for its
 	# MEDIAN) took the wrong shape.  1000 and 3000 both reach half the
 	# seeks: the first in pre-order is the median (btt's 3000, the root)
-	python3 - "$OUT/seekred.dump" <<-'PY'
-	import struct, sys
+	qgidc "$OUT/seekred.dump" $(python3 - <<-'PY'
 	def h(key):	# bttseek.c's bucket of a distance on device 0 (BTT_SEEK_HASH 16384)
 	    return (key * 0x9e3779b97f4a7c15 % (1 << 64)) >> 40 & 16383
 	x = 3001	# three distances: the colour byte is bucket 2 * (3 + 1)'s
 	while h(x) != 8:
 	    x += 1
-	out, end, seq = b"", 0, 0
-	for d in (1000, 3000, x, 1000, 3000):
-	    s = end + d
-	    for act in (1, 4, 12, 7, 8):	# Q G I D C
-	        seq += 1
-	        out += struct.pack("<IIQQIIIIIHH", 0x65617407, seq, 1000 * seq, s, 4096,
-	                           act | 2 << 16, 42, 8 << 20, 0, 0, 0)
-	    end = s + 8
-	open(sys.argv[1], "wb").write(out)
+	end = 0
+	for d in (1000, 3000, x, 1000, 3000):	# the sectors, each d past the last one's end
+	    print(end + d)
+	    end += d + 8
 	PY
+	)
 	btt_case seek-colours "$OUT/seekred.dump"
 	# a seek of 2^48 sectors or more (128 PiB) has no node: counted in
 	# NSEEKS and MEAN, left out of MEDIAN and MODE, and said (here four:
 	# there and back, Q2Q and D2D)
-	python3 - "$OUT/farseek.dump" <<-'PY'
-	import struct, sys
-	out, seq = b"", 0
-	for s in (8, 1 << 49, 16):
-	    for act in (1, 4, 12, 7, 8):
-	        seq += 1
-	        out += struct.pack("<IIQQIIIIIHH", 0x65617407, seq, 1000 * seq, s, 4096,
-	                           act | 2 << 16, 42, 8 << 20, 0, 0, 0)
-	open(sys.argv[1], "wb").write(out)
-	PY
+	qgidc "$OUT/farseek.dump" 8 $((1 << 49)) 16
 	"$IOMON" btt -i "$OUT/farseek.dump" >"$OUT/farseek.avg" 2>"$OUT/farseek.err"
 	check "btt: seeks of 2^48 sectors or more are said" grep -q "^btt: 4 seeks of new distances .* or of 2^48 sectors or more" "$OUT/farseek.err"
 	check "btt: seeks of 2^48 sectors or more count in NSEEKS" grep -qE "^ \(  8,  0\) \|               3 " "$OUT/farseek.avg"
