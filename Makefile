@@ -46,7 +46,7 @@ endif
 ifeq ($(ZSTD),1)
 SIZE_BUDGET ?= 524288
 else
-SIZE_BUDGET ?= 131072
+SIZE_BUDGET ?= 196608
 endif
 CROSS_ARCHES := s390x aarch64 armhf
 

@@ -199,6 +199,7 @@ struct cap_cfg {
 	u32 port;		/* -p */
 	int one_conn;		/* -s: one connection per CPU, not per CPU and device */
 	int listen;		/* -l: be blktrace's server (capture/netsrv.c) */
+	int skip_bad;		/* a device that cannot be opened is skipped with one note (top's every disk) */
 	int (*sink)(void *ctx, const void *p, size_t n);	/* non-zero: stop */
 	void (*round)(void *ctx);	/* after each round of reads */
 	void *ctx;
