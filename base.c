@@ -448,10 +448,15 @@ s64 wall_sec(void)
 	return t.tv_sec;
 }
 
-u64 mono_ms(void)
+u64 mono_ns(void)
 {
 	struct timespec t;
 
 	clock_now(CLOCK_MONOTONIC, &t);
-	return (u64)t.tv_sec * 1000 + (u64)t.tv_nsec / 1000000;
+	return (u64)t.tv_sec * 1000000000 + (u64)t.tv_nsec;
+}
+
+u64 mono_ms(void)
+{
+	return mono_ns() / 1000000;
 }

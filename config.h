@@ -171,9 +171,35 @@
 #define CAP_BUF (256 * 1024)
 #endif
 
-/* How often a quiet capture wakes to check the clock and signals. */
+/* How often a quiet capture wakes to check the clock and signals, and
+ * how often every CPU's buffer is read even when the kernel has not
+ * finished a sub-buffer (relay) or a page (tracefs): what a quiet device
+ * traced reaches its reader within this. */
 #ifndef CAP_POLL_MS
 #define CAP_POLL_MS 250
+#endif
+
+/* One stream (-o -, and every live applet's records) in time order
+ * across CPUs: what a round read waits here until every CPU has been read
+ * past it (capture/cap.c).  Touched only as far as a round fills it; at
+ * half full the capture reads every CPU at once, so it rarely fills (and
+ * when it does, what it holds is written out, counted and said).
+ * STAGE_RUNS: time-ordered runs it merges at once; STAGE_OUT: the bytes
+ * gathered for one write. */
+#ifndef CAP_STAGE
+#define CAP_STAGE (2048 * 1024)
+#endif
+#ifndef STAGE_RUNS
+#define STAGE_RUNS 1024
+#endif
+#ifndef STAGE_OUT
+#define STAGE_OUT (64 * 1024)
+#endif
+/* tracefs: an event stamped before a CPU's read may still be being
+ * written on that CPU (a relay reader runs on the CPU it reads, so it
+ * never meets one): records that young wait for the next round. */
+#ifndef TRACEFS_SLACK_NS
+#define TRACEFS_SLACK_NS 2000000
 #endif
 
 /* Network capture (issue 15).  Client: each device's records are staged

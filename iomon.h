@@ -100,6 +100,7 @@ s64 wall_sec(void);	/* CLOCK_REALTIME, seconds */
 struct tm *local_tm(s64 t, struct tm *tm);
 struct tm *utc_tm(s64 t, struct tm *tm);	/* gmtime_r without musl's */
 u64 mono_ms(void);	/* CLOCK_MONOTONIC, milliseconds */
+u64 mono_ns(void);	/* ... nanoseconds: the clock blktrace's records and tracefs's mono stamp */
 void isort16(u16 *idx, u32 n, int (*after)(const void *ctx, u16 a, u16 b), const void *ctx);
 /* getopt (opts NULL) and getopt_long (opts: permutes the words) as musl's.
  * A long option in 16 bytes where struct option takes 32: its name,

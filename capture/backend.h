@@ -34,7 +34,13 @@ int cap_create(const char *path);	/* a fresh 0600 trace file, never through a li
 int cap_write(struct tdev *d, u32 cpu, const void *p, size_t n);
 int cap_stopping(void);
 void cap_fail(void);	/* an output failed: stop, exit 1 */
-void cap_round(void);	/* the driver's round callback, if any */
+void cap_round(void);	/* the stream's ordered records out, the driver's round callback */
+void cap_last_round(void);	/* the same once the buffers are drained: the stream out whole */
+/* A backend marks each CPU with the clock (mono_ns) read before it read
+ * that CPU's buffers dry: every record stamped earlier is in hand.  A CPU
+ * with nothing to read is marked ~0. */
+void cap_mark(u32 cpu, u64 t);
+int cap_stage_high(void);	/* the stream's stage half full: read every CPU now */
 int cap_wait(void);	/* poll timeout in ms; -1: -w is over */
 int relay_run(void);		/* 0, 1 (failed), RUN_FALLBACK */
 int relay_kill(void);

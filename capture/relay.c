@@ -3,9 +3,14 @@
  * records, kernel 6.19+) or BLKTRACESETUP, START, read debugfs
  * block/NAME/trace<cpu> while tracing, STOP, drain, TEARDOWN.
  *
- * While tracing we read only when poll() says a whole sub-buffer is done:
- * a read of the sub-buffer the kernel is still filling can return records
- * it has reserved but not written yet.  STOP flushes that last one. */
+ * Live: the sub-buffer the kernel is filling is read too, at once when
+ * poll() says one is done and every CAP_POLL_MS otherwise, so a quiet
+ * device shows within that.  The kernel reserves a record's room and then
+ * fills it with interrupts off on the CPU it runs on; a reader elsewhere
+ * can read room reserved and not yet written (old bytes after the buffer
+ * wrapped).  So the reader moves to the CPU whose buffers it reads, as
+ * blktrace's threads each stay on theirs: while it runs there, no record
+ * of that CPU is half written.  STOP flushes the last sub-buffers. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -14,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include "capture/backend.h"
@@ -107,6 +113,15 @@ static int setup(struct tdev *d)
 
 	d->fd = open(d->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (d->fd < 0) {
+		/* tracefs needs no device node: refused here, it may do */
+		if ((errno == EPERM || errno == EACCES) && C.cfg.backend == BK_AUTO) {
+			note_msg("%s: %s; trying tracefs, which needs no device node", d->path, strerror(errno));
+			return RUN_FALLBACK;
+		}
+		if (C.cfg.skip_bad) {
+			note_msg("%s: %s; skipped", d->path, strerror(errno));
+			return 0;
+		}
 		warn_msg("%s: %s", d->path, strerror(errno));
 		return -1;
 	}
@@ -221,26 +236,48 @@ static u64 read_dropped(const struct tdev *d)
 	return v;
 }
 
-/* A read ends where max does, perhaps inside a record.  Sent over the
- * network a chunk may be dropped whole, so there it must hold whole
- * records: the rest of a cut one (in a finished sub-buffer, so there to
- * read) is read at once, into the room pump leaves at C.buf's end. */
+/* A record's length from its header, in the kernel's byte order; 0 while
+ * the header is not all there, -1 when it is no header. */
+static int span(const u8 *p, u32 have)
+{
+	u32 m;
+	u16 pl;
+
+	if (have < 4)
+		return 0;
+	memcpy(&m, p, 4);
+	if ((m & 0xffffff00u) != TRACE_MAGIC)
+		return -1;
+	if (have < REC_V7_LEN || ((m & 0xff) == 8 && have < REC_V8_LEN))
+		return 0;
+	memcpy(&pl, p + ((m & 0xff) == 8 ? 50 : 46), 2);
+	return ((m & 0xff) == 8 ? REC_V8_LEN : REC_V7_LEN) + pl;
+}
+
+/* A read ends where max does, perhaps inside a record.  Every chunk
+ * passed on holds whole records (a stream's are merged by time, the
+ * network's may be dropped whole, a file cut short by a full disk ends at
+ * one): the rest of a cut one, written since the reader is on its CPU, is
+ * read at once into the room pump leaves at C.buf's end. */
 static ssize_t whole(int fd, ssize_t n)
 {
-	struct rec r;
 	u32 o = 0;
-	int l;
+	int l = 0;
 
 	while (n > 0) {
 		ssize_t k;
 
-		while ((l = rec_decode(C.buf + o, (u32)n - o, &r)) > 0)
+		while ((l = span(C.buf + o, (u32)n - o)) > 0 && o + (u32)l <= (u32)n)
 			o += (u32)l;
-		if (l < 0 || o == (u32)n)
+		if (o == (u32)n || l < 0)
 			break;
-		/* the header first when it is cut too, then the record's rest */
-		l = (u32)n - o < REC_V7_LEN ? REC_V7_LEN : (u32)n - o < r.hdr_len ? r.hdr_len : r.hdr_len + r.pdu_len;
-		k = read(fd, C.buf + n, (size_t)(o + (u32)l - (u32)n));
+		/* a cut header first (v7's length, then v8's), then the
+		 * record's rest: never into the next record */
+		l = l ? (int)(o + (u32)l - (u32)n)
+		      : ((u32)n - o < REC_V7_LEN ? REC_V7_LEN : REC_V8_LEN) - (int)((u32)n - o);
+		if ((size_t)n + (size_t)l > CAP_BUF)
+			break;	/* cannot be: a chunk is half of it */
+		k = read(fd, C.buf + n, (size_t)l);
 		if (k <= 0)
 			break;
 		n += k;
@@ -251,23 +288,76 @@ static ssize_t whole(int fd, ssize_t n)
 /* Move what one relay file has to its output; 0 when it had nothing. */
 static ssize_t pump(struct tdev *d, u32 cpu, size_t max)
 {
-	ssize_t n = read(d->relay[cpu], C.buf, max);
-
-	if (C.cfg.host)
-		n = whole(d->relay[cpu], n);
+	ssize_t n = whole(d->relay[cpu], read(d->relay[cpu], C.buf, max));
 
 	if (n > 0 && cap_write(d, cpu, C.buf, (size_t)n))
 		return -1;
 	return n;
 }
 
+/* The reader onto one CPU (0), or back where it may run (cpu = -1). */
+static int on_cpu(int cpu)
+{
+	static unsigned long home[CAP_CPUS / (8 * sizeof(long))], one[CAP_CPUS / (8 * sizeof(long))];
+	static int saved, at = -1;
+
+	if (!saved)
+		saved = syscall(SYS_sched_getaffinity, 0, sizeof(home), home) > 0 ? 1 : -1;
+	if (cpu == at)
+		return 0;
+	if (cpu < 0) {
+		at = -1;
+		return saved > 0 ? (int)syscall(SYS_sched_setaffinity, 0, sizeof(home), home) : 0;
+	}
+	memset(one, 0, sizeof(one));
+	one[cpu / (8 * sizeof(long))] = 1ul << (cpu % (8 * sizeof(long)));
+	if (syscall(SYS_sched_setaffinity, 0, sizeof(one), one))
+		return -1;
+	at = cpu;
+	return 0;
+}
+
+/* Read every device's buffer of one CPU dry, from that CPU.  One the
+ * reader may not run on (a cpuset) is read from where it is (said once):
+ * a record being written there as it reads can come out unfinished. */
+static void visit(u32 cpu, size_t chunk)
+{
+	static u8 warned;
+	u64 t;
+	u32 i;
+
+	t = mono_ns();
+	if (on_cpu((int)cpu)) {
+		if (!warned++)
+			note_msg("cannot run on CPU %u (%s): its records are read from another CPU", cpu,
+				 strerror(errno));
+		t -= TRACEFS_SLACK_NS;
+	}
+	/* dry: a read short of chunk; a buffer's worth at most, so a CPU
+	 * the load keeps filling cannot hold the others up (then no mark) */
+	for (i = 0; i < C.ndev && !C.write_failed; i++) {
+		u32 k = C.cfg.buf_nr * (C.cfg.buf_size / (u32)chunk) + 1;
+		ssize_t got;
+
+		if (C.dev[i].relay[cpu] < 0)
+			continue;
+		while ((got = pump(&C.dev[i], cpu, chunk)) >= (ssize_t)chunk && --k)
+			;
+		if (!k)
+			t = 0;
+	}
+	if (t)
+		cap_mark(cpu, t);
+}
+
 int relay_run(void)
 {
 	static struct pollfd pfd[CAP_DEVS * CAP_CPUS];
 	static u16 who[CAP_DEVS * CAP_CPUS][2];
-	/* network: room behind a read for the rest of a record it cut */
-	size_t room = C.cfg.host ? CAP_BUF / 2 : CAP_BUF, chunk = C.cfg.buf_size < room ? C.cfg.buf_size : room;
+	/* room behind a read for the rest of a record it cut */
+	size_t chunk = C.cfg.buf_size < CAP_BUF / 2 ? C.cfg.buf_size : CAP_BUF / 2;
 	u32 i, c, n = 0;
+	u64 swept = 0;
 	int rc;
 
 	if (!have_debugfs()) {
@@ -279,10 +369,10 @@ int relay_run(void)
 			teardown_all();
 			return rc == RUN_FALLBACK ? rc : 1;
 		}
-		C.dev[i].setup = 1;
+		C.dev[i].setup = C.dev[i].fd >= 0;	/* else skipped (skip_bad) */
 	}
 	for (i = 0; i < C.ndev; i++)
-		if ((rc = open_relay(&C.dev[i]))) {
+		if (C.dev[i].setup && (rc = open_relay(&C.dev[i]))) {
 			teardown_all();
 			return rc;
 		}
@@ -298,34 +388,61 @@ int relay_run(void)
 				n++;
 			}
 	for (i = 0; i < C.ndev; i++)
-		if (ioctl(C.dev[i].fd, K_BLKTRACESTART)) {
+		if (C.dev[i].setup && ioctl(C.dev[i].fd, K_BLKTRACESTART)) {
 			warn_msg("BLKTRACESTART %s failed: %s", C.dev[i].path, strerror(errno));
 			teardown_all();
 			return 1;
 		}
+	for (c = 0; c < C.ncpu; c++) {
+		for (i = 0; i < C.ndev && C.dev[i].relay[c] < 0; i++)
+			;
+		cap_mark(c, i < C.ndev ? 0 : ~0ull);
+	}
+	for (i = 0; i < C.ndev && !C.dev[i].setup; i++)
+		;
+	if (i == C.ndev) {
+		warn_msg("no device could be traced");
+		teardown_all();
+		return 1;
+	}
 	/* said once the kernel traces, so a caller can start its load on it */
-	note_msg("capturing through relay (debugfs), version-%d records", C.dev[0].version);
+	note_msg("capturing through relay (debugfs), version-%d records", C.dev[i].version);
 	while (!cap_stopping()) {
 		int wait = cap_wait();
+		static u8 full[CAP_CPUS];
+		u64 now;
+		int all;
 
 		if (wait < 0)
 			break;
-		if (poll(pfd, n, wait) <= 0)
-			continue;
-		for (i = 0; i < n; i++)
-			if (pfd[i].revents & POLLIN)
-				pump(&C.dev[who[i][0]], who[i][1], chunk);
+		memset(full, 0, C.ncpu);
+		if (poll(pfd, n, wait) > 0)
+			for (i = 0; i < n; i++)
+				if (pfd[i].revents & POLLIN)
+					full[who[i][1]] = 1;
+		now = mono_ms();
+		/* every CPU each CAP_POLL_MS, and when the stream's stage is
+		 * half full (its oldest wait for the CPUs not yet read) */
+		all = now - swept >= CAP_POLL_MS || cap_stage_high();
+		for (c = 0; c < C.ncpu && !C.write_failed; c++)
+			if (all || full[c])
+				visit(c, chunk);
+		if (all)
+			swept = now;
 		cap_round();
 	}
+	on_cpu(-1);
 	/* STOP flushes the sub-buffers being filled; then drain them all. */
 	for (i = 0; i < C.ndev; i++)
-		ioctl(C.dev[i].fd, K_BLKTRACESTOP);
+		if (C.dev[i].setup)
+			ioctl(C.dev[i].fd, K_BLKTRACESTOP);
 	for (i = 0; i < n && !C.write_failed; i++)
 		while (pump(&C.dev[who[i][0]], who[i][1], chunk) > 0)
 			;
-	cap_round();
+	cap_last_round();
 	for (i = 0; i < C.ndev; i++)
-		C.dev[i].dropped = read_dropped(&C.dev[i]);
+		if (C.dev[i].setup)
+			C.dev[i].dropped = read_dropped(&C.dev[i]);
 	teardown_all();
 	return 0;
 }

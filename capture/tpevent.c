@@ -160,7 +160,8 @@ static struct tdev *dev_of(u32 kdev, u64 sector)
 		struct tdev *d = &C.dev[i];
 
 		if (d->is_part) {
-			if (d->disk == kdev && sector >= d->start_lba && sector <= d->end_lba)
+			/* sector 0 (a flush) passes, as the kernel's act_log_check lets it */
+			if (d->disk == kdev && (!sector || (sector >= d->start_lba && sector <= d->end_lba)))
 				return d;
 		} else if (d->kdev == kdev)
 			return d;
@@ -222,6 +223,9 @@ static int ev_io(u32 cpu, const u8 *data, u32 len, const struct tev *e, struct t
 	char rwbs[16];
 
 	o->sector = field(data, e, F_SECTOR);
+	/* a flush has no sector: the tracepoint says -1, blktrace 0 */
+	if (o->sector == ~0ull)
+		o->sector = 0;
 	if (!(o->d = dev_of((u32)field(data, e, F_DEV), o->sector)))
 		return -1;
 	text(data, e, F_RWBS, rwbs, sizeof(rwbs));

@@ -121,8 +121,14 @@ static void header_page(void)
 		page_size = CAP_BUF;
 }
 
+/* One CPU's pipe read dry.  Its mark: an event stamped before the read
+ * may still be being written on its CPU, so the slack. */
 static void pump(u32 cpu)
 {
+	u64 t = mono_ns() - TRACEFS_SLACK_NS;
+	/* the buffer's pages at most, so a CPU the load keeps filling cannot
+	 * hold the others up (and is not marked) */
+	u32 k = (C.cfg.buf_size >> 10) * C.cfg.buf_nr / (page_size >> 10) + 1;
 	ssize_t n;
 
 	while ((n = read(pipes[cpu], C.buf, page_size)) > 0 && !C.write_failed) {
@@ -131,7 +137,10 @@ static void pump(u32 cpu)
 
 		for (i = 0; m && i < C.ndev; i++)
 			C.dev[i].dropped += m;	/* the ring buffer cannot say whose */
+		if (!--k)
+			return;
 	}
+	cap_mark(cpu, t);
 }
 
 static int set_filters(void)
@@ -261,6 +270,7 @@ static int open_pipes(struct pollfd *pfd)
 		sfmt(p, sizeof(p), "%s/per_cpu/cpu%u/trace_pipe_raw", inst, c);
 		pipes[c] = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		pfd[c] = (struct pollfd){ pipes[c], POLLIN, 0 };
+		cap_mark(c, pipes[c] < 0 ? ~0ull : 0);
 		for (i = 0; i < C.ndev && pipes[c] >= 0 && !C.cfg.to_stdout; i++)
 			if (cap_write(&C.dev[i], c, "", 0))
 				return 1;
@@ -301,7 +311,7 @@ static void drain(void)
 		}
 	/* what the drain brought is a round too (relay's loop does the same):
 	 * top's last table and btrace's last lines count it */
-	cap_round();
+	cap_last_round();
 }
 
 int tracefs_run(void)
