@@ -8,6 +8,7 @@
  * Unmatched requests age out of a fixed pool and are counted (-D),
  * instead of living forever.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -138,39 +139,58 @@ static int buffered_record(const struct src *s)
 	return have >= REC_V7_LEN && (rec_decode(s->buf + s->pos, have, &r) > 0 || rec_unfilled(s->buf + s->pos));
 }
 
+static u64 mono_ns(void)
+{
+	struct timespec t;
+
+	clock_now(CLOCK_MONOTONIC, &t);
+	return (u64)t.tv_sec * 1000000000u + (u64)t.tv_nsec;
+}
+
+/* blkiomon's intervals on a stream: a thread sleeps to start + k*I (the
+ * clock read to the nanosecond as it starts, after the outputs and the
+ * queue are open; the time line says start's second + k*I), while the
+ * reader accounts each record as it arrives.  Here, in one thread: the
+ * same deadlines (on the monotonic clock), looked at before each read of
+ * the stream, so what arrived after a deadline counts in the next
+ * interval and what arrived before it in this one; poll sleeps to the
+ * deadline, rounded up to the millisecond. */
 static int run_stdin(void)
 {
 	struct src s;
-	s64 next = wall_sec() + M.interval;
+	u64 iv = (u64)M.interval * 1000000000u, next = mono_ns() + iv;
+	s64 stamp = wall_sec() + M.interval;
 	int rc = 0;
-	u32 polls = 0;
 
 	src_init(&s, 0, "(stdin)", inbuf, STREAM_BUF);
 	while (!mon_stop) {
 		struct rec r;
 		int got;
 
-		/* the clock is read when the stream would make us wait, and
-		 * every few thousand records of a busy one: a read per record
-		 * was a third of the time */
-		if (!M.trace_clock && ((s.len - s.pos < 4096 && !buffered_record(&s)) || !(++polls & 4095))) {
-			s64 now = wall_sec();
+		if (!M.trace_clock && !buffered_record(&s)) {
+			u64 now = mono_ns(), ms;
 			struct pollfd p = { 0, POLLIN, 0 };
 
 			if (now >= next) {
-				flush_interval(next);
-				next += M.interval;
+				/* intervals that passed wholly while we were
+				 * stopped are empty: blkiomon prints nothing */
+				u64 k = (now - next) / iv + 1;
+
+				flush_interval(stamp);
+				next += k * iv;
+				stamp += (s64)k * M.interval;
 				continue;
 			}
-			/* wake for the interval even when the stream is quiet;
-			 * driver data is passed on before waiting: ziomon_zfcpdd
-			 * books it by the time it arrives */
-			if (!buffered_record(&s)) {
-				if (M.have_d)
-					ob_flush(&M.drv);
-				if (poll(&p, 1, (int)(next - now) * 1000) == 0)
-					continue;
-			}
+			/* driver data is passed on before waiting:
+			 * ziomon_zfcpdd books it by the time it arrives */
+			if (M.have_d)
+				ob_flush(&M.drv);
+			ms = (next - now + 999999) / 1000000;
+			got = poll(&p, 1, ms > 86400000 ? 86400000 : (int)ms);
+			/* quiet until the deadline, or woken past it: the
+			 * interval ends before this read's records count */
+			if (!got || (got < 0 && errno == EINTR) || (got > 0 && mono_ns() >= next))
+				continue;
 		}
 		got = src_record(&s, &r);
 		if (got < 0)

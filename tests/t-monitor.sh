@@ -18,6 +18,10 @@ once() {
 	done
 	return 1
 }
+# blkiomon's variance wraps sum*sum at 64 bits: mask var where it does (and drop the time lines)
+mask() { awk '{ if (match($0, /sum [0-9]+, squ/)) { s = substr($0, RSTART + 4, RLENGTH - 9) + 0;
+	if (s * s >= 18446744073709551616) sub(/var [-0-9.e+]+$/, "var (wraps in blkiomon)") } }
+	!/^time: / { print }' "$1"; }
 once "$M/h.txt" "$IOMON" monitor -h "$M/h.txt" -b "$M/b.bin" -D "$M/d.txt"
 check "monitor: exit 0" test "$once_rc" = 0
 check "monitor: one interval, one device" test "$(grep -c '^device: 254,0$' "$M/h.txt")" = 1
@@ -32,10 +36,6 @@ done <"$M/ref.txt"
 check "monitor -D: blkiomon's counters" grep -qE '^0 leftover, 10666 match, 0 mismatch, 0 driverdata, [0-9]+ overall$' "$M/d.txt"
 if command -v blkiomon >/dev/null; then
 	once "$M/bh.txt" blkiomon -h "$M/bh.txt" -b "$M/bb.bin" 2>/dev/null
-	# blkiomon's variance wraps sum*sum at 64 bits: mask var where it does
-	mask() { awk '{ if (match($0, /sum [0-9]+, squ/)) { s = substr($0, RSTART + 4, RLENGTH - 9) + 0;
-		if (s * s >= 18446744073709551616) sub(/var [-0-9.e+]+$/, "var (wraps in blkiomon)") } }
-		!/^time: / { print }' "$1"; }
 	mask "$M/h.txt" >"$M/h.m"; mask "$M/bh.txt" >"$M/bh.m"
 	same "monitor: text as blkiomon's (time and wrapped variances aside)" "$M/h.m" "$M/bh.m"
 	tail -c +9 "$M/b.bin" >"$M/b.tail"; tail -c +9 "$M/bb.bin" >"$M/bb.tail"
@@ -48,6 +48,57 @@ if command -v blkiomon >/dev/null; then
 	check "monitor: blkiomon prints nothing for the same replay" test ! -s "$M/bh2.txt"
 else
 	skip "monitor against blkiomon" "Debian's blkiomon is not installed"
+fi
+# A paced stream (issue 27): blkiomon's interval thread wakes at start +
+# k*I, start read to the nanosecond, and its reader counts each record
+# when it arrives.  The stream's two halves arrive 0.6 s and 1.4 s after
+# the start (the feeder's clock; the monitor's starts within a few ms of
+# it), 0.4 s either side of the first interval's end at 1 s: each half is
+# one interval's.  (Ends on whole seconds, or a read's records counted
+# before the clock is looked at, put a boundary elsewhere or split a
+# half.)  The feeder ends the stream once two intervals are printed.
+# Expected: each half's counts computed from the half alone (monref.py;
+# a request whose D is in the first half and C in the second counts in
+# the second), and blkiomon's text and records on the same paced stream.
+paced() {	# PREFIX MONITOR...: -I 1, text in PREFIX.txt, records in PREFIX.bin
+	local o=$1; shift
+	PACED_SPLIT=$o.half python3 "$TOOLS/paced.py" "$S" "$o.txt" 2 0.6 1.4 | "$@" -I 1 -h - -b "$o.bin" >"$o.txt"
+}
+counts() {	# TEXT: "N read R write W" for interval N
+	awk '/^device: / { n++ } /^sizes (read|write) / { c[n, $2] = $5 }
+		END { for (i = 1; i <= n; i++) printf "%d read %s write %s\n", i, c[i, "read"], c[i, "write"] }' "$1" | tr -d ,
+}
+# Started half-way through a wall-clock second, so that ends on whole
+# seconds (0.5 s and 1.5 s after the start) would put both halves in one
+# interval every time.
+python3 -c 'import time; time.sleep((0.5 - time.time()) % 1)'
+if command -v blkiomon >/dev/null; then
+	paced "$M/pb" blkiomon 2>"$M/pb.err" & pb=$!
+fi
+paced "$M/pi" "$IOMON" monitor
+python3 "$TOOLS/monref.py" "$M/pi.half.0" >"$M/pi.ref0"
+python3 "$TOOLS/monref.py" "$S" >"$M/pi.ref"
+python3 - "$M/pi.ref0" "$M/pi.ref" >"$M/pi.want" <<'PY'
+import sys
+def nums(f):
+    return {l.split()[1]: int(l.split()[3]) for l in open(f) if l.startswith("sizes ")}
+a, t = nums(sys.argv[1]), nums(sys.argv[2])
+print("1 read %d write %d" % (a["read"], a["write"]))
+print("2 read %d write %d" % (t["read"] - a["read"], t["write"] - a["write"]))
+PY
+counts "$M/pi.txt" >"$M/pi.got"
+same "monitor, paced stream: each half counted in its own interval ($(echo $(cat "$M/pi.want")))" "$M/pi.got" "$M/pi.want"
+check "monitor, paced stream: two binary records" test "$(stat -c %s "$M/pi.bin")" = 848
+if need "monitor, paced stream, against blkiomon" blkiomon; then
+	wait $pb
+	counts "$M/pb.txt" >"$M/pb.got"
+	same "monitor, paced stream: per-interval read and write counts as blkiomon's" "$M/pi.got" "$M/pb.got"
+	mask "$M/pi.txt" >"$M/pi.m"; mask "$M/pb.txt" >"$M/pb.m"
+	same "monitor, paced stream: text as blkiomon's (time and wrapped variances aside)" "$M/pi.m" "$M/pb.m"
+	notime() { python3 -c 'import sys; d = open(sys.argv[1], "rb").read()
+sys.stdout.buffer.write(b"".join(d[i + 8:i + 424] for i in range(0, len(d), 424)))' "$1"; }
+	notime "$M/pi.bin" >"$M/pi.bt"; notime "$M/pb.bin" >"$M/pb.bt"
+	same "monitor, paced stream: binary records as blkiomon's (time aside)" "$M/pi.bt" "$M/pb.bt"
 fi
 # 0 us D-to-C (null_blk, NVMe): blkiomon divides by zero
 python3 - "$M/zero.stream" <<'PY'
