@@ -3,9 +3,10 @@
 order) on stdout in len(AT) bursts of about equal record counts, cut at record
 boundaries, burst i written at AT[i] seconds after this program started (a
 monotonic clock); then, rather than guess when the reader has printed, it
-waits until the file WATCH holds N lines starting "device: " (15 s at most)
-and ends, closing the stream.  With PACED_SPLIT=PREFIX set, burst i is also
-written to PREFIX.i, for an independent reference of each interval."""
+waits until the file WATCH holds N lines starting "device: " (PACED_WAIT
+seconds at most, 15 unless set) and ends, closing the stream.  With
+PACED_SPLIT=PREFIX set, burst i is also written to PREFIX.i, for an
+independent reference of each interval."""
 import os, struct, sys, time
 
 def records(d):
@@ -38,7 +39,8 @@ def main():
             print("paced.py: burst due at %.1f s written %.2f s late" % (when, -pause), file=sys.stderr)
         out.write(b)
         out.flush()
-    deadline = time.monotonic() + 15
+    wait = float(os.environ.get("PACED_WAIT", "15"))
+    deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         try:
             with open(watch) as f:
@@ -47,7 +49,7 @@ def main():
         except OSError:
             pass
         time.sleep(0.05)
-    print("paced.py: %s did not reach %d intervals in 15 s" % (watch, want), file=sys.stderr)
+    print("paced.py: %s did not reach %d intervals in %g s" % (watch, want, wait), file=sys.stderr)
     return 1
 
 sys.exit(main())
