@@ -137,6 +137,24 @@ fi
 ( cd "$FIX/mq-randrw" && "$IOMON" monitor -I 1 -i nullb0 -h - ) >"$M/f2.txt"
 same "monitor -i: the same text twice (trace clock)" "$M/f1.txt" "$M/f2.txt"
 check "monitor -i: matched requests reported" grep -q '^sizes read (bytes): num [1-9]' "$M/f1.txt"
+# -i repeated (issue 27): every input is used, merged by time as one
+# trace, as blkparse merges its -i's (blkiomon itself has no -i: its
+# options are b:d:D:h:I:Q:q:m:V).  Before, the last -i alone was read.
+# Expected: each device's block as its input alone gives it.
+blk() { awk -v d="$2" '/^time: |^$/ { next } /^device: / { on = ($2 == d) } on' "$1"; }	# TEXT DEV
+for n in nullb0 nullb1; do
+	( cd "$FIX/two-devs" && "$IOMON" monitor -I 1000000 -i $n -h - ) >"$M/i-$n.txt"
+done
+( cd "$FIX/two-devs" && "$IOMON" monitor -I 1000000 -i nullb0 -i nullb1.blktrace.0 -h - ) >"$M/i-both.txt"
+check "monitor -i A -i B: a block for each input's device" test "$(grep -c '^device: ' "$M/i-both.txt")" = 2
+blk "$M/i-nullb0.txt" 254,0 >"$M/i-0.exp"; blk "$M/i-both.txt" 254,0 >"$M/i-0.got"
+same "monitor -i A -i B: A's device as -i A alone gives it" "$M/i-0.got" "$M/i-0.exp"
+blk "$M/i-nullb1.txt" 254,1 >"$M/i-1.exp"; blk "$M/i-both.txt" 254,1 >"$M/i-1.got"
+same "monitor -i A -i B: B's device as -i B alone gives it" "$M/i-1.got" "$M/i-1.exp"
+"$IOMON" monitor -I 1 -t /dev/null -i x </dev/null >/dev/null 2>"$M/i-t.err"; rc=$?
+check "monitor -t with -i: refused, not one of them ignored" sh -c "test $rc = 1 && grep -q -- '-t or -i, not both' '$M/i-t.err'"
+"$IOMON" monitor -I 1 $(printf -- '-i x%d ' $(seq 17)) </dev/null >/dev/null 2>"$M/i-17.err"; rc=$?
+check "monitor: 17 -i are refused, naming the limit" sh -c "test $rc = 1 && grep -q 'more than 16 -i (REPLAY_FILES)' '$M/i-17.err'"
 # exports: Prometheus text (checked by promtool when Debian's prometheus is
 # installed) and JSON lines (parsed strictly, values as in the text)
 ( cd "$FIX/mq-randrw" && "$IOMON" monitor -I 1 -i nullb0 -h "$M/x.txt" --prom "$M/x.prom" --json "$M/x.json" )
