@@ -418,7 +418,7 @@ COLD double scan_double(const char *arg, const char **end)
 
 /* The clocks by system call: clock_gettime's vDSO lookup was 0.8 KiB of
  * the binary, and iomon reads a clock per poll round or interval, or
- * (monitor) once in 4096 records at most.  32-bit hosts with a 64-bit time_t ask
+ * (monitor's stream) once a read of 32 KiB at most.  32-bit hosts with a 64-bit time_t ask
  * for it, and fall back on kernels older than 5.1, as musl does. */
 #if defined(SYS_clock_gettime64) && !defined(SYS_clock_gettime)
 #define SYS_clock_gettime SYS_clock_gettime32	/* musl's name on time64 arches (armhf) */

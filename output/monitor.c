@@ -8,6 +8,7 @@
  * Unmatched requests age out of a fixed pool and are counted (-D),
  * instead of living forever.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -33,7 +34,8 @@ USAGE(monitor,
 " -Q, --msg-queue=PATH        System V message queue: ftok(PATH, -q ID),\n"
 " -q, --msg-queue-id=ID       messages of type -m MSGID\n"
 " -m, --msg-id=MSGID\n"
-  " -i, --input=NAME            read NAME.blktrace.N files instead of stdin\n"
+" -i, --input=NAME            read NAME.blktrace.N files instead of stdin\n"
+"                             (repeatable: all merged by time)\n"
 " -t, --trace=DEV             trace DEV live (repeatable), as iomon trace does\n"
 " -l, --listen[=PORT]         take trace -h's and blktrace -h's clients, every\n"
 "                             client's devices (port 8462; -p PORT)\n"
@@ -46,7 +48,7 @@ static struct mon {
 	u64 drvdata, overall;
 	int interval, trace_clock;
 	long msg_q_id;
-	const char *msg_q_name, *in_name;
+	const char *msg_q_name;
 	struct obuf human, bin, drv, dbg, js;
 	char hbuf[MON_TEXT_BUF], bbuf[MON_BIN_BUF], dbuf[MON_BIN_BUF], gbuf[MON_BIN_BUF];
 	char jbuf[MON_JSON_BUF];
@@ -138,39 +140,58 @@ static int buffered_record(const struct src *s)
 	return have >= REC_V7_LEN && (rec_decode(s->buf + s->pos, have, &r) > 0 || rec_unfilled(s->buf + s->pos));
 }
 
+static u64 mono_ns(void)
+{
+	struct timespec t;
+
+	clock_now(CLOCK_MONOTONIC, &t);
+	return (u64)t.tv_sec * 1000000000u + (u64)t.tv_nsec;
+}
+
+/* blkiomon's intervals on a stream: a thread sleeps to start + k*I (the
+ * clock read to the nanosecond as it starts, after the outputs and the
+ * queue are open; the time line says start's second + k*I), while the
+ * reader accounts each record as it arrives.  Here, in one thread: the
+ * same deadlines (on the monotonic clock), looked at before each read of
+ * the stream, so what arrived after a deadline counts in the next
+ * interval and what arrived before it in this one; poll sleeps to the
+ * deadline, rounded up to the millisecond. */
 static int run_stdin(void)
 {
 	struct src s;
-	s64 next = wall_sec() + M.interval;
+	u64 iv = (u64)M.interval * 1000000000u, next = mono_ns() + iv;
+	s64 stamp = wall_sec() + M.interval;
 	int rc = 0;
-	u32 polls = 0;
 
 	src_init(&s, 0, "(stdin)", inbuf, STREAM_BUF);
 	while (!mon_stop) {
 		struct rec r;
 		int got;
 
-		/* the clock is read when the stream would make us wait, and
-		 * every few thousand records of a busy one: a read per record
-		 * was a third of the time */
-		if (!M.trace_clock && ((s.len - s.pos < 4096 && !buffered_record(&s)) || !(++polls & 4095))) {
-			s64 now = wall_sec();
+		if (!M.trace_clock && !buffered_record(&s)) {
+			u64 now = mono_ns(), ms;
 			struct pollfd p = { 0, POLLIN, 0 };
 
 			if (now >= next) {
-				flush_interval(next);
-				next += M.interval;
+				/* intervals that passed wholly while we were
+				 * stopped are empty: blkiomon prints nothing */
+				u64 k = (now - next) / iv + 1;
+
+				flush_interval(stamp);
+				next += k * iv;
+				stamp += (s64)k * M.interval;
 				continue;
 			}
-			/* wake for the interval even when the stream is quiet;
-			 * driver data is passed on before waiting: ziomon_zfcpdd
-			 * books it by the time it arrives */
-			if (!buffered_record(&s)) {
-				if (M.have_d)
-					ob_flush(&M.drv);
-				if (poll(&p, 1, (int)(next - now) * 1000) == 0)
-					continue;
-			}
+			/* driver data is passed on before waiting:
+			 * ziomon_zfcpdd books it by the time it arrives */
+			if (M.have_d)
+				ob_flush(&M.drv);
+			ms = (next - now + 999999) / 1000000;
+			got = poll(&p, 1, ms > 86400000 ? 86400000 : (int)ms);
+			/* quiet until the deadline, or woken past it: the
+			 * interval ends before this read's records count */
+			if (!got || (got < 0 && errno == EINTR) || (got > 0 && mono_ns() >= next))
+				continue;
 		}
 		got = src_record(&s, &r);
 		if (got < 0)
@@ -228,12 +249,28 @@ static int run_live(char **devs, int n, u32 port)
 	return rc;
 }
 
+/* -i's names, each NAME.blktrace.N files, all merged by time as one
+ * trace (as blkparse merges its -i's) */
+static const char *in_names[REPLAY_FILES];
+static int in_n;
+
 static int run_files(void)
 {
-	int rc = merge_replay(M.in_name, record, &mon_stop);
+	unsigned long long errors = src_errors;	/* a read error ends a file quietly */
+	int i, rc;
 
+	merge_begin(MERGE_TIME, 1, NULL, &mon_stop);
+	for (i = 0; i < in_n; i++)
+		if (!merge_files(NULL, in_names[i], 0, REPLAY_FILES, "REPLAY_FILES", STREAM_BUF / REPLAY_FILES, 0, NULL))
+			return 1;
+	while (!mon_stop && merge_first >= 0) {
+		record(&merge_in[merge_first].head);
+		merge_pop();
+	}
+	rc = merge_end();
+	src_zero_report();
 	flush_interval(M.wall0 + M.interval);
-	return rc;
+	return rc || src_errors != errors;
 }
 
 /* ---- options, main ---- */
@@ -280,7 +317,13 @@ COLD static int options(int argc, char **argv)
 		case 'Q': M.msg_q_name = opt_arg; break;
 		case 'q': M.msg_q_id = atol(opt_arg); break;
 		case 'm': O.msg_id = atol(opt_arg); break;
-		case 'i': M.in_name = opt_arg; break;
+		case 'i':
+			if (in_n == REPLAY_FILES) {
+				warn_msg("more than %d -i (REPLAY_FILES)", REPLAY_FILES);
+				return 1;
+			}
+			in_names[in_n++] = opt_arg;
+			break;
 		case 't':
 			if (A.ndevs == CAP_DEVS) {
 				warn_msg("more than %d devices (CAP_DEVS)", CAP_DEVS);
@@ -318,7 +361,11 @@ COLD static int options(int argc, char **argv)
 		warn_msg("-I SECS is required and must be above 0");
 		return 1;
 	}
-	if (A.net.listen && (A.ndevs || M.in_name)) {
+	if (A.ndevs && in_n) {
+		warn_msg("-t or -i, not both");
+		return 1;
+	}
+	if (A.net.listen && (A.ndevs || in_n)) {
 		warn_msg("-l takes its records from the network: no -t or -i with it");
 		return 1;
 	}
@@ -400,9 +447,9 @@ COLD int monitor_main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	dc_init(&DC);
-	M.trace_clock = A.clock >= 0 ? A.clock : M.in_name != NULL;
-	if (M.in_name) {
-		char *b = str_find((char *)M.in_name, ".blktrace.");
+	M.trace_clock = A.clock >= 0 ? A.clock : in_n > 0;
+	for (int i = 0; i < in_n; i++) {
+		char *b = str_find((char *)in_names[i], ".blktrace.");
 
 		if (b)
 			*b = 0;
@@ -420,6 +467,6 @@ COLD int monitor_main(int argc, char **argv)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 	}
-	rc = A.ndevs || A.net.listen ? run_live(A.devs, A.ndevs, A.net.listen ? A.net.port : 0) : M.in_name ? run_files() : run_stdin();
+	rc = A.ndevs || A.net.listen ? run_live(A.devs, A.ndevs, A.net.listen ? A.net.port : 0) : in_n ? run_files() : run_stdin();
 	return report_end(rc);
 }

@@ -4,21 +4,28 @@
 # (tests/tools/monref.py), the binary records, the message queue, -d, -D.
 S=$FIX/stream/nullb0.stream
 M=$OUT/mon; rm -rf "$M"; mkdir -p "$M"
-# One wall-clock interval: all data at once, EOF half a second after it ends.
-# A loaded machine can stall the pipe across the first boundary (seen once in
-# CI: 338 of 10666 requests in the first second), so longer intervals follow.
-# Usage: once TXT CMD...; CMD gets -I N; 0 when TXT holds one device block,
-# CMD's exit status in once_rc.
+# One wall-clock interval: all data at once, EOF once the interval is
+# printed (paced.py waits for it: text to stdout, which blkiomon writes
+# line by line).  The interval ends a whole -I after the start; a machine
+# stalled that long splits the stream (the block then lacks requests:
+# blkiomon drops the rest at EOF, iomon prints a second block), so longer
+# intervals follow.
+# Usage: once TXT CMD...; CMD gets -I N -h - >TXT; 0 when TXT holds one
+# device block with every request, CMD's exit status in once_rc.
 once() {
 	local txt=$1 iv; shift
 	for iv in 1 4 15; do
-		( cat "$S"; sleep "$iv.5" ) | "$@" -I "$iv"; once_rc=$?
-		[ "$(grep -c '^device: ' "$txt")" = 1 ] && return 0
+		PACED_WAIT=$((iv + 30)) python3 "$TOOLS/paced.py" "$S" "$txt" 1 0 | "$@" -I "$iv" -h - >"$txt"; once_rc=$?
+		[ "$(grep -c '^device: ' "$txt")" = 1 ] && grep -q '^sizes read (bytes): num 5290,' "$txt" && return 0
 		echo "note: $1: the stream did not fit in a ${iv} s interval; trying a longer one" >&2
 	done
 	return 1
 }
-once "$M/h.txt" "$IOMON" monitor -h "$M/h.txt" -b "$M/b.bin" -D "$M/d.txt"
+# blkiomon's variance wraps sum*sum at 64 bits: mask var where it does (and drop the time lines)
+mask() { awk '{ if (match($0, /sum [0-9]+, squ/)) { s = substr($0, RSTART + 4, RLENGTH - 9) + 0;
+	if (s * s >= 18446744073709551616) sub(/var [-0-9.e+]+$/, "var (wraps in blkiomon)") } }
+	!/^time: / { print }' "$1"; }
+once "$M/h.txt" "$IOMON" monitor -b "$M/b.bin" -D "$M/d.txt"
 check "monitor: exit 0" test "$once_rc" = 0
 check "monitor: one interval, one device" test "$(grep -c '^device: 254,0$' "$M/h.txt")" = 1
 check "monitor: 424-byte binary record" test "$(stat -c %s "$M/b.bin")" = 424
@@ -31,11 +38,7 @@ while read -r name dir _ n _ sum _ var; do
 done <"$M/ref.txt"
 check "monitor -D: blkiomon's counters" grep -qE '^0 leftover, 10666 match, 0 mismatch, 0 driverdata, [0-9]+ overall$' "$M/d.txt"
 if command -v blkiomon >/dev/null; then
-	once "$M/bh.txt" blkiomon -h "$M/bh.txt" -b "$M/bb.bin" 2>/dev/null
-	# blkiomon's variance wraps sum*sum at 64 bits: mask var where it does
-	mask() { awk '{ if (match($0, /sum [0-9]+, squ/)) { s = substr($0, RSTART + 4, RLENGTH - 9) + 0;
-		if (s * s >= 18446744073709551616) sub(/var [-0-9.e+]+$/, "var (wraps in blkiomon)") } }
-		!/^time: / { print }' "$1"; }
+	once "$M/bh.txt" blkiomon -b "$M/bb.bin" 2>/dev/null
 	mask "$M/h.txt" >"$M/h.m"; mask "$M/bh.txt" >"$M/bh.m"
 	same "monitor: text as blkiomon's (time and wrapped variances aside)" "$M/h.m" "$M/bh.m"
 	tail -c +9 "$M/b.bin" >"$M/b.tail"; tail -c +9 "$M/bb.bin" >"$M/bb.tail"
@@ -48,6 +51,57 @@ if command -v blkiomon >/dev/null; then
 	check "monitor: blkiomon prints nothing for the same replay" test ! -s "$M/bh2.txt"
 else
 	skip "monitor against blkiomon" "Debian's blkiomon is not installed"
+fi
+# A paced stream (issue 27): blkiomon's interval thread wakes at start +
+# k*I, start read to the nanosecond, and its reader counts each record
+# when it arrives.  The stream's two halves arrive 0.6 s and 1.4 s after
+# the start (the feeder's clock; the monitor's starts within a few ms of
+# it), 0.4 s either side of the first interval's end at 1 s: each half is
+# one interval's.  (Ends on whole seconds, or a read's records counted
+# before the clock is looked at, put a boundary elsewhere or split a
+# half.)  The feeder ends the stream once two intervals are printed.
+# Expected: each half's counts computed from the half alone (monref.py;
+# a request whose D is in the first half and C in the second counts in
+# the second), and blkiomon's text and records on the same paced stream.
+paced() {	# PREFIX MONITOR...: -I 1, text in PREFIX.txt, records in PREFIX.bin
+	local o=$1; shift
+	PACED_SPLIT=$o.half python3 "$TOOLS/paced.py" "$S" "$o.txt" 2 0.6 1.4 | "$@" -I 1 -h - -b "$o.bin" >"$o.txt"
+}
+counts() {	# TEXT: "N read R write W" for interval N
+	awk '/^device: / { n++ } /^sizes (read|write) / { c[n, $2] = $5 }
+		END { for (i = 1; i <= n; i++) printf "%d read %s write %s\n", i, c[i, "read"], c[i, "write"] }' "$1" | tr -d ,
+}
+# Started half-way through a wall-clock second, so that ends on whole
+# seconds (0.5 s and 1.5 s after the start) would put both halves in one
+# interval every time.
+python3 -c 'import time; time.sleep((0.5 - time.time()) % 1)'
+if command -v blkiomon >/dev/null; then
+	paced "$M/pb" blkiomon 2>"$M/pb.err" & pb=$!
+fi
+paced "$M/pi" "$IOMON" monitor
+python3 "$TOOLS/monref.py" "$M/pi.half.0" >"$M/pi.ref0"
+python3 "$TOOLS/monref.py" "$S" >"$M/pi.ref"
+python3 - "$M/pi.ref0" "$M/pi.ref" >"$M/pi.want" <<'PY'
+import sys
+def nums(f):
+    return {l.split()[1]: int(l.split()[3]) for l in open(f) if l.startswith("sizes ")}
+a, t = nums(sys.argv[1]), nums(sys.argv[2])
+print("1 read %d write %d" % (a["read"], a["write"]))
+print("2 read %d write %d" % (t["read"] - a["read"], t["write"] - a["write"]))
+PY
+counts "$M/pi.txt" >"$M/pi.got"
+same "monitor, paced stream: each half counted in its own interval ($(echo $(cat "$M/pi.want")))" "$M/pi.got" "$M/pi.want"
+check "monitor, paced stream: two binary records" test "$(stat -c %s "$M/pi.bin")" = 848
+if need "monitor, paced stream, against blkiomon" blkiomon; then
+	wait $pb
+	counts "$M/pb.txt" >"$M/pb.got"
+	same "monitor, paced stream: per-interval read and write counts as blkiomon's" "$M/pi.got" "$M/pb.got"
+	mask "$M/pi.txt" >"$M/pi.m"; mask "$M/pb.txt" >"$M/pb.m"
+	same "monitor, paced stream: text as blkiomon's (time and wrapped variances aside)" "$M/pi.m" "$M/pb.m"
+	notime() { python3 -c 'import sys; d = open(sys.argv[1], "rb").read()
+sys.stdout.buffer.write(b"".join(d[i + 8:i + 424] for i in range(0, len(d), 424)))' "$1"; }
+	notime "$M/pi.bin" >"$M/pi.bt"; notime "$M/pb.bin" >"$M/pb.bt"
+	same "monitor, paced stream: binary records as blkiomon's (time aside)" "$M/pi.bt" "$M/pb.bt"
 fi
 # 0 us D-to-C (null_blk, NVMe): blkiomon divides by zero
 python3 - "$M/zero.stream" <<'PY'
@@ -83,6 +137,24 @@ fi
 ( cd "$FIX/mq-randrw" && "$IOMON" monitor -I 1 -i nullb0 -h - ) >"$M/f2.txt"
 same "monitor -i: the same text twice (trace clock)" "$M/f1.txt" "$M/f2.txt"
 check "monitor -i: matched requests reported" grep -q '^sizes read (bytes): num [1-9]' "$M/f1.txt"
+# -i repeated (issue 27): every input is used, merged by time as one
+# trace, as blkparse merges its -i's (blkiomon itself has no -i: its
+# options are b:d:D:h:I:Q:q:m:V).  Before, the last -i alone was read.
+# Expected: each device's block as its input alone gives it.
+blk() { awk -v d="$2" '/^time: |^$/ { next } /^device: / { on = ($2 == d) } on' "$1"; }	# TEXT DEV
+for n in nullb0 nullb1; do
+	( cd "$FIX/two-devs" && "$IOMON" monitor -I 1000000 -i $n -h - ) >"$M/i-$n.txt"
+done
+( cd "$FIX/two-devs" && "$IOMON" monitor -I 1000000 -i nullb0 -i nullb1.blktrace.0 -h - ) >"$M/i-both.txt"
+check "monitor -i A -i B: a block for each input's device" test "$(grep -c '^device: ' "$M/i-both.txt")" = 2
+blk "$M/i-nullb0.txt" 254,0 >"$M/i-0.exp"; blk "$M/i-both.txt" 254,0 >"$M/i-0.got"
+same "monitor -i A -i B: A's device as -i A alone gives it" "$M/i-0.got" "$M/i-0.exp"
+blk "$M/i-nullb1.txt" 254,1 >"$M/i-1.exp"; blk "$M/i-both.txt" 254,1 >"$M/i-1.got"
+same "monitor -i A -i B: B's device as -i B alone gives it" "$M/i-1.got" "$M/i-1.exp"
+"$IOMON" monitor -I 1 -t /dev/null -i x </dev/null >/dev/null 2>"$M/i-t.err"; rc=$?
+check "monitor -t with -i: refused, not one of them ignored" sh -c "test $rc = 1 && grep -q -- '-t or -i, not both' '$M/i-t.err'"
+"$IOMON" monitor -I 1 $(printf -- '-i x%d ' $(seq 17)) </dev/null >/dev/null 2>"$M/i-17.err"; rc=$?
+check "monitor: 17 -i are refused, naming the limit" sh -c "test $rc = 1 && grep -q 'more than 16 -i (REPLAY_FILES)' '$M/i-17.err'"
 # exports: Prometheus text (checked by promtool when Debian's prometheus is
 # installed) and JSON lines (parsed strictly, values as in the text)
 ( cd "$FIX/mq-randrw" && "$IOMON" monitor -I 1 -i nullb0 -h "$M/x.txt" --prom "$M/x.prom" --json "$M/x.json" )
