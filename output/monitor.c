@@ -140,14 +140,6 @@ static int buffered_record(const struct src *s)
 	return have >= REC_V7_LEN && (rec_decode(s->buf + s->pos, have, &r) > 0 || rec_unfilled(s->buf + s->pos));
 }
 
-static u64 mono_ns(void)
-{
-	struct timespec t;
-
-	clock_now(CLOCK_MONOTONIC, &t);
-	return (u64)t.tv_sec * 1000000000u + (u64)t.tv_nsec;
-}
-
 /* blkiomon's intervals on a stream: a thread sleeps to start + k*I (the
  * clock read to the nanosecond as it starts, after the outputs and the
  * queue are open; the time line says start's second + k*I), while the
