@@ -103,6 +103,7 @@ SRCS := \
 	capture/relay.c \
 	capture/runs.c \
 	capture/source.c \
+	capture/stage.c \
 	capture/sys.c \
 	capture/tpevent.c \
 	capture/tracefs.c \

@@ -41,6 +41,12 @@ void cap_last_round(void);	/* the same once the buffers are drained: the stream 
  * with nothing to read is marked ~0. */
 void cap_mark(u32 cpu, u64 t);
 int cap_stage_high(void);	/* the stream's stage half full: read every CPU now */
+/* capture/stage.c: a stream's records held until every CPU is read past
+ * them, then merged by time into out_write (device 0, CPU 0) or the sink */
+int stage_put(const void *p, size_t n);
+void stage_round(int last);
+void stage_report(void);	/* what it had to drop or let out of order, said */
+int out_write(struct tdev *d, u32 cpu, const void *p, size_t n);	/* to a file or stdout */
 int cap_wait(void);	/* poll timeout in ms; -1: -w is over */
 int relay_run(void);		/* 0, 1 (failed), RUN_FALLBACK */
 int relay_kill(void);

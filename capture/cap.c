@@ -22,12 +22,6 @@
 struct cap C;
 static u8 cap_buf[CAP_BUF];
 static volatile sig_atomic_t cap_stop;
-static void stage_emit(u64 until);
-/* the stream's stage, below */
-static u8 stage[CAP_STAGE], stage_o[STAGE_OUT];
-static u32 stage_len, stage_olen;
-static u64 mark[CAP_CPUS];
-static u64 watermark(void);
 
 static void on_stop(int sig)
 {
@@ -55,14 +49,25 @@ int cap_stopping(void)
 	return cap_stop;
 }
 
-void cap_round(void)
+static void round_last(int last)
 {
 	if (C.cfg.to_stdout && !C.cfg.host)
-		stage_emit(watermark());
+		stage_round(last);
 	if (C.cfg.host)
 		net_round();
 	if (C.cfg.round)
 		C.cfg.round(C.cfg.ctx);
+}
+
+void cap_round(void)
+{
+	round_last(0);
+}
+
+/* After the drain: every record is in hand, the stream goes out whole. */
+void cap_last_round(void)
+{
+	round_last(1);
 }
 
 /* How long the capture loop may sleep in poll(); -1 when -w has run out.
@@ -158,7 +163,7 @@ static void cut_whole(int fd, const u8 *p, size_t done, u64 start)
 /* Every byte reaches the file or the capture stops: a full disk or a
  * reader that went away ends the run cleanly, kernel state torn down,
  * with one message (the writes after it are refused quietly). */
-static int out_write(struct tdev *d, u32 cpu, const void *p, size_t n)
+int out_write(struct tdev *d, u32 cpu, const void *p, size_t n)
 {
 	const u8 *b = p;
 	u64 start = d->bytes[cpu];
@@ -192,155 +197,6 @@ static int out_write(struct tdev *d, u32 cpu, const void *p, size_t n)
 fail:
 	cap_fail();
 	return -1;
-}
-
-/* ---- one stream in time order ----
- * Each CPU's buffer holds its records in time order, but a round reads
- * the CPUs one after another: written as read, a stream goes back in time
- * at each CPU (blkparse then prints wrapped times).  So a stream's records
- * wait in the stage until every CPU has been read past them: a backend
- * marks each CPU with the clock taken before it read that CPU dry (every
- * record stamped earlier is then in hand), and the records older than the
- * oldest mark go out merged by time.  Whole records only. */
-static u64 stage_full;	/* times the stage filled before every CPU was read */
-static u64 stage_bad;	/* bytes that were no whole record: dropped */
-
-void cap_mark(u32 cpu, u64 t)
-{
-	if (cpu < CAP_CPUS)
-		mark[cpu] = t;
-}
-
-static u64 watermark(void)
-{
-	u64 w = ~0ull;
-	u32 c;
-
-	for (c = 0; c < C.ncpu; c++)
-		if (mark[c] < w)
-			w = mark[c];
-	return w;
-}
-
-static void stage_flush(void)
-{
-	if (stage_olen && !C.write_failed) {
-		if (C.cfg.sink) {
-			if (C.cfg.sink(C.cfg.ctx, stage_o, stage_olen))
-				cap_fail();
-		} else {
-			/* one output for the merged stream: device 0's CPU 0 */
-			u64 b = C.dev[0].bytes[0];
-
-			out_write(&C.dev[0], 0, stage_o, stage_olen);
-			C.dev[0].bytes[0] = b;	/* counted where it was read */
-		}
-	}
-	stage_olen = 0;
-}
-
-static u64 rec_time(const u8 *p)
-{
-	u64 t;
-
-	memcpy(&t, p + 8, 8);	/* v7 and v8 alike, in the kernel's order */
-	return t;
-}
-
-static u32 rec_len(const u8 *p)
-{
-	u16 pl;
-
-	if (p[0] == 8) {	/* the magic's low byte: v8 */
-		memcpy(&pl, p + 50, 2);
-		return REC_V8_LEN + pl;
-	}
-	memcpy(&pl, p + 46, 2);
-	return REC_V7_LEN + pl;
-}
-
-/* The stage's records older than until, merged by time and written; the
- * rest kept, each run's in its order. */
-static void stage_emit(u64 until)
-{
-	static struct { u32 at, end; u64 t; } run[STAGE_RUNS];
-	u32 n = 0, o = 0, keep = 0, i;
-	u64 last = 0;
-
-	while (o + REC_V7_LEN <= stage_len) {
-		u64 t = rec_time(stage + o);
-		u32 l = rec_len(stage + o);
-
-		if (o + l > stage_len) {	/* not a record: cannot be, counted if it is */
-			stage_bad += stage_len - o;
-			stage_len = o;
-			break;
-		}
-		if (!n || (t < last && n < STAGE_RUNS)) {
-			run[n].at = o;
-			run[n++].t = t;
-		}
-		run[n - 1].end = o + l;
-		last = t;
-		o += l;
-	}
-	if (o < stage_len) {
-		stage_bad += stage_len - o;
-		stage_len = o;
-	}
-	for (;;) {
-		u32 b = n, l;
-
-		for (i = 0; i < n; i++)
-			if (run[i].at < run[i].end && run[i].t < until && (b == n || run[i].t < run[b].t))
-				b = i;
-		if (b == n)
-			break;
-		l = rec_len(stage + run[b].at);
-		if (stage_olen + l > STAGE_OUT)
-			stage_flush();
-		memcpy(stage_o + stage_olen, stage + run[b].at, l);
-		stage_olen += l;
-		run[b].at += l;
-		if (run[b].at < run[b].end)
-			run[b].t = rec_time(stage + run[b].at);
-	}
-	stage_flush();
-	for (i = 0; i < n; i++) {
-		memmove(stage + keep, stage + run[i].at, run[i].end - run[i].at);
-		keep += run[i].end - run[i].at;
-	}
-	stage_len = keep;
-}
-
-static int stage_put(const void *p, size_t n)
-{
-	if (n > CAP_STAGE - stage_len) {
-		stage_emit(watermark());
-		if (n > CAP_STAGE - stage_len) {
-			stage_full++;
-			stage_emit(~0ull);
-		}
-	}
-	memcpy(stage + stage_len, p, n);
-	stage_len += (u32)n;
-	return C.write_failed ? -1 : 0;
-}
-
-/* After the drain: every record is in hand, the stage goes out whole. */
-void cap_last_round(void)
-{
-	u32 c;
-
-	for (c = 0; c < CAP_CPUS; c++)
-		mark[c] = ~0ull;
-	cap_round();
-}
-
-/* half full: the backend should read every CPU now */
-int cap_stage_high(void)
-{
-	return stage_len > CAP_STAGE / 2;
 }
 
 int cap_write(struct tdev *d, u32 cpu, const void *p, size_t n)
@@ -507,13 +363,7 @@ static void summary(void)
 		all += cap_sum_dev(C.cfg.to_stdout ? 2 : 1, d->name, d->bytes, d->out, C.ncpu, d->dropped);
 	}
 	cap_sum_drops(all, lost);
-	if (stage_bad)
-		warn_msg("the stream's order buffer met %llu bytes that were no whole record: dropped",
-			 (unsigned long long)stage_bad);
-	if (stage_full)
-		warn_msg("the stream's order buffer (CAP_STAGE, %u KiB) filled %llu times before every CPU "
-			 "had been read: records there may be out of time order", CAP_STAGE >> 10,
-			 (unsigned long long)stage_full);
+	stage_report();
 }
 
 /* ---- options trace and btrace share ---- */

@@ -350,68 +350,21 @@ static void visit(u32 cpu, size_t chunk)
 		cap_mark(cpu, t);
 }
 
-int relay_run(void)
-{
-	static struct pollfd pfd[CAP_DEVS * CAP_CPUS];
-	static u16 who[CAP_DEVS * CAP_CPUS][2];
-	/* room behind a read for the rest of a record it cut */
-	size_t chunk = C.cfg.buf_size < CAP_BUF / 2 ? C.cfg.buf_size : CAP_BUF / 2;
-	u32 i, c, n = 0;
-	u64 swept = 0;
-	int rc;
+static struct pollfd pfd[CAP_DEVS * CAP_CPUS];
+static u16 who[CAP_DEVS * CAP_CPUS][2];	/* pfd's device and CPU */
 
-	if (!have_debugfs()) {
-		warn_msg("debugfs is not available at %s", C.cfg.debugfs);
-		return RUN_FALLBACK;
-	}
-	for (i = 0; i < C.ndev; i++) {
-		if ((rc = setup(&C.dev[i]))) {
-			teardown_all();
-			return rc == RUN_FALLBACK ? rc : 1;
-		}
-		C.dev[i].setup = C.dev[i].fd >= 0;	/* else skipped (skip_bad) */
-	}
-	for (i = 0; i < C.ndev; i++)
-		if (C.dev[i].setup && (rc = open_relay(&C.dev[i]))) {
-			teardown_all();
-			return rc;
-		}
-	for (i = 0; i < C.ndev; i++)
-		for (c = 0; c < C.ncpu; c++)
-			if (C.dev[i].relay[c] >= 0) {
-				if (!C.cfg.to_stdout && cap_write(&C.dev[i], c, "", 0)) {
-					teardown_all();
-					return 1;
-				}
-				pfd[n] = (struct pollfd){ C.dev[i].relay[c], POLLIN, 0 };
-				who[n][0] = (u16)i, who[n][1] = (u16)c;
-				n++;
-			}
-	for (i = 0; i < C.ndev; i++)
-		if (C.dev[i].setup && ioctl(C.dev[i].fd, K_BLKTRACESTART)) {
-			warn_msg("BLKTRACESTART %s failed: %s", C.dev[i].path, strerror(errno));
-			teardown_all();
-			return 1;
-		}
-	for (c = 0; c < C.ncpu; c++) {
-		for (i = 0; i < C.ndev && C.dev[i].relay[c] < 0; i++)
-			;
-		cap_mark(c, i < C.ndev ? 0 : ~0ull);
-	}
-	for (i = 0; i < C.ndev && !C.dev[i].setup; i++)
-		;
-	if (i == C.ndev) {
-		warn_msg("no device could be traced");
-		teardown_all();
-		return 1;
-	}
-	/* said once the kernel traces, so a caller can start its load on it */
-	note_msg("capturing through relay (debugfs), version-%d records", C.dev[i].version);
+/* Until stopped: the CPUs whose sub-buffers poll says are done, at once;
+ * every CPU each CAP_POLL_MS, and when the stream's stage is half full
+ * (its oldest records wait for the CPUs not yet read). */
+static void loop(u32 n, size_t chunk)
+{
+	static u8 full[CAP_CPUS];
+	u64 swept = 0;
+	u32 i, c;
+
 	while (!cap_stopping()) {
-		int wait = cap_wait();
-		static u8 full[CAP_CPUS];
+		int wait = cap_wait(), all;
 		u64 now;
-		int all;
 
 		if (wait < 0)
 			break;
@@ -421,8 +374,6 @@ int relay_run(void)
 				if (pfd[i].revents & POLLIN)
 					full[who[i][1]] = 1;
 		now = mono_ms();
-		/* every CPU each CAP_POLL_MS, and when the stream's stage is
-		 * half full (its oldest wait for the CPUs not yet read) */
 		all = now - swept >= CAP_POLL_MS || cap_stage_high();
 		for (c = 0; c < C.ncpu && !C.write_failed; c++)
 			if (all || full[c])
@@ -440,6 +391,70 @@ int relay_run(void)
 		while (pump(&C.dev[who[i][0]], who[i][1], chunk) > 0)
 			;
 	cap_last_round();
+}
+
+/* Every device set up (or skipped), its relay files open and polled,
+ * tracing started; the number of files, else -1 (torn down) with *rc. */
+static int start(int *rc)
+{
+	u32 i, c, n = 0;
+
+	for (i = 0; i < C.ndev; i++) {
+		if ((*rc = setup(&C.dev[i]))) {
+			*rc = *rc == RUN_FALLBACK ? *rc : 1;	/* said why: not tracefs's to try */
+			goto fail;
+		}
+		C.dev[i].setup = C.dev[i].fd >= 0;	/* else skipped (skip_bad) */
+	}
+	for (i = 0; i < C.ndev; i++)
+		if (C.dev[i].setup && (*rc = open_relay(&C.dev[i])))
+			goto fail;
+	*rc = 1;
+	for (i = 0; i < C.ndev; i++)
+		for (c = 0; c < C.ncpu; c++)
+			if (C.dev[i].relay[c] >= 0) {
+				if (!C.cfg.to_stdout && cap_write(&C.dev[i], c, "", 0))
+					goto fail;
+				pfd[n] = (struct pollfd){ C.dev[i].relay[c], POLLIN, 0 };
+				who[n][0] = (u16)i, who[n][1] = (u16)c;
+				n++;
+			}
+	if (!n) {
+		warn_msg("no device could be traced");
+		goto fail;
+	}
+	for (i = 0; i < C.ndev; i++)
+		if (C.dev[i].setup && ioctl(C.dev[i].fd, K_BLKTRACESTART)) {
+			warn_msg("BLKTRACESTART %s failed: %s", C.dev[i].path, strerror(errno));
+			goto fail;
+		}
+	for (c = 0; c < C.ncpu; c++) {
+		for (i = 0; i < C.ndev && C.dev[i].relay[c] < 0; i++)
+			;
+		cap_mark(c, i < C.ndev ? 0 : ~0ull);
+	}
+	return (int)n;
+fail:
+	teardown_all();
+	return -1;
+}
+
+int relay_run(void)
+{
+	/* room behind a read for the rest of a record it cut */
+	size_t chunk = C.cfg.buf_size < CAP_BUF / 2 ? C.cfg.buf_size : CAP_BUF / 2;
+	int n, rc = 0;
+	u32 i;
+
+	if (!have_debugfs()) {
+		warn_msg("debugfs is not available at %s", C.cfg.debugfs);
+		return RUN_FALLBACK;
+	}
+	if ((n = start(&rc)) < 0)
+		return rc;
+	/* said once the kernel traces, so a caller can start its load on it */
+	note_msg("capturing through relay (debugfs), version-%d records", C.dev[who[0][0]].version);
+	loop((u32)n, chunk);
 	for (i = 0; i < C.ndev; i++)
 		if (C.dev[i].setup)
 			C.dev[i].dropped = read_dropped(&C.dev[i]);

@@ -222,6 +222,51 @@ if live_ok "live capture"; then
 	else
 		skip "kernel without blktrace ioctls" "strace is not installed"
 	fi
+	# a full disk (issue 27, 7): one message naming the file, the capture
+	# stops by itself (exit 1), and what was written ends at a whole record
+	FD=$OUT/fulldisk; mkdir -p "$FD"; umount "$FD" 2>/dev/null
+	if mount -t tmpfs -o size=64k tmpfs "$FD" 2>/dev/null; then
+		rm -f "$OUT/fd.err"; timeout 60 "$IOMON" trace -d "$LOOP" -D "$FD" >/dev/null 2>"$OUT/fd.err" &
+		pid=$!; capturing "$OUT/fd.err" $pid
+		while kill -0 $pid 2>/dev/null; do dd if=/dev/zero of="$LOOP" bs=4k count=200 oflag=direct 2>/dev/null; done
+		wait $pid; rc=$?
+		check "full disk: the capture stops by itself, exit 1 ($rc)" test $rc = 1
+		check "full disk: one message, naming the file" test "$(grep -c 'No space left on device' "$OUT/fd.err")" = 1
+		check "full disk: the message names the file and says where it ends" \
+			grep -qE "write $FD/$LN\.blktrace\.[0-9]+: No space left on device; capture stopped, the file ends at its last whole record" "$OUT/fd.err"
+		( cd "$FD" && "$IOMON" parse -i "$LN" ) >"$OUT/fd.txt" 2>"$OUT/fd.perr"
+		check "full disk: iomon parse reads every file to its end, exit 0 ($?)" sh -c "test -s '$OUT/fd.txt' && ! grep -q . '$OUT/fd.perr'"
+		if have_oracle "t-trace.sh: full disk, against Debian's blkparse"; then
+			( cd "$FD" && blkparse -i "$LN" ) >"$OUT/fd.bp" 2>&1
+			same "full disk: Debian's blkparse reads the cut files as iomon does" "$OUT/fd.txt" "$OUT/fd.bp"
+		fi
+		umount "$FD"
+	else
+		skip "full disk" "cannot mount a small tmpfs"
+	fi
+	# relay's reads, here where lockdown refuses the kernel's relay files:
+	# the ioctls still work on a loop device, so -r points at a folder
+	# whose trace<cpu> are FIFOs fed with a real relay capture.  With 1 KiB
+	# reads (-b 1) most reads cut a record; a stream passes whole records
+	# only (the rest of a cut one read at once), so every record arrives.
+	# The feeder writes whole records, as a relay file holds them.
+	FR=$OUT/fakerelay; rm -rf "$FR"; mkdir -p "$FR/block/$LN"; : >"$FR/block/$LN/dropped"
+	RF=$TOP/tests/fixtures/mq-randrw
+	for c in 0 1; do mkfifo "$FR/block/$LN/trace$c"; done
+	ncpu=$(( $(sed 's/.*-//' /sys/devices/system/cpu/possible) + 1 ))
+	for c in $(seq 2 $((ncpu - 1))); do : >"$FR/block/$LN/trace$c"; done
+	{ for c in 0 1; do python3 "$TOP/tests/tools/relayfeed.py" "$RF/nullb0.blktrace.$c" "$FR/block/$LN/trace$c" & done; wait; } &
+	feeder=$!
+	timeout 60 "$IOMON" trace --backend=relay -r "$FR" -b 1 -d "$LOOP" -o - >"$OUT/fr.bin" 2>"$OUT/fr.err" &
+	pid=$!
+	wait $feeder; kill -INT $pid; wait $pid
+	check "relay reads cut mid-record (FIFOs): exit 0" test $? = 0
+	check "relay reads cut mid-record: nothing dropped as no whole record" sh -c "! grep -q 'no whole record' '$OUT/fr.err'"
+	fmt='%c %a %d %S %n %s\n'
+	"$IOMON" parse -i - -f "$fmt" <"$OUT/fr.bin" 2>/dev/null | grep -E '^[0-9]+ ' | sort >"$OUT/fr.got"
+	"$IOMON" parse -D "$RF" -i nullb0 -f "$fmt" 2>/dev/null | grep -E '^[0-9]+ ' | sort >"$OUT/fr.want"
+	check "relay reads cut mid-record: every record of both CPUs in the stream ($(wc -l <"$OUT/fr.want"))" \
+		sh -c "test -s '$OUT/fr.want' && cmp -s '$OUT/fr.got' '$OUT/fr.want'"
 	"$IOMON" trace -k -d "$LOOP" >/dev/null 2>"$OUT/k.err"
 	check "trace -k: exit 0" test $? = 0
 	losetup -d "$LOOP"

@@ -20,7 +20,7 @@ import sys
 ARCHES = ["s390x", "aarch64", "armhf"]
 # The objects that are one applet's own; the rest is shared by all.
 APPLETS = {
-    "trace, btrace": ["capture/cap.o", "capture/relay.o", "capture/tracefs.o", "capture/tpevent.o",
+    "trace, btrace": ["capture/cap.o", "capture/stage.o", "capture/relay.o", "capture/tracefs.o", "capture/tpevent.o",
                       "output/trace.o", "output/btrace.o"],
     "parse": ["output/parse.o", "output/bpevent.o", "output/bploop.o", "output/summary.o", "capture/window.o", "output/fmt.o", "match/procs.o", "match/track.o",
               "stats/iostats.o"],
