@@ -13,6 +13,7 @@
 # the write's dd starting (slow load; an upper bound) or ending (fast load).
 # plot -t writes its SVG at the end only: there is nothing live to watch.
 if live_ok "live" taskset setsid timeout; then
+	. "$TOOLS/livecheck.sh"
 	LI=$OUT/loop.img; rm -f "$LI"; truncate -s 64M "$LI"
 	LOOP=$(losetup -f --show "$LI"); LN=${LOOP#/dev/}
 	DEADLINE_MS=3000	# the requirement is 1 s; CI machines are slow
@@ -51,9 +52,6 @@ if live_ok "live" taskset setsid timeout; then
 	# (biotop's rows, dd's by pid), count (writes counted so far).
 	io_in() {	# FILE SECTOR: its write queued by dd and completed
 		grep -qE " Q +WS? $2 \+ 8 \[dd\]" "$1" && grep -qE " C +WS? $2 \+ 8 \[" "$1"
-	}
-	fast_n() {	# FILE ACTION: the fast writes' lines of ACTION
-		grep -cE " $2 +WS? (3[2-9]|4[0-7])[0-9]{3} \+ 8 \[" "$1"
 	}
 	top_n() { awk -v p="$1" '$1 == p && $2 == "dd" && $3 == "W" { n += $7 } END { print n + 0 }' "$OUT/view.txt"; }
 	count_n() {
@@ -219,61 +217,31 @@ if live_ok "live" taskset setsid timeout; then
 
 	# 9. Time order across CPUs (the issue's reproducer): direct writes
 	# from CPU 1, then buffered ones with conv=fsync from CPU 0, captured as
-	# a stream and, at the same time, as files.  The stream's records are
-	# also split into the per-CPU files a file capture writes: the same
-	# bytes, so blkparse, parse and btt must print for the stream exactly
-	# what they print for those files (a stream with CPU 0's records before
-	# CPU 1's wraps blkparse's times to 1266874889.7 s and its Throughput to
-	# 0KiB/s).
-	rm -rf "$OUT/of"; mkdir -p "$OUT/of" "$OUT/split"
+	# a stream and, at the same time, as files (a stream with CPU 0's
+	# records before CPU 1's wraps blkparse's times to 1266874889.7 s and
+	# its Throughput to 0KiB/s)
+	rm -rf "$OUT/of"; mkdir -p "$OUT/of"
 	start of trace -d "$LOOP" -D "$OUT/of"; ofp=$PID
 	start o trace -o - "$LOOP"; op=$PID
 	taskset -c 1 dd if=/dev/zero of="$LOOP" bs=4k count=2000 oflag=direct 2>/dev/null
 	taskset -c 0 dd if=/dev/zero of="$LOOP" bs=4k count=2000 seek=2000 conv=fsync 2>/dev/null
 	kill -INT $op $ofp; wait $op; wait $ofp
 	mv "$OUT/o.out" "$OUT/o.bin"
-	ord=$(python3 "$TOOLS/streamsplit.py" "$OUT/o.bin" "$OUT/split/$LN")
-	check "stream order: records in time order across CPUs ($ord)" sh -c "echo '$ord' | grep -q ' back 0 .* cpus 0,1 '"
-	# the naming of a stream (7,1) and of files (loop1) aside
-	norm() { sed -E '/^Input file /d; s/^(CPU[0-9]+|Total|Events) \([^)]*\)/\1 (DEV)/'; }
-	blkparse -i - <"$OUT/o.bin" 2>&1 | norm >"$OUT/o.bp"
-	(cd "$OUT/split" && blkparse -i "$LN" 2>&1) | norm >"$OUT/split.bp"
-	"$IOMON" parse -i - <"$OUT/o.bin" 2>&1 | norm >"$OUT/o.ip"
-	(cd "$OUT/split" && "$IOMON" parse -i "$LN" 2>&1) | norm >"$OUT/split.ip"
-	big() { awk '$1 ~ /^[0-9]+,[0-9]+$/ && $4 + 0 > 1e6 { n++ } END { print n + 0 }' "$1"; }
-	thru() { grep -m1 '^Throughput' "$1"; }
-	if have_oracle "stream order: against Debian's blkparse"; then
-		check "stream order: Debian's blkparse, no time over 1e6 s ($(big "$OUT/o.bp") lines)" test "$(big "$OUT/o.bp")" = 0
-		check "stream order: Debian's blkparse, a real Throughput line ($(thru "$OUT/o.bp"))" \
-			sh -c "grep -m1 '^Throughput' '$OUT/o.bp' | grep -qE '/ [1-9][0-9]*KiB/s$'"
-		same "stream order: Debian's blkparse prints for the stream what it prints for its records as files" "$OUT/o.bp" "$OUT/split.bp"
-		# the file capture beside it saw the same events (each capture
-		# stamps its own times; the order of events on two CPUs within a
-		# microsecond may differ between them: compared as sets)
-		(cd "$OUT/of" && blkparse -i "$LN" 2>&1) | norm | awk '$1 ~ /^[0-9]+,[0-9]+$/ { $4 = ""; print }' | sort >"$OUT/of.ev"
+	order_checks "stream order: " "$OUT/o" "$OUT/o.bin" "$LN"
+	# the file capture beside it saw the same events (each capture stamps
+	# its own times, so events on two CPUs a microsecond apart may come in
+	# either order: compared as sets)
+	if have_oracle; then
+		(cd "$OUT/of" && blkparse -i "$LN" 2>&1) | lc_norm | awk '$1 ~ /^[0-9]+,[0-9]+$/ { $4 = ""; print }' | sort >"$OUT/of.ev"
 		awk '$1 ~ /^[0-9]+,[0-9]+$/ { $4 = ""; print }' "$OUT/o.bp" | sort >"$OUT/o.ev"
 		same "stream order: the stream holds the events of a file capture run beside it" "$OUT/o.ev" "$OUT/of.ev"
-		if need "stream order: Debian's btt" btt; then
-			blkparse -i - -d "$OUT/o.dump" -O <"$OUT/o.bin" >/dev/null 2>&1
-			(cd "$OUT/split" && blkparse -i "$LN" -d "$OUT/split.dump" -O >/dev/null 2>&1)
-			(cd "$OUT" && btt -i o.dump -o o.btt >/dev/null 2>&1; btt -i split.dump -o split.btt >/dev/null 2>&1)
-			bigbtt() { awk '$1 ~ /^[A-Z]2[A-Z]$/ { for (i = 2; i <= NF; i++) if ($i + 0 > 1e6) n++ } END { print n + 0 }' "$1"; }
-			check "stream order: Debian's btt, no figure over 1e6 s ($(bigbtt "$OUT/o.btt.avg"))" test "$(bigbtt "$OUT/o.btt.avg")" = 0
-			same "stream order: Debian's btt prints for the stream what it prints for its records as files" "$OUT/o.btt.avg" "$OUT/split.btt.avg"
-		fi
 	fi
-	check "stream order: iomon parse, no time over 1e6 s ($(big "$OUT/o.ip") lines)" test "$(big "$OUT/o.ip")" = 0
-	check "stream order: iomon parse, a real Throughput line ($(thru "$OUT/o.ip"))" \
-		sh -c "grep -m1 '^Throughput' '$OUT/o.ip' | grep -qE '/ [1-9][0-9]*KiB/s$'"
-	same "stream order: iomon parse prints for the stream what it prints for its records as files" "$OUT/o.ip" "$OUT/split.ip"
-	(cd "$OUT" && "$IOMON" btt -i - -o o.ibtt <"$OUT/o.bin" >/dev/null 2>&1; cd split && "$IOMON" btt -i "$LN" -o ../split.ibtt >/dev/null 2>&1)
-	same "stream order: iomon btt prints for the stream what it prints for its records as files" "$OUT/o.ibtt.avg" "$OUT/split.ibtt.avg"
+	# conv=fsync sent flushes: their completions as relay records them
+	flush_sector_check "tracefs: " "$OUT/of" "$LN"
 
 	# 10. Ctrl-C: `trace -o - | tee FILE | monitor` in a process group of
 	# its own, as a terminal runs it; the fast load, then a write every
-	# 0.5 s, and SIGINT to the whole group during those.  tee dies at once,
-	# so only what reached it by then is kept: every write that ended a
-	# second or more before the Ctrl-C must be in FILE, whole and parseable.
+	# 0.5 s, and SIGINT to the whole group during those
 	rm -f "$OUT/c.err" "$OUT/c.bin" "$OUT/c.mon" "$OUT/c.log"
 	setsid bash -c 'exec 2>"$4"; "$1" trace -o - "$2" | tee "$3.bin" | "$1" monitor -I 2 -h "$3.mon"' - "$IOMON" "$LOOP" "$OUT/c" "$OUT/c.err" &
 	gp=$!
@@ -288,24 +256,6 @@ if live_ok "live" taskset setsid timeout; then
 	done
 	check "Ctrl-C: the pipeline's every process ends" poll 10 sh -c "! kill -0 -- -$gp 2>/dev/null"
 	kill $wd 2>/dev/null; wait $wd 2>/dev/null; wait $gp 2>/dev/null
-	ord=$(python3 "$TOOLS/streamsplit.py" "$OUT/c.bin")
-	"$IOMON" parse -i - <"$OUT/c.bin" >"$OUT/c.ip" 2>"$OUT/c.ipe"; prc=$?
-	# writes that ended a second before the Ctrl-C: the fast ones and these
-	old=$(awk -v k=$kt '$2 <= k - 1000 { print $1 }' "$OUT/c.log" | tr '\n' ' ')
-	miss=
-	[ "$(fast_n "$OUT/c.ip" Q)" = $N_FAST ] || miss="only $(fast_n "$OUT/c.ip" Q) of the fast load's $N_FAST queues"
-	for i in $old; do grep -qE " Q +WS? $((8000 + 8 * i)) \+ 8 \[dd\]" "$OUT/c.ip" || miss="$miss write $i (sector $((8000 + 8 * i)))"; done
-	issued=$(awk -v k=$kt '$2 <= k { n++ } END { print n + 0 }' "$OUT/c.log")
-	slowq=$(grep -cE " Q +WS? 80[0-9][0-9] \+ 8 \[dd\]" "$OUT/c.ip")
-	check "Ctrl-C: the file holds every write a second old ($N_FAST fast, the slow ones $old; $slowq of the $issued slow ones issued by then)" test -z "$miss"
-	check "Ctrl-C: the file is whole records ($ord)" sh -c "echo '$ord' | grep -q ' tail 0\$'"
-	check "Ctrl-C: iomon parse reads it, exit 0 ($prc), no time over 1e6 s" sh -c "[ $prc = 0 ] && grep -q '^Events (' '$OUT/c.ip' && [ $(big "$OUT/c.ip") = 0 ]"
-	if have_oracle; then
-		blkparse -i - <"$OUT/c.bin" >"$OUT/c.bp" 2>&1
-		check "Ctrl-C: Debian's blkparse reads it, no time over 1e6 s, a real Throughput line ($(thru "$OUT/c.bp"))" \
-			sh -c "[ $(big "$OUT/c.bp") = 0 ] && grep -m1 '^Throughput' '$OUT/c.bp' | grep -qE '/ [1-9][0-9]*KiB/s$'"
-	fi
-	COUNT=monitor; cp "$OUT/c.mon" "$OUT/view.txt" 2>/dev/null
-	check "Ctrl-C: monitor printed the fast load's writes before it ($(count_n) counted)" test "$(count_n)" -ge $N_FAST
+	ctrlc_checks "Ctrl-C: " "$OUT/c" "$OUT/c.bin" "$OUT/c.mon" "$OUT/c.log" "$kt"
 	losetup -d "$LOOP"
 fi
