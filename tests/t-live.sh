@@ -57,7 +57,7 @@ if live_ok "live" taskset setsid timeout; then
 	count_n() {
 		case $COUNT in
 		monitor) awk '/^sizes write/ { sub(/,/, "", $5); n += $5 } END { print n + 0 }' "$OUT/view.txt" ;;
-		btt) awk '$1 == "Q2C" { n += $NF } END { print n + 0 }' "$OUT/view.txt" ;;
+		btt) awk '$1 == "D2C" { n += $NF } END { print n + 0 }' "$OUT/view.txt" ;;
 		esac
 	}
 	has_slow() {	# I PID

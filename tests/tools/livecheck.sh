@@ -23,7 +23,7 @@ order_checks() {
 	local T=$1 P=$2 S=$3 N=$4 ord
 	rm -rf "$P.split"; mkdir -p "$P.split"
 	ord=$(python3 "$TOOLS/streamsplit.py" "$S" "$P.split/$N")
-	check "${T}records in time order across CPUs ($ord)" sh -c "echo '$ord' | grep -q ' back 0 .* cpus 0,1 '"
+	check "${T}records in time order across CPUs ($ord)" sh -c "echo '$ord' | grep -q ' back 0 .* cpus 0,1 tail 0 bad_magic_at -1\$'"
 	if have_oracle "${T}against Debian's blkparse"; then
 		blkparse -i - <"$S" 2>&1 | lc_norm >"$P.bp"
 		(cd "$P.split" && blkparse -i "$N" 2>&1) | lc_norm >"$P.split.bp"
@@ -68,7 +68,7 @@ ctrlc_checks() {
 	issued=$(awk -v k="$K" '$2 <= k { n++ } END { print n + 0 }' "$LOG")
 	slowq=$(grep -cE " Q +WS? 80[0-9][0-9] \+ 8 \[dd\]" "$P.ip")
 	check "${T}the file holds every write a second old ($N_FAST fast, the trickle's ${old% }; $slowq of the $issued trickle writes issued by then)${miss:+: missing $miss}" test -z "$miss"
-	check "${T}the file is whole records ($ord)" sh -c "echo '$ord' | grep -q ' tail 0\$'"
+	check "${T}the file is whole records ($ord)" sh -c "echo '$ord' | grep -q ' tail 0 bad_magic_at -1\$'"
 	check "${T}iomon parse reads it, exit 0 ($prc), no time over 1e6 s" sh -c "[ $prc = 0 ] && grep -q '^Events (' '$P.ip' && [ $(big "$P.ip") = 0 ]"
 	if have_oracle; then
 		blkparse -i - <"$B" >"$P.bp" 2>&1

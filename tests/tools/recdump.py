@@ -23,6 +23,10 @@ for name in args:
             m = struct.unpack_from("<I", data, off)[0]
             order = "<" if (m & 0xffffff00) == 0x65617400 else ">"
         h = struct.unpack_from(order + "IIQQIIIIIHH", data, off)
+        if (h[0] & 0xffffff00) != 0x65617400:
+            print("recdump: %s: no blktrace magic at byte %d; the rest left out" % (name, off), file=sys.stderr)
+            off = len(data)
+            break
         if off + 48 + h[10] > len(data):
             break
         pdu = data[off + 48:off + 48 + h[10]]

@@ -7,8 +7,8 @@
 #   NAME slow I START SEEN ALIVE      write I (sector 8000+8I), its dd's start
 #   NAME fast START END FIRST ALL ALIVE   2000 writes (sectors 32000..47992)
 #   NAME final SLOW FAST              what the output held once the capture ended
-# SEEN, FIRST, ALL are -1 when the guest waited PATIENCE ms in vain (or did
-# not wait: after one write never showed, the rest are not waited for);
+# SEEN, FIRST, ALL are -1 when the guest waited PATIENCE ms in vain; after
+# one slow write never showed, the rest are not waited for (SEEN -2);
 # ALIVE is 1 when the capture was still running as the line showed.
 # The host asserts on these (the guest only records), then compares the
 # stream's order, the Ctrl-C pipeline's file and the two backends' records.
@@ -48,7 +48,7 @@ top_n() { awk -v p="$1" '$1 == p && $2 == "dd" && $3 == "W" { n += $7 } END { pr
 count_n() {
 	case $COUNT in
 	monitor) awk '/^sizes write/ { sub(/,/, "", $5); n += $5 } END { print n + 0 }' /tmp/view.txt ;;
-	btt) awk '$1 == "Q2C" { n += $NF } END { print n + 0 }' /tmp/view.txt ;;
+	btt) awk '$1 == "D2C" { n += $NF } END { print n + 0 }' /tmp/view.txt ;;
 	esac
 }
 has_slow() {	# I PID
@@ -84,7 +84,7 @@ loads() {
 		n=0; while ! grep -qs "^$i " /tmp/slow.log && [ $n -lt 100 ]; do n=$((n + 1)); sleep 0.1; done
 		set -- $(grep "^$i " /tmp/slow.log)
 		if [ -n "$skip" ]; then
-			echo "$name slow $i $2 -1 1" >> $L
+			echo "$name slow $i $2 -2 1" >> $L
 		elif within "$2" has_slow $i "$4"; then
 			alive $pid; echo "$name slow $i $2 $SEEN $A" >> $L
 		else
@@ -127,7 +127,7 @@ start() {
 KIND=text VIEW=v_pipe
 v_pipe() { cp /out/p.txt /tmp/view.txt; }
 timeout 120 iomon trace -o - $D 2> /out/p.err | timeout 120 iomon parse -i - > /out/p.txt &
-said /out/p.err; PID=$(pidof -s iomon trace 2>/dev/null)
+said /out/p.err
 # the tracer's pid: the iomon whose stderr is p.err (pidof cannot tell the two apart)
 for q in $(pidof iomon); do [ "$(readlink /proc/$q/fd/2)" = /out/p.err ] && PID=$q; done
 loads stream $PID
