@@ -33,7 +33,7 @@ order_checks() {
 		if need "${T}Debian's btt" btt; then
 			blkparse -i - -d "$P.dump" -O <"$S" >/dev/null 2>&1
 			(cd "$P.split" && blkparse -i "$N" -d "$P.split.dump" -O >/dev/null 2>&1)
-			btt -i "$P.dump" -o "$P.btt" >/dev/null 2>&1; btt -i "$P.split.dump" -o "$P.split.btt" >/dev/null 2>&1
+			(cd "$(dirname "$P")" && btt -i "$P.dump" -o "$P.btt" >/dev/null 2>&1; btt -i "$P.split.dump" -o "$P.split.btt" >/dev/null 2>&1)
 			local bigbtt='$1 ~ /^[A-Z]2[A-Z]$/ { for (i = 2; i <= NF; i++) if ($i + 0 > 1e6) n++ } END { print n + 0 }'
 			check "${T}Debian's btt, no figure over 1e6 s ($(awk "$bigbtt" "$P.btt.avg"))" test "$(awk "$bigbtt" "$P.btt.avg")" = 0
 			same "${T}Debian's btt prints for the stream what it prints for its records as files" "$P.btt.avg" "$P.split.btt.avg"
