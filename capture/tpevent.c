@@ -88,7 +88,8 @@ static u32 rwbs_bits(const char *s)
 	switch (*s) {
 	case 'W': a |= TC(TC_WRITE); s++; break;
 	case 'D': a |= TC(TC_WRITE) | TC(TC_DISCARD); s++; if (*s == 'E') s++; break;
-	case 'F': a |= TC(TC_FLUSH); s++; break;
+	/* blktrace files every op that is not a write as a read: a flush too */
+	case 'F': a |= TC(TC_FLUSH) | TC(TC_READ); s++; break;
 	case 'R': a |= TC(TC_READ); s++; break;
 	case 'N': s++; break;
 	}
