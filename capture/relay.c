@@ -298,7 +298,8 @@ static ssize_t pump(struct tdev *d, u32 cpu, size_t max)
 /* The reader onto one CPU (0), or back where it may run (cpu = -1). */
 static int on_cpu(int cpu)
 {
-	static unsigned long home[CAP_CPUS / (8 * sizeof(long))], one[CAP_CPUS / (8 * sizeof(long))];
+	/* as many CPUs as the kernel may have (getaffinity refuses fewer) */
+	static unsigned long home[(CAP_CPUS > 1024 ? CAP_CPUS : 1024) / (8 * sizeof(long))], one[sizeof(home) / sizeof(long)];
 	static int saved, at = -1;
 
 	if (!saved)

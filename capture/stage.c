@@ -9,6 +9,8 @@
 #include <string.h>
 #include "capture/backend.h"
 
+/* a relay chunk (half of CAP_BUF, and the rest of its last record) fits */
+_Static_assert(CAP_STAGE >= CAP_BUF, "CAP_STAGE holds a read of CAP_BUF");
 static u8 stage[CAP_STAGE], stage_o[STAGE_OUT];
 static u32 stage_len, stage_olen;
 static u64 mark[CAP_CPUS];
