@@ -286,11 +286,13 @@ guest_hung() {
 	fi
 }
 
-# guest_scenario SCRIPT: the guest's script with tests/vm/guest.sh in front
-# (what every VM scenario shares); prints the combined file's path.
+# guest_scenario SCRIPT [SHARED...]: the guest's script with tests/vm/guest.sh
+# (what every VM scenario shares) and any SHARED files in front; prints the
+# combined file's path.
 guest_scenario() {
-	local s=$OUT/scen-$(basename "$(dirname "$1")").sh
-	cat "$TOP/tests/vm/guest.sh" "$1" >"$s" && echo "$s"
+	local s=$OUT/scen-$(basename "$(dirname "$1")").sh f=$1
+	shift
+	cat "$TOP/tests/vm/guest.sh" "$@" "$f" >"$s" && echo "$s"
 }
 
 # twin_checks TAG IOMON-TEXT BLKTRACE-TEXT: a VM capture by iomon against

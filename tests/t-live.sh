@@ -47,43 +47,8 @@ if live_ok "live" taskset setsid timeout; then
 		now; LAT=$((NOW - s))
 	}
 
-	# What each consumer shows, as $OUT/view.txt (VIEW: a command that
-	# writes it), read by KIND's predicates: text (blkparse's lines), top
-	# (biotop's rows, dd's by pid), count (writes counted so far).
-	io_in() {	# FILE SECTOR: its write queued by dd and completed
-		grep -qE " Q +WS? $2 \+ 8 \[dd\]" "$1" && grep -qE " C +WS? $2 \+ 8 \[" "$1"
-	}
-	top_n() { awk -v p="$1" '$1 == p && $2 == "dd" && $3 == "W" { n += $7 } END { print n + 0 }' "$OUT/view.txt"; }
-	count_n() {
-		case $COUNT in
-		monitor) awk '/^sizes write/ { sub(/,/, "", $5); n += $5 } END { print n + 0 }' "$OUT/view.txt" ;;
-		btt) awk '$1 == "D2C" { n += $NF } END { print n + 0 }' "$OUT/view.txt" ;;
-		esac
-	}
-	has_slow() {	# I PID
-		$VIEW 2>/dev/null
-		case $KIND in
-		text) io_in "$OUT/view.txt" $((8000 + 8 * $1)) ;;
-		top) [ "$(top_n "$2")" -ge 1 ] ;;
-		count) [ "$(count_n)" -ge $(($1 + 1)) ] ;;
-		esac
-	}
-	has_first_fast() {
-		$VIEW 2>/dev/null
-		case $KIND in
-		text) io_in "$OUT/view.txt" 32000 ;;
-		top) [ "$(top_n "$FAST_PID")" -ge 1 ] ;;
-		count) [ "$(count_n)" -gt $N_SLOW ] ;;
-		esac
-	}
-	has_fast() {
-		$VIEW 2>/dev/null
-		case $KIND in
-		text) [ "$(fast_n "$OUT/view.txt" Q)" = $N_FAST ] && [ "$(fast_n "$OUT/view.txt" C)" = $N_FAST ] ;;
-		top) [ "$(top_n "$FAST_PID")" = $N_FAST ] ;;
-		count) [ "$(count_n)" -ge $((N_SLOW + N_FAST)) ] ;;
-		esac
-	}
+	VIEWF=$OUT/view.txt
+	. "$TOP/tests/vm/livepred.sh"
 	shown() {	# what the view holds of the fast load, for a failure's message
 		case $KIND in
 		text) echo "$(fast_n "$OUT/view.txt" Q) queued and $(fast_n "$OUT/view.txt" C) completed shown" ;;

@@ -92,7 +92,7 @@ else
 	V=$OUT/vm; K=/tmp/iomon-vm-live; rm -rf "$V"
 	cp "$IOMON" "$OUT/iomon"
 	# timeout signals the whole process group, qemu included
-	if K=$K EXTRA_BIN="$OUT/iomon" timeout -k 10 900 bash "$VMCAP" "$V" "$(guest_scenario "$TOP/tests/vm/live.sh")" >"$OUT/vm.log" 2>&1 &&
+	if K=$K EXTRA_BIN="$OUT/iomon" timeout -k 10 900 bash "$VMCAP" "$V" "$(guest_scenario "$TOP/tests/vm/live.sh" "$TOP/tests/vm/livepred.sh")" >"$OUT/vm.log" 2>&1 &&
 	   grep -q '^done$' "$V/live.log" 2>/dev/null; then
 		pass "VM 6.1 boots and runs the live scenario"
 		for n in stream dir btrace top monitor btt; do live_checks "$V" $n; done

@@ -41,40 +41,7 @@ slow_load() {	# LOG
 		j=$((j + 1)); sleep 0.5
 	done
 }
-# the consumer's output as /tmp/view.txt ($VIEW), read as $KIND
-io_in() { grep -qE " Q +WS? $2 \+ 8 \[dd\]" "$1" && grep -qE " C +WS? $2 \+ 8 \[" "$1"; }
-fast_n() { grep -cE " $2 +WS? (3[2-9]|4[0-7])[0-9]{3} \+ 8 \[" "$1"; }
-top_n() { awk -v p="$1" '$1 == p && $2 == "dd" && $3 == "W" { n += $7 } END { print n + 0 }' /tmp/view.txt; }
-count_n() {
-	case $COUNT in
-	monitor) awk '/^sizes write/ { sub(/,/, "", $5); n += $5 } END { print n + 0 }' /tmp/view.txt ;;
-	btt) awk '$1 == "D2C" { n += $NF } END { print n + 0 }' /tmp/view.txt ;;
-	esac
-}
-has_slow() {	# I PID
-	$VIEW 2>/dev/null
-	case $KIND in
-	text) io_in /tmp/view.txt $((8000 + 8 * $1)) ;;
-	top) [ "$(top_n "$2")" -ge 1 ] ;;
-	count) [ "$(count_n)" -ge $(($1 + 1)) ] ;;
-	esac
-}
-has_first_fast() {
-	$VIEW 2>/dev/null
-	case $KIND in
-	text) io_in /tmp/view.txt 32000 ;;
-	top) [ "$(top_n "$FAST_PID")" -ge 1 ] ;;
-	count) [ "$(count_n)" -gt $N_SLOW ] ;;
-	esac
-}
-has_fast() {
-	$VIEW 2>/dev/null
-	case $KIND in
-	text) [ "$(fast_n /tmp/view.txt Q)" = $N_FAST ] && [ "$(fast_n /tmp/view.txt C)" = $N_FAST ] ;;
-	top) [ "$(top_n "$FAST_PID")" = $N_FAST ] ;;
-	count) [ "$(count_n)" -ge $((N_SLOW + N_FAST)) ] ;;
-	esac
-}
+VIEWF=/tmp/view.txt
 # loads NAME PID: the slow load, then the fast one, each I/O waited for
 loads() {
 	name=$1 pid=$2 skip=
