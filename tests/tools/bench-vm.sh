@@ -14,6 +14,7 @@ VMCAP=../shared/tools/vm-capture.sh
 B=${BENCH_DIR:-/tmp/iomon-bench}; O=$B/vm; rm -rf "$O"
 cp iomon "$B/iomon"
 # the guest's load and line stamps (static: the guest has no libc)
+command -v musl-gcc >/dev/null || { echo "bench-vm: needs musl-gcc (musl-tools)"; exit 0; }
 musl-gcc -O2 -static -o "$B/livelat" tests/tools/livelat.c -lpthread
 cat tests/vm/guest.sh tests/vm/bench.sh >"$B/bench-guest.sh"	# (said, made)
 EXTRA_BIN="$B/iomon $B/livelat" bash "$VMCAP" "$O" "$B/bench-guest.sh" >/dev/null 2>&1 || true
