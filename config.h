@@ -178,6 +178,10 @@
 #ifndef CAP_POLL_MS
 #define CAP_POLL_MS 250
 #endif
+/* ... and with one stream out (-o -, every live applet's records) */
+#ifndef CAP_LIVE_MS
+#define CAP_LIVE_MS 50
+#endif
 
 /* One stream (-o -, and every live applet's records) in time order
  * across CPUs: what a round read waits here until every CPU has been read

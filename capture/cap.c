@@ -76,15 +76,24 @@ int cap_wait(void)
 {
 	static u64 end;
 	u64 t;
+	int p = cap_period();
 
 	if (!C.cfg.stopwatch)
-		return CAP_POLL_MS;
+		return p;
 	t = mono_ms();
 	if (!end)
 		end = t + (u64)C.cfg.stopwatch * 1000;
 	if (t >= end)
 		return -1;
-	return end - t < CAP_POLL_MS ? (int)(end - t) : CAP_POLL_MS;
+	return end - t < (u64)p ? (int)(end - t) : p;
+}
+
+/* How often every CPU is read: a stream's reader (a pipe into blkparse,
+ * btrace, top) sees a record within CAP_LIVE_MS, as blktrace's 50 ms poll
+ * into a pipe; files can wait CAP_POLL_MS. */
+int cap_period(void)
+{
+	return C.cfg.to_stdout && !C.cfg.host ? CAP_LIVE_MS : CAP_POLL_MS;
 }
 
 /* ---- output: per-CPU files or the stream ---- */

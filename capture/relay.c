@@ -4,7 +4,7 @@
  * block/NAME/trace<cpu> while tracing, STOP, drain, TEARDOWN.
  *
  * Live: the sub-buffer the kernel is filling is read too, at once when
- * poll() says one is done and every CAP_POLL_MS otherwise, so a quiet
+ * poll() says one is done and every cap_period() otherwise, so a quiet
  * device shows within that.  The kernel reserves a record's room and then
  * fills it with interrupts off on the CPU it runs on; a reader elsewhere
  * can read room reserved and not yet written (old bytes after the buffer
@@ -355,7 +355,7 @@ static struct pollfd pfd[CAP_DEVS * CAP_CPUS];
 static u16 who[CAP_DEVS * CAP_CPUS][2];	/* pfd's device and CPU */
 
 /* Until stopped: the CPUs whose sub-buffers poll says are done, at once;
- * every CPU each CAP_POLL_MS, and when the stream's stage is half full
+ * every CPU each cap_period(), and when the stream's stage is half full
  * (its oldest records wait for the CPUs not yet read). */
 static void loop(u32 n, size_t chunk)
 {
@@ -375,7 +375,7 @@ static void loop(u32 n, size_t chunk)
 				if (pfd[i].revents & POLLIN)
 					full[who[i][1]] = 1;
 		now = mono_ms();
-		all = now - swept >= CAP_POLL_MS || cap_stage_high();
+		all = now - swept >= (u64)cap_period() || cap_stage_high();
 		for (c = 0; c < C.ncpu && !C.write_failed; c++)
 			if (all || full[c])
 				visit(c, chunk);
