@@ -134,7 +134,7 @@ static int replay(const char *name)
 /* ---- live ---- */
 
 static struct src LS;
-static s64 live_next;
+static u64 live_next;	/* mono_ms of the next table; 0: no round yet */
 
 static void live_one(void *ctx, const struct rec *r)
 {
@@ -153,16 +153,24 @@ static int live_push(const void *p, size_t n)
 	return src_feed(&LS, p, n, live_round_records);
 }
 
+/* Tables follow the monotonic clock, checked at every round: the
+ * capture calls back every CAP_POLL_MS with or without records, so an
+ * idle disk still gets its (empty) table each interval and the count
+ * still ends the run.  A round late by more than an interval (a stalled
+ * machine) gives one table, not a burst. */
 static void live_round(void)
 {
+	u64 now, iv = (u64)T.interval * 1000;
+
 	live_round_records();
+	now = mono_ms();
 	/* The first interval starts once the first round is done: a tag
 	 * helper may take seconds to start, and records wait for it. */
 	if (!live_next)
-		live_next = wall_sec() + T.interval;
-	else if (wall_sec() >= live_next) {
-		print_table(live_next);
-		live_next += T.interval;
+		live_next = now + iv;
+	else if (now >= live_next && !T.done) {
+		print_table(wall_sec());
+		live_next = live_next + iv > now ? live_next + iv : now + iv;
 		if (T.count && !--T.count) {
 			T.done = 1;
 			kill(getpid(), SIGTERM);	/* the capture stops cleanly on it */
