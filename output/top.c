@@ -8,6 +8,8 @@
  * record on its stdin and says which tag each belongs to; rows are then
  * per tag instead of per process.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,21 +180,38 @@ static void live_round(void)
 	}
 }
 
-/* Every whole disk in /sys/block but loop, ram and zram devices, into
- * devs[], CAP_DEVS at most. */
+/* Every whole disk: each /sys/block entry with media (a size above 0)
+ * but loop, ram and zram devices, as /dev/NAME ('!' in the name is '/':
+ * cciss!c0d0), CAP_DEVS at most.  One that cannot be opened is skipped,
+ * said once: a capture would fail on it and take the others down too. */
 struct disks { char **devs; int n; };
 
 static long add_disk(const char *dir, const char *name, void *arg)
 {
 	static char names[CAP_DEVS][48];
 	struct disks *d = arg;
+	char *p = names[d->n % CAP_DEVS], *q;
+	u64 size;
+	int fd;
 
-	(void)dir;
-	if (name[0] == '.' || !strncmp(name, "loop", 4) || !strncmp(name, "ram", 3) || !strncmp(name, "zram", 4))
+	if (name[0] == '.' || !strncmp(name, "loop", 4) || !strncmp(name, "ram", 3) || !strncmp(name, "zram", 4) ||
+	    (!sys_u64f(&size, "%s/%s/size", dir, name) && !size))
 		return 0;
-	sfmt(names[d->n], sizeof(names[d->n]), "/dev/%s", name);
-	d->devs[d->n] = names[d->n];
-	return ++d->n == CAP_DEVS;
+	if (d->n == CAP_DEVS) {
+		warn_msg("more than %d disks (CAP_DEVS): %s and any after it not traced", CAP_DEVS, name);
+		return 1;
+	}
+	sfmt(p, sizeof(names[0]), "/dev/%s", name);
+	for (q = p; *q; q++)
+		if (*q == '!')
+			*q = '/';
+	if ((fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
+		warn_msg("%s: skipped, cannot open it (%s)", p, strerror(errno));
+		return 0;
+	}
+	close(fd);
+	d->devs[d->n++] = p;
+	return 0;
 }
 
 static int all_disks(char **devs)
@@ -276,12 +295,21 @@ static int run_replay(const char *in)
 	return replay(in);
 }
 
-/* -1: nothing to trace (said) */
+/* -1: nothing to trace (said).  Devices given must all be traced; of
+ * every whole disk, one the capture cannot take is skipped (skip_bad). */
 static int run_live(void)
 {
-	int rc;
+	struct cap_cfg c;
+	int i, every = !A.ndevs, rc;
 
-	if (!A.ndevs && !(A.ndevs = all_disks(A.devs))) {
+	if (every)
+		A.ndevs = all_disks(A.devs);
+	cap_defaults(&c);
+	c.skip_bad = every;
+	for (i = 0; i < A.ndevs; i++)
+		if (cap_add_device(A.devs[i]) && !every)
+			return -1;
+	if (!cap_ndev()) {
 		warn_msg("no disks to trace (give -d DEV)");
 		return -1;
 	}
@@ -290,7 +318,7 @@ static int run_live(void)
 	T.interval_live = 1;
 	ob_printf(&T.out, "Tracing... Output every %d secs. Hit Ctrl-C to end\n", T.interval);
 	ob_flush(&T.out);
-	rc = trace_devices(A.devs, A.ndevs, 0, 0, live_push, live_round);
+	rc = cap_run_plain(&c, live_push, live_round);
 	if (!T.done)	/* interrupted: biotop prints what it has */
 		print_table(wall_sec());
 	ob_puts(&T.out, "Detaching...\n");
