@@ -144,10 +144,49 @@ static void live_one(void *ctx, const struct rec *r)
 	top_record(r);
 }
 
-/* the round so far, merged by time across CPUs (capture/runs.c) */
+/* The round so far.  Only whole records reach top_record: bytes that do
+ * not decode (a capture that lost its place) are stepped over to the next
+ * record, counted and said once at the end, never re-read.  A stretch in
+ * time order (the capture merged it) is taken as it is, else merged by
+ * time across its CPUs' runs (capture/runs.c). */
+static unsigned long long live_bad;
+
 static void live_round_records(void)
 {
-	runs_merge(&LS, live_one, NULL);
+	u32 end = LS.len, at;
+	struct rec r;
+	int n = 0;
+
+	while (LS.pos < end) {
+		u64 t = 0;
+		int sorted = 1;
+
+		for (at = LS.pos; end - at >= REC_V7_LEN; at += (u32)n) {
+			if (rec_unfilled(LS.buf + at))
+				n = REC_V7_LEN;
+			else if ((n = rec_decode(LS.buf + at, end - at, &r)) <= 0)
+				break;
+			else if (r.time < t)
+				sorted = 0;
+			else
+				t = r.time;
+		}
+		LS.len = at;	/* whole records only, up to here */
+		if (!sorted)
+			runs_merge(&LS, live_one, NULL);
+		else
+			while (src_record(&LS, &r) > 0)
+				top_record(&r);
+		LS.len = end;
+		LS.pos = at;
+		if (end - at < REC_V7_LEN || !n)	/* the rest is to come */
+			break;
+		/* not a record: on to the next byte where one may start */
+		while (++at < end && end - at >= REC_V7_LEN && rec_decode(LS.buf + at, end - at, &r) < 0)
+			;
+		live_bad += at - LS.pos;
+		LS.pos = at;
+	}
 }
 
 static int live_push(const void *p, size_t n)
@@ -319,10 +358,12 @@ static int run_live(void)
 	ob_printf(&T.out, "Tracing... Output every %d secs. Hit Ctrl-C to end\n", T.interval);
 	ob_flush(&T.out);
 	rc = cap_run_plain(&c, live_push, live_round);
+	if (live_bad)
+		warn_msg("%llu bytes of the capture were not whole records; skipped", live_bad);
 	if (!T.done)	/* interrupted: biotop prints what it has */
 		print_table(wall_sec());
 	ob_puts(&T.out, "Detaching...\n");
-	return rc;
+	return rc || live_bad;
 }
 
 int top_main(int argc, char **argv)
