@@ -8,6 +8,8 @@
  * record on its stdin and says which tag each belongs to; rows are then
  * per tag instead of per process.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +26,10 @@ USAGE(top,
 " -C            don't clear the screen\n"
 " -r MAXROWS    rows to print (20)\n"
 " -p PID        only requests queued by PID\n"
-" -d DEV        trace DEV (repeatable); default: every whole disk\n"
+" -d DEV        trace DEV (repeatable); default: every whole disk, that is\n"
+"               /dev/NAME for each /sys/block/NAME with media (size above 0)\n"
+"               but loop*, ram* and zram*; one that cannot be opened is\n"
+"               skipped with a note\n"
 " -i NAME       replay NAME.blktrace.N files (or - for a stream) in trace time\n"
 " --tag-helper CMD  run CMD (sh -c); it reads each record (48-byte header in\n"
 "               host order, then its payload) on stdin and answers with host\n"
@@ -134,7 +139,7 @@ static int replay(const char *name)
 /* ---- live ---- */
 
 static struct src LS;
-static s64 live_next;
+static u64 live_next;	/* mono_ms of the next table; 0: no round yet */
 
 static void live_one(void *ctx, const struct rec *r)
 {
@@ -142,10 +147,49 @@ static void live_one(void *ctx, const struct rec *r)
 	top_record(r);
 }
 
-/* the round so far, merged by time across CPUs (capture/runs.c) */
+/* The round so far.  Only whole records reach top_record: bytes that do
+ * not decode (a capture that lost its place) are stepped over to the next
+ * record, counted and said once at the end, never re-read.  A stretch in
+ * time order (the capture merged it) is taken as it is, else merged by
+ * time across its CPUs' runs (capture/runs.c). */
+static unsigned long long live_bad;
+
 static void live_round_records(void)
 {
-	runs_merge(&LS, live_one, NULL);
+	u32 end = LS.len, at;
+	struct rec r;
+	int n = 0;
+
+	while (LS.pos < end) {
+		u64 t = 0;
+		int sorted = 1;
+
+		for (at = LS.pos; end - at >= REC_V7_LEN; at += (u32)n) {
+			if (rec_unfilled(LS.buf + at))
+				n = REC_V7_LEN;
+			else if ((n = rec_decode(LS.buf + at, end - at, &r)) <= 0)
+				break;
+			else if (r.time < t)
+				sorted = 0;
+			else
+				t = r.time;
+		}
+		LS.len = at;	/* whole records only, up to here */
+		if (!sorted)
+			runs_merge(&LS, live_one, NULL);
+		else
+			while (src_record(&LS, &r) > 0)
+				top_record(&r);
+		LS.len = end;
+		LS.pos = at;
+		if (end - at < REC_V7_LEN || !n)	/* the rest is to come */
+			break;
+		/* not a record: on to the next byte where one may start */
+		while (++at < end && end - at >= REC_V7_LEN && rec_decode(LS.buf + at, end - at, &r) < 0)
+			;
+		live_bad += at - LS.pos;
+		LS.pos = at;
+	}
 }
 
 static int live_push(const void *p, size_t n)
@@ -153,16 +197,24 @@ static int live_push(const void *p, size_t n)
 	return src_feed(&LS, p, n, live_round_records);
 }
 
+/* Tables follow the monotonic clock, checked at every round: the
+ * capture calls back every CAP_POLL_MS with or without records, so an
+ * idle disk still gets its (empty) table each interval and the count
+ * still ends the run.  A round late by more than an interval (a stalled
+ * machine) gives one table, not a burst. */
 static void live_round(void)
 {
+	u64 now, iv = (u64)T.interval * 1000;
+
 	live_round_records();
+	now = mono_ms();
 	/* The first interval starts once the first round is done: a tag
 	 * helper may take seconds to start, and records wait for it. */
 	if (!live_next)
-		live_next = wall_sec() + T.interval;
-	else if (wall_sec() >= live_next) {
-		print_table(live_next);
-		live_next += T.interval;
+		live_next = now + iv;
+	else if (now >= live_next && !T.done) {
+		print_table(wall_sec());
+		live_next = live_next + iv > now ? live_next + iv : now + iv;
 		if (T.count && !--T.count) {
 			T.done = 1;
 			kill(getpid(), SIGTERM);	/* the capture stops cleanly on it */
@@ -170,21 +222,38 @@ static void live_round(void)
 	}
 }
 
-/* Every whole disk in /sys/block but loop, ram and zram devices, into
- * devs[], CAP_DEVS at most. */
+/* Every whole disk: each /sys/block entry with media (a size above 0)
+ * but loop, ram and zram devices, as /dev/NAME ('!' in the name is '/':
+ * cciss!c0d0), CAP_DEVS at most.  One that cannot be opened is skipped,
+ * said once: a capture would fail on it and take the others down too. */
 struct disks { char **devs; int n; };
 
 static long add_disk(const char *dir, const char *name, void *arg)
 {
 	static char names[CAP_DEVS][48];
 	struct disks *d = arg;
+	char *p = names[d->n % CAP_DEVS], *q;
+	u64 size;
+	int fd;
 
-	(void)dir;
-	if (name[0] == '.' || !strncmp(name, "loop", 4) || !strncmp(name, "ram", 3) || !strncmp(name, "zram", 4))
+	if (name[0] == '.' || !strncmp(name, "loop", 4) || !strncmp(name, "ram", 3) || !strncmp(name, "zram", 4) ||
+	    (!sys_u64f(&size, "%s/%s/size", dir, name) && !size))
 		return 0;
-	sfmt(names[d->n], sizeof(names[d->n]), "/dev/%s", name);
-	d->devs[d->n] = names[d->n];
-	return ++d->n == CAP_DEVS;
+	if (d->n == CAP_DEVS) {
+		warn_msg("more than %d disks (CAP_DEVS): %s and any after it not traced", CAP_DEVS, name);
+		return 1;
+	}
+	sfmt(p, sizeof(names[0]), "/dev/%s", name);
+	for (q = p; *q; q++)
+		if (*q == '!')
+			*q = '/';
+	if ((fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
+		warn_msg("%s: skipped, cannot open it (%s)", p, strerror(errno));
+		return 0;
+	}
+	close(fd);
+	d->devs[d->n++] = p;
+	return 0;
 }
 
 static int all_disks(char **devs)
@@ -268,12 +337,21 @@ static int run_replay(const char *in)
 	return replay(in);
 }
 
-/* -1: nothing to trace (said) */
+/* -1: nothing to trace (said).  Devices given must all be traced; of
+ * every whole disk, one the capture cannot take is skipped (skip_bad). */
 static int run_live(void)
 {
-	int rc;
+	struct cap_cfg c;
+	int i, every = !A.ndevs, rc;
 
-	if (!A.ndevs && !(A.ndevs = all_disks(A.devs))) {
+	if (every)
+		A.ndevs = all_disks(A.devs);
+	cap_defaults(&c);
+	c.skip_bad = every;
+	for (i = 0; i < A.ndevs; i++)
+		if (cap_add_device(A.devs[i]) && !every)
+			return -1;
+	if (!cap_ndev()) {
 		warn_msg("no disks to trace (give -d DEV)");
 		return -1;
 	}
@@ -282,11 +360,13 @@ static int run_live(void)
 	T.interval_live = 1;
 	ob_printf(&T.out, "Tracing... Output every %d secs. Hit Ctrl-C to end\n", T.interval);
 	ob_flush(&T.out);
-	rc = trace_devices(A.devs, A.ndevs, 0, 0, live_push, live_round);
+	rc = cap_run_plain(&c, live_push, live_round);
+	if (live_bad)
+		warn_msg("%llu bytes of the capture were not whole records; skipped", live_bad);
 	if (!T.done)	/* interrupted: biotop prints what it has */
 		print_table(wall_sec());
 	ob_puts(&T.out, "Detaching...\n");
-	return rc;
+	return rc || live_bad;
 }
 
 int top_main(int argc, char **argv)

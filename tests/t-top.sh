@@ -20,7 +20,7 @@ tlpid=
 if live_ok "top live --tag-helper"; then
 	TI2=$OUT/top-loop2.img; rm -f "$TI2"; truncate -s 8M "$TI2"
 	TL2=$(losetup -f --show "$TI2"); TN2=${TL2#/dev/}
-	rm -f "$OUT/tl.err"; "$IOMON" top -C -d "$TL2" --tag-helper "$TOP/stats/tag-by-pid.py" 2 3 >"$OUT/tl.txt" 2>"$OUT/tl.err" &
+	rm -f "$OUT/tl.err"; timeout 60 "$IOMON" top -C -d "$TL2" --tag-helper "$TOP/stats/tag-by-pid.py" 2 3 >"$OUT/tl.txt" 2>"$OUT/tl.err" &
 	tlpid=$!; capturing "$OUT/tl.err" $tlpid; dd if=/dev/zero of="$TL2" bs=4k count=100 oflag=direct 2>/dev/null
 fi
 for f in mq-randrw ext4 discard-flush remap; do
@@ -156,6 +156,72 @@ if live_ok "top live screen" tmux; then
 	check "top live: no tracefs instance left" gone "$(cat "$OUT/tt.pid")"
 	$TS kill-server 2>/dev/null
 	losetup -d "$TL"; rm -f "$TI"
+fi
+
+# Live on a loop device of its own.  Tables follow the clock, not the
+# records: idle, top still prints COUNT tables and ends by itself; under a
+# slow load (a 4 KiB write every 0.5 s) and a fast one, the writes show in
+# a table while top still runs.  Each step polls for what it needs to see
+# (a slow machine is slower, not wrong), never a fixed sleep.
+if live_ok "top live: idle, slow and fast loads"; then
+	TI3=$OUT/top-loop3.img; rm -f "$TI3"; truncate -s 8M "$TI3"
+	TL3=$(losetup -f --show "$TI3"); TN3=${TL3#/dev/}
+	timeout 30 "$IOMON" top -C -d "$TL3" 1 2 >"$OUT/idle.txt" 2>"$OUT/idle.err"
+	rc=$?
+	check "top live, idle: -d $TN3 1 2 prints 2 tables ($(grep -c '^PID' "$OUT/idle.txt")) and exits 0 by itself ($rc)" \
+		sh -c "test $rc = 0 && test \$(grep -c '^PID' '$OUT/idle.txt') = 2 && grep -q '^Detaching' '$OUT/idle.txt'"
+	# FILE MIN-IO [PID]: a table row of at least MIN-IO writes on $TN3 is in
+	# FILE, and PID (top) still runs after it was seen
+	row_on() {
+		awk -v d="$TN3" -v m="$2" 'NF == 9 && $3 == "W" && $6 == d && $7 >= m { f = 1 } END { exit !f }' "$1" &&
+			{ [ -z "${3:-}" ] || kill -0 "$3" 2>/dev/null; }
+	}
+	live_load() {	# NAME MIN-IO LOAD
+		local tp lp rc
+		rm -f "$OUT/lv.err"; "$IOMON" top -C -d "$TL3" 1 >"$OUT/lv.txt" 2>"$OUT/lv.err" &
+		tp=$!; capturing "$OUT/lv.err" $tp
+		( while :; do eval "$3"; done ) >/dev/null 2>&1 &
+		lp=$!
+		check "top live, $1: $TN3's writes in a table while top runs" poll 20 row_on "$OUT/lv.txt" "$2" $tp
+		kill $lp; wait $lp 2>/dev/null
+		kill -INT $tp; wait $tp; rc=$?
+		check "top live, $1: Ctrl-C ends it, exit 0 ($rc), nothing damaged" \
+			sh -c "test $rc = 0 && ! grep -qE 'not whole records|bad trace magic' '$OUT/lv.err'"
+	}
+	live_load "slow load (a 4 KiB write every 0.5 s)" 1 "dd if=/dev/zero of=$TL3 bs=4k count=1 oflag=direct; sleep 0.5"
+	live_load "fast load (dd of 2000 writes)" 500 "dd if=/dev/zero of=$TL3 bs=4k count=2000 oflag=direct"
+
+	# Every whole disk (no -d), in a mount namespace whose /sys/block and
+	# /dev list crafted disks: xa is the loop device, xb a block node with
+	# no driver (open: ENXIO), xc has no media (size 0), loop9 is a loop
+	# device.  Only xb is said (skipped); xa is traced, the rest left out.
+	free=$(awk '/^Block/ { b = 1 } b && $1 ~ /^[0-9]+$/ { u[$1] = 1 }
+		END { for (m = 60; m < 64; m++) if (!u[m]) { print m; exit } }' /proc/devices)
+	if ! need "top, every whole disk: one that cannot be opened is skipped" unshare mknod; then :
+	elif [ -z "$free" ]; then
+		skip "top, every whole disk: one that cannot be opened is skipped" "no free block major in 60-63 for a node without a driver"
+	else
+		( while :; do dd if=/dev/zero of="$TL3" bs=4k count=50 oflag=direct; sleep 0.2; done ) >/dev/null 2>&1 &
+		lp=$!
+		timeout 30 unshare -m sh -c '
+			mount -t tmpfs none /sys/block && mount -t tmpfs none /dev || exit 125
+			for d in xa:16384 xb:16384 xc:0 loop9:16384; do
+				mkdir /sys/block/${d%:*} && echo ${d#*:} >/sys/block/${d%:*}/size || exit 125
+			done
+			mknod /dev/null c 1 3 && mknod /dev/xa b ${1%:*} ${1#*:} && mknod /dev/xb b $2 0 && mknod /dev/xc b $2 1 || exit 125
+			exec "$3" top -C 1 2' _ "$(cat /sys/block/$TN3/dev)" "$free" "$IOMON" >"$OUT/every.txt" 2>"$OUT/every.err"
+		rc=$?
+		kill $lp; wait $lp 2>/dev/null
+		if [ $rc = 125 ]; then
+			skip "top, every whole disk: one that cannot be opened is skipped" "could not craft /sys/block and /dev in a mount namespace"
+		else
+			check "top, every whole disk: exit 0 ($rc), 2 tables" sh -c "test $rc = 0 && test \$(grep -c '^PID' '$OUT/every.txt') = 2"
+			check "top, every whole disk: the unopenable one skipped with one note, no other said" \
+				sh -c "grep -q '^top: /dev/xb: skipped, cannot open it' '$OUT/every.err' && test \$(grep -cE '/dev/(x[abc]|loop9)' '$OUT/every.err') = 1"
+			check "top, every whole disk: the others traced (xa, the loop device, in a row)" row_on "$OUT/every.txt" 1
+		fi
+	fi
+	losetup -d "$TL3"; rm -f "$TI3"
 fi
 
 # The tag table in the tiny build (TOP_TAGS 2): tags past it are counted
