@@ -222,10 +222,14 @@ $(BIN): $(UNSTRIPPED)
 # iomon and the original tools' names (blktrace, blkparse, ...); LINKS=all
 # adds the generic ones (parse, trace, top, ...).  A name that is already
 # something other than a link to iomon (Debian's blkparse, procps' top) is
-# left alone and listed.
+# left alone and listed.  The man pages (docs/man) go to share/man.
+MANDIR ?= $(PREFIX)/share/man
 install: iomon
 	install -D -m 0755 iomon $(DESTDIR)$(PREFIX)/bin/iomon
 	./iomon --install $(if $(filter all,$(LINKS)),--all )$(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8
+	install -m 0644 $(wildcard docs/man/*.1) $(DESTDIR)$(MANDIR)/man1
+	install -m 0644 $(wildcard docs/man/*.8) $(DESTDIR)$(MANDIR)/man8
 
 # What building, the demo and the tests need, from Debian's packages
 # (installed as root; otherwise listed).  make demo and make check do their

@@ -70,6 +70,8 @@ if has check; then
 	command -v tmux >/dev/null || opt+=(tmux)
 	# plot's SVG checked as XML and looked at as a picture (t-plot.sh)
 	command -v xmllint >/dev/null || need+=(libxml2-utils)
+	# the man pages' lint (t-man.sh)
+	command -v mandoc >/dev/null || need+=(mandoc)
 	command -v chromium >/dev/null || need+=(chromium)
 fi
 if has all; then
