@@ -247,11 +247,14 @@ static long add_disk(const char *dir, const char *name, void *arg)
 	for (q = p; *q; q++)
 		if (*q == '!')
 			*q = '/';
-	if ((fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
+	/* no driver, no media: skipped; refused (EPERM from a device cgroup,
+	 * lockdown) stays, since tracefs traces it without opening it */
+	if ((fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 && errno != EPERM && errno != EACCES) {
 		warn_msg("%s: skipped, cannot open it (%s)", p, strerror(errno));
 		return 0;
 	}
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	d->devs[d->n++] = p;
 	return 0;
 }
