@@ -4,6 +4,7 @@
 //sources: capture/record.c capture/relay.c capture/runs.c capture/source.c
 //sources: capture/stage.c capture/sys.c capture/tpevent.c capture/tracefs.c
 //sources: capture/zout.c capture/zsrc.c
+//option: NET capture/addr.c capture/net.c capture/netsrv.c
 /* trace: blktrace, capture from the kernel into NAME.blktrace.CPU files or
  * one stream on stdout (the capture itself is capture/cap.c). */
 #include <string.h>

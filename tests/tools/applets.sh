@@ -9,6 +9,8 @@
 #   //sources: FILE...             what it needs beyond the core (CORE in the
 #                                  Makefile), repeatable; @NAME stands for
 #                                  what applet NAME's //sources: lines name
+#   //option: NAME FILE...         a part a build may leave out (make NO=NAME):
+#                                  built with -DIOMON_NO_NAME, without FILEs
 # and its usage text as USAGE(id, ...) (iomon.h).  Adding an applet is one
 # such file.  POSIX sh and awk only: it runs on a fresh machine.
 #
@@ -110,5 +112,6 @@ put() {	# FILE: from stdin, only when different
 			else if ($0 ~ /^stats\//) r = 3; else if ($0 ~ /^output\//) r = 4; print r " " $0 }' |
 		LC_ALL=C sort -u | sed 's/^[0-9] / /' | tr -d '\n'
 	echo
+	for f in output/*.c; do sed -n 's/^\/\/option: \([A-Z0-9_]*\) \(.*\)/OPTION_\1 := \2/p' "$f"; done
 } >"$G/srcs.mk.new" && put "$G/srcs.mk"
 rm -f "$B" "$B.sel" "$B.in"
