@@ -185,7 +185,8 @@ $(STAMP): FORCE
 build/packtext: tests/tools/packtext.c
 	@mkdir -p $(dir $@)
 	cc -O2 -Wall -Wextra -o $@ $<
-$(USAGE_C): build/packtext $(SRCS)
+# (srcs.mk: a build dir's applets changed, so its texts and link do)
+$(USAGE_C): build/packtext $(SRCS) $(G)/srcs.mk
 	build/packtext $@ $(SRCS)
 
 $(B)/obj/%.o: %.c $(HDRS) $(STAMP)
@@ -197,7 +198,7 @@ $(ZDIR)/libzstd.a:
 $(B)/obj/capture/zsrc.o $(B)/obj/capture/zout.o: $(ZLIB)
 
 # The link map tells make size which object each global came from.
-$(UNSTRIPPED): $(OBJS) $(ZLIB)
+$(UNSTRIPPED): $(OBJS) $(ZLIB) $(G)/srcs.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--gc-sections -Wl,-Map=$(B)/iomon.map -o $@ $(OBJS) $(ZLIB)
 
