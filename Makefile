@@ -43,12 +43,42 @@ ZLIB := $(ZDIR)/libzstd.a
 endif
 # The stripped x86_64 binary may not grow past this (make size, t-size.sh);
 # with zstd, past its own budget.
-ifeq ($(ZSTD),1)
-SIZE_BUDGET ?= 524288
+ZBUDGET := $(if $(filter 1,$(ZSTD)),327680,0)
+ifneq ($(PROFILE),)
+SIZE_BUDGET ?= $(shell echo $$(($(BUDGET_$(PROFILE)) + $(ZBUDGET))))
 else
-SIZE_BUDGET ?= 196608
+SIZE_BUDGET ?= $(shell echo $$((196608 + $(ZBUDGET))))
 endif
 CROSS_ARCHES := s390x aarch64 armhf
+
+# Which applets: each is one driver (output/*.c) whose header block names
+# it and the sources it needs (tests/tools/applets.sh).  APPLETS="blktrace
+# blkparse" builds only those (names or links), with only their help, into
+# build/custom/; PROFILE=NAME builds a profile's into build/profile-NAME/
+# (build/ARCH/profile-NAME/ with ARCH).  Neither: every applet, ./iomon.
+# Each profile has its budget, x86_64 stripped (make size, t-size.sh).
+PROFILES := capture initramfs
+PROFILE_capture := blktrace
+PROFILE_initramfs := blktrace btrace blkparse blkiomon
+# NO=NAME...: parts the drivers' //option: lines let a build leave out
+# (NET: trace's network mode, -h and -l)
+NO_capture := NET
+NO_initramfs := NET
+BUDGET_capture := 40960
+BUDGET_initramfs := 81920
+ifneq ($(PROFILE),)
+ifeq ($(PROFILE_$(PROFILE)),)
+$(error PROFILE=$(PROFILE): one of $(PROFILES), or none for every applet)
+endif
+override APPLETS := $(PROFILE_$(PROFILE))
+NO ?= $(NO_$(PROFILE))
+SUB := /profile-$(PROFILE)
+else ifneq ($(strip $(APPLETS)),)
+SUB := /custom
+endif
+# the generated sources (arch-independent): the table, the usage texts,
+# the source list
+G := build$(SUB)
 
 ifeq ($(ARCH),)
 # The product is built with musl-gcc and nothing else: a missing musl is an
@@ -59,13 +89,13 @@ CC := musl-gcc
 else ifneq ($(CC),musl-gcc)
 $(warning CC=$(CC): not the product build (static musl); size, heap and RSS checks do not hold for it)
 endif
-B := build
+B := build$(SUB)
 # arrays aligned as the psABI asks, not to 32 bytes for vector loads that
 # this code does not make (464 bytes of padding); x86's own flag, so only
 # when this machine is one
 XFLAGS := $(if $(filter x86_64 i%86,$(shell uname -m)),-malign-data=abi)
-BIN := iomon
-UNSTRIPPED := iomon_unstripped
+BIN := $(if $(SUB),$(B)/iomon,iomon)
+UNSTRIPPED := $(if $(SUB),$(B)/iomon_unstripped,iomon_unstripped)
 STRIP := strip
 else
 # gcc triplet, musl triplet, qemu-user binary
@@ -81,74 +111,29 @@ SPECS = $(or $(firstword $(wildcard /usr/lib/$(word 2,$(XT))/musl-gcc.specs \
 	build/sysroot/$(ARCH)/usr/lib/$(word 2,$(XT))/musl-gcc.specs)), \
 	$(error no musl for $(ARCH): run tests/tools/setup-deps.sh as root))
 CC = $(word 1,$(XT))-gcc -specs $(SPECS)
-B := build/$(ARCH)
+B := build/$(ARCH)$(SUB)
 BIN := $(B)/iomon
 UNSTRIPPED := $(B)/iomon_unstripped
 STRIP := $(word 1,$(XT))-strip
 QEMU := $(word 3,$(XT))
 endif
 
-SRCS := \
-	applet.c \
-	base.c \
-	libc.c \
-	text.c \
-	tz.c \
-	capture/addr.c \
-	capture/cap.c \
-	capture/merge.c \
-	capture/net.c \
-	capture/netsrv.c \
-	capture/record.c \
-	capture/relay.c \
-	capture/runs.c \
-	capture/source.c \
-	capture/stage.c \
-	capture/sys.c \
-	capture/tpevent.c \
-	capture/tracefs.c \
-	capture/window.c \
-	capture/zout.c \
-	capture/zsrc.c \
-	match/dcpair.c \
-	match/inflight.c \
-	match/procs.c \
-	match/taghelper.c \
-	match/track.c \
-	stats/exact.c \
-	stats/bttios.c \
-	stats/bttproc.c \
-	stats/bttrange.c \
-	stats/bttrb.c \
-	stats/bttseek.c \
-	stats/bttstat.c \
-	stats/iostats.c \
-	stats/monstat.c \
-	stats/plotstat.c \
-	stats/topstat.c \
-	output/bpevent.c \
-	output/bpin.c \
-	output/bploop.c \
-	output/btrace.c \
-	output/btt.c \
-	output/bttexp.c \
-	output/bttfiles.c \
-	output/bttrep.c \
-	output/export.c \
-	output/fmt.c \
-	output/monitor.c \
-	output/parse.c \
-	output/plot.c \
-	output/plotsvg.c \
-	output/summary.c \
-	output/top.c \
-	output/toptable.c \
-	output/trace.c
+# What every applet has; the rest is the applets' (build/srcs.mk, from
+# their drivers' //sources: lines).
+.DEFAULT_GOAL := all
+CORE := applet.c base.c libc.c text.c tz.c
+APPLETS_C := $(G)/applets.c
+include $(G)/srcs.mk
+$(G)/srcs.mk: FORCE
+	@sh tests/tools/applets.sh $(G) $(APPLETS)
+$(APPLETS_C): $(G)/srcs.mk
+SRCS := $(CORE) $(filter-out $(foreach o,$(NO),$(OPTION_$(o))),$(APPLET_SRCS))
+CPPFLAGS += $(NO:%=-DIOMON_NO_%)
 # every header: a new one triggers rebuilds without naming it here
 HDRS := $(wildcard *.h */*.h)
 # The applets' USAGE() texts, packed into one generated source (iomon.h)
-USAGE_C := build/usage.c
-OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/$(USAGE_C:.c=.o)
+USAGE_C := $(G)/usage.c
+OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/$(USAGE_C:.c=.o) $(B)/obj/$(APPLETS_C:.c=.o)
 # The objects built for speed: monitor's per-request figures (-Oz divides
 # three times a request where -O2 multiplies) and btt's per-event figures
 # (1.5 KB for 4.2x to 5.2x Debian btt's speed).  Elsewhere the per-record
@@ -200,7 +185,8 @@ $(STAMP): FORCE
 build/packtext: tests/tools/packtext.c
 	@mkdir -p $(dir $@)
 	cc -O2 -Wall -Wextra -o $@ $<
-$(USAGE_C): build/packtext $(SRCS)
+# (srcs.mk: a build dir's applets changed, so its texts and link do)
+$(USAGE_C): build/packtext $(SRCS) $(G)/srcs.mk
 	build/packtext $@ $(SRCS)
 
 $(B)/obj/%.o: %.c $(HDRS) $(STAMP)
@@ -212,7 +198,7 @@ $(ZDIR)/libzstd.a:
 $(B)/obj/capture/zsrc.o $(B)/obj/capture/zout.o: $(ZLIB)
 
 # The link map tells make size which object each global came from.
-$(UNSTRIPPED): $(OBJS) $(ZLIB)
+$(UNSTRIPPED): $(OBJS) $(ZLIB) $(G)/srcs.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--gc-sections -Wl,-Map=$(B)/iomon.map -o $@ $(OBJS) $(ZLIB)
 
@@ -263,8 +249,12 @@ check-long:
 endif
 
 # Sizes of every build there is; fails when the x86_64 one is over budget.
+# Each profile is built (build/profile-NAME/) and held to its budget;
+# PROFILE_BUDGETS="capture:N ..." overrides them (t-size.sh).
+PROFILE_BUDGETS ?= $(foreach p,$(PROFILES),$(p):$(shell echo $$(($(BUDGET_$(p)) + $(ZBUDGET)))))
 size: iomon
-	@python3 tests/tools/size.py $(SIZE_BUDGET)
+	@for p in $(PROFILES); do $(MAKE) --no-print-directory -s PROFILE=$$p SIZE_BUDGET= build/profile-$$p/iomon || exit 1; done
+	@python3 tests/tools/size.py $(SIZE_BUDGET) $(PROFILE_BUDGETS)
 
 demo:
 	@bash tests/tools/setup-deps.sh demo
@@ -287,7 +277,8 @@ tests/tools/gentrace: tests/tools/gentrace.c
 	cc -O2 -Wall -Wextra -o $@ $<
 
 clean:
-	rm -rf build/obj build/tiny build/cc.stamp build/packtext $(USAGE_C) $(addprefix build/,$(CROSS_ARCHES)) \
+	rm -rf build/obj build/tiny build/cc.stamp build/packtext build/usage.c build/applets.c build/srcs.mk \
+		build/custom build/profile-* $(addprefix build/,$(CROSS_ARCHES)) \
 		iomon iomon_unstripped tests/tools/gentrace tests/tools/peakrss
 
 # A build with every pool tiny: tests drive each one past its limit.
@@ -296,12 +287,18 @@ TINY := -DZSTD_WINDOW_LOG=17 -DPROC_MAX=3 -DTRACK_MAX=4 -DPPI_MAX=2 -DCPUS_MAX=2
 	-DHOLD_MAX=1 -DHOLD_BYTES=8 -DMON_PENDING=2 -DMON_DEVS=1 -DTOP_TAGS=2 -DTOP_ROWS=2 -DTOP_REQS=4 \
 	-DREPLAY_FILES=1 -DNOTICE_BUF=16 -DCAP_DEVS=1 -DCAP_CPUS=1 -DNET_CONNS=2 -DNET_HOSTS=1 -DNET_DEVS=1 -DTOP_RUNS=1 -DTOP_HELPER_MS=5000 \
 	-DBTT_DEVS=1 -DBTT_REQS=4 -DBTT_LIVES=1 -DBTT_SEEKS=8 -DBTT_PROCS=2 -DBTT_RANGES=4 -DPLOT_SERIES=1 -DPLOT_REQS=2
-$(B)/tiny/iomon: $(SRCS) $(USAGE_C) $(HDRS) Makefile $(STAMP) $(ZLIB)
+$(B)/tiny/iomon: $(SRCS) $(USAGE_C) $(APPLETS_C) $(HDRS) Makefile $(STAMP) $(ZLIB)
 	@mkdir -p $(dir $@)
-	$(CC) -I. $(ZCPP) $(TINY) -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS) $(USAGE_C) $(ZLIB)
+	$(CC) -I. $(ZCPP) $(TINY) -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS) $(USAGE_C) $(APPLETS_C) $(ZLIB)
 
-print-srcs: $(USAGE_C)
-	@echo $(SRCS) $(USAGE_C)
+print-srcs: $(USAGE_C) $(APPLETS_C)
+	@echo $(SRCS) $(USAGE_C) $(APPLETS_C)
+
+print-applets:
+	@echo $(APPLETS_BUILT)
+
+print-bin:
+	@echo $(BIN)
 
 print-budget:
 	@echo $(SIZE_BUDGET)
@@ -309,4 +306,4 @@ print-budget:
 print-cc:
 	@echo $(CC)
 
-.PHONY: all install deps check check-long size demo bench fuzz clean print-srcs print-budget print-cc FORCE
+.PHONY: all install deps check check-long size demo bench fuzz clean print-srcs print-applets print-bin print-budget print-cc FORCE

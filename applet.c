@@ -1,34 +1,20 @@
-/* applet.c: driver: the applet table, --list, --install, main */
+/* applet.c: driver: the applet table, --list, --install, --version, main */
 /* one binary, many names.  `blkparse` (a symlink) runs the parser,
  * `iomon parse` does the same, and any name we do not know acts as the
  * multiplexer, so a renamed copy (iomon_unstripped, iomon-s390x) still works.
- * The applet table, --list, --install and main; what every applet shares
+ * The applet table's use (the table is the build's: tests/tools/applets.sh
+ * writes it from the drivers' //applet: lines), --list, --install, main,
+ * --version; what every applet shares
  * (messages, files, scanning, options) is in base.c. */
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "output/output.h"
 
-/* generic: a name other tools own too (procps' top); --install makes its
- * link only with --all. */
-static const struct applet {
-	const char *name;
-	int (*main)(int, char **);
-	char usage, generic;	/* usage: U_* */
-} applets[] = {		/* sorted by name */
-	{ "biotop", top_main, U_top, 0 },
-	{ "blkiomon", monitor_main, U_monitor, 0 },
-	{ "blkparse", parse_main, U_parse, 0 },
-	{ "blktrace", trace_main, U_trace, 0 },
-	{ "btrace", btrace_main, U_btrace, 0 },
-	{ "btt", btt_main, U_btt, 0 },
-	{ "monitor", monitor_main, U_monitor, 1 },
-	{ "parse", parse_main, U_parse, 1 },
-	{ "plot", plot_main, U_plot, 1 },
-	{ "top", top_main, U_top, 1 },
-	{ "trace", trace_main, U_trace, 1 },
-};
-#define NAPPLETS (sizeof(applets) / sizeof(applets[0]))
+/* The table is generated (struct applet, iomon.h): from each driver's
+ * //applet: line, only the applets this build has (make APPLETS=...,
+ * PROFILE=...). */
+#define NAPPLETS napplets
 
 static const struct applet *find_applet(const char *name)
 {
@@ -44,6 +30,20 @@ static void put(int fd, const char *s)
 {
 	if (write(fd, s, strlen(s)) < 0)
 		return;
+}
+
+/* an applet this build left out (make APPLETS=..., PROFILE=...): said
+ * so, rather than "unknown" */
+static int left_out(const char *name)
+{
+	const char *p;
+
+	for (p = applets_out; *p; p += strlen(p) + 1)
+		if (!strcmp(p, name)) {
+			warn_msg("applet not built in: %s", name);
+			return 1;
+		}
+	return 0;
 }
 
 /* A link we may replace: one whose target is named iomon (a stale link
@@ -117,7 +117,7 @@ static int multiplexer(int argc, char **argv)
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		put(argc < 2 ? 2 : 1,
-		    "usage: iomon APPLET [ARGS...] | --list | --install [--all] DIR\n\n"
+		    "usage: iomon APPLET [ARGS...] | --list | --install [--all] DIR | --version\n\n"
 		    "Block I/O tracing toolkit in one binary; also runs as a symlink\n"
 		    "named after an applet (blkparse -> iomon).  Applets:");
 		for (i = 0; i < NAPPLETS; i++) {
@@ -126,6 +126,10 @@ static int multiplexer(int argc, char **argv)
 		}
 		put(argc < 2 ? 2 : 1, "\n");
 		return argc < 2;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		put(1, iomon_version);
+		return 0;
 	}
 	if (!strcmp(argv[1], "--list")) {
 		for (i = 0; i < NAPPLETS; i++) {
@@ -158,7 +162,8 @@ static int multiplexer(int argc, char **argv)
 	}
 	a = find_applet(argv[1]);
 	if (!a) {
-		warn_msg("unknown applet '%s' (try --list)", argv[1]);
+		if (!left_out(argv[1]))
+			warn_msg("unknown applet '%s' (try --list)", argv[1]);
 		return 1;
 	}
 	return run(a, argc - 1, argv + 1, 0);
@@ -171,5 +176,9 @@ int main(int argc, char **argv)
 
 	base = base ? base + 1 : (argv[0] ? argv[0] : "iomon");
 	a = find_applet(base);
-	return a ? run(a, argc, argv, !a->generic) : multiplexer(argc, argv);
+	if (a)
+		return run(a, argc, argv, !a->generic);
+	if (left_out(base))
+		return 127;
+	return multiplexer(argc, argv);
 }

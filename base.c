@@ -58,20 +58,19 @@ NOFPARGS void note_msg(const char *fmt, ...)
 }
 
 extern const unsigned char usage_lz[];
-extern const unsigned short usage_span[U_N][2];
 extern char usage_buf[];
 
 /* the code is packtext.c's: a byte below 0x80 is itself, 1LLLHHHH then
  * LLLLLLLL copies LLL+3 bytes from HHHH:LLLLLLLL+1 back.  Every text is
  * unpacked from the start, as copies reach into earlier ones. */
-const char *usage_text(int id, size_t *n)
+const char *usage_text(const unsigned short *id, size_t *n)
 {
 	const unsigned char *p = usage_lz;
 	char *o = usage_buf;
-	size_t at = usage_span[id][0], back;
+	size_t at = id[0], back;
 	unsigned c;
 
-	*n = usage_span[id][1] - at;
+	*n = id[1] - at;
 	while (o < usage_buf + at + *n) {
 		c = *p++;
 		if (c < 0x80) {
@@ -85,7 +84,7 @@ const char *usage_text(int id, size_t *n)
 	return usage_buf + at;
 }
 
-int usage_put(int fd, int id)
+int usage_put(int fd, const unsigned short *id)
 {
 	size_t n;
 	const char *t = usage_text(id, &n);

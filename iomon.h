@@ -74,14 +74,28 @@ int ob_close(struct obuf *o);
 /* base.c: errors go through one place; files, scanning, options */
 extern const char *applet_name;
 /* USAGE(id, "text" ...): an applet's usage text, kept beside its options
- * but not compiled there: the build packs every one into one stream
- * (tests/tools/packtext.c writes build/usage.c), and usage_put unpacks
- * text U_id and writes it to fd (-1 when the write fails).  7.6 KB of
- * text (libc.c's strerror texts too) take 3.6 KB so. */
-#define USAGE(id, text)
-enum { U_errs, U_parse, U_trace, U_btrace, U_monitor, U_top, U_btt, U_plot, U_N };
-int usage_put(int fd, int id);
-const char *usage_text(int id, size_t *n);	/* unpacked, n bytes (U_errs: libc.c's strerror) */
+ * but not compiled there: the build packs every one of the applets built
+ * into one stream (tests/tools/packtext.c writes build/usage.c, which
+ * defines U_id, the text's place in it), and usage_put unpacks text U_id
+ * and writes it to fd (-1 when the write fails).  7.6 KB of text
+ * (libc.c's strerror texts too) take 3.6 KB so. */
+#define USAGE(id, text) extern const unsigned short U_##id[2];
+int usage_put(int fd, const unsigned short *id);
+const char *usage_text(const unsigned short *id, size_t *n);	/* unpacked, n bytes (U_errs: libc.c's strerror) */
+/* The applet table (applet.c), generated from the drivers' //applet:
+ * lines (tests/tools/applets.sh writes build/applets.c): the applets
+ * built, sorted by name; generic: iomon's own name for an original tool's
+ * applet (--install makes its link only with --all).  applets_out: the
+ * names of the applets this build left out, each ending in a NUL. */
+struct applet {
+	const char *name;
+	int (*main)(int, char **);
+	const unsigned short *usage;
+	char generic;
+};
+extern const struct applet applets[];
+extern const unsigned char napplets;
+extern const char iomon_version[], applets_out[];
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void err_sys(const char *what);	/* "applet: what: strerror" */
 /* a notice, not an error: quiet under the original tools' names */

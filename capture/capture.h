@@ -219,11 +219,21 @@ u32 zout_frame(const void *p, u32 n, const u8 **out);	/* trace -h -z: one frame 
  * net_round sends what is staged, net_close sends the drops and closes. */
 #define NET_PORT 8462
 #define NET_HDR 64
+#ifdef IOMON_NO_NET
+/* a build without the network mode (NO=NET: trace.c's //option: NET,
+ * make PROFILE=capture): -h and -l say so */
+static inline int net_connect(void) { warn_msg("network mode (-h) not built in"); return -1; }
+static inline int net_put(struct tdev *d, u32 cpu, const void *p, size_t n) { return -1; }
+static inline void net_round(void) {}
+static inline void net_close(void) {}
+static inline int net_serve(void) { warn_msg("network mode (-l) not built in"); return 1; }
+#else
 int net_connect(void);		/* -1: said why */
 int net_put(struct tdev *d, u32 cpu, const void *p, size_t n);
 void net_round(void);
 void net_close(void);
 int net_serve(void);
+#endif
 void net_hdr(u8 *h, const char *name, u32 cpu, u32 len);	/* a header of ours */
 void net_say(int fd, const char *fmt, const char *a, const char *b);
 /* capture/addr.c: addresses as 16 bytes and a length (4: IPv4, 16:

@@ -1,4 +1,8 @@
 /* output/btt.c: driver: btt: options, the report, live intervals, the exports */
+//applet: btt btt btt_main
+//sources: @parse output/bpin.c output/bttexp.c output/bttfiles.c output/bttrep.c
+//sources: output/export.c stats/bttios.c stats/bttproc.c stats/bttrange.c
+//sources: stats/bttrb.c stats/bttseek.c stats/bttstat.c stats/exact.c stats/monstat.c
 /* usage: iomon btt -i INPUT... | -t DEV... [-o NAME]
  * The inputs are read by output/bpin.c (shared with plot) into
  * stats/bttstat.c's figures. */

@@ -1,4 +1,7 @@
 /* output/monitor.c: driver: blkiomon: usage, options, outputs, stdin/live/file input, the interval clock */
+//applet: blkiomon monitor monitor_main
+//sources: @trace capture/merge.c match/dcpair.c match/inflight.c
+//sources: output/export.c stats/exact.c stats/monstat.c
 /* monitor: blkiomon, per-device interval statistics of request sizes and
  * device (D to C) latency, in fixed pools (statistics: stats/monstat.c,
  * reports: output/export.c, D/C pairing: match/dcpair.c).

@@ -1,4 +1,8 @@
 /* output/parse.c: driver: blkparse: options, merge, per-record accounting, summaries */
+//applet: blkparse parse parse_main
+//sources: @trace capture/merge.c capture/window.c match/inflight.c
+//sources: match/procs.c match/track.c output/bpevent.c output/bploop.c
+//sources: output/fmt.c output/summary.c stats/iostats.c
 /* parse: blkparse, byte for byte.
  *
  * usage: iomon parse [-i NAME]... [-D DIR] [-o FILE] [-d FILE] [OPTIONS] [NAME]...

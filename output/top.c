@@ -1,4 +1,7 @@
 /* output/top.c: driver: biotop: usage, options, replay and live input, the interval clock, the disk list */
+//applet: biotop top top_main
+//sources: @trace capture/merge.c match/inflight.c match/procs.c
+//sources: match/taghelper.c output/toptable.c stats/topstat.c
 /* top: biotop's "who is hammering the disk" from block traces, no BPF
  * (rows: stats/topstat.c, the table: output/toptable.c, the tag helper:
  * match/taghelper.c).  Live (-d DEV, or every whole disk) through iomon

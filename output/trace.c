@@ -1,4 +1,10 @@
 /* output/trace.c: driver: blktrace (iomon trace): usage, options, wiring */
+//applet: blktrace trace trace_main
+//sources: capture/addr.c capture/cap.c capture/net.c capture/netsrv.c
+//sources: capture/record.c capture/relay.c capture/runs.c capture/source.c
+//sources: capture/stage.c capture/sys.c capture/tpevent.c capture/tracefs.c
+//sources: capture/zout.c capture/zsrc.c
+//option: NET capture/addr.c capture/net.c capture/netsrv.c
 /* trace: blktrace, capture from the kernel into NAME.blktrace.CPU files or
  * one stream on stdout (the capture itself is capture/cap.c). */
 #include <string.h>

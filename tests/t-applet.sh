@@ -96,7 +96,7 @@ if [ -n "$CROSS" ]; then
 	skip "compiler stamp" "checked on the host build"
 elif need "compiler stamp" musl-gcc cc; then
 	C=$OUT/stamp; rm -rf "$C"; mkdir -p "$C"
-	( cd "$TOP" && cp -r Makefile *.c *.h capture match stats output "$C/" && mkdir -p "$C/tests/tools" && cp tests/tools/packtext.c "$C/tests/tools/" )
+	( cd "$TOP" && cp -r Makefile VERSION *.c *.h capture match stats output "$C/" && mkdir -p "$C/tests/tools" && cp tests/tools/packtext.c tests/tools/applets.sh "$C/tests/tools/" )
 	make -s -C "$C" CC=cc iomon >"$C/cc.log" 2>&1
 	check "make CC=cc: builds, warning it is not the product build" grep -q 'CC=cc: not the product build' "$C/cc.log"
 	check "make CC=cc: the stamp names cc" sh -c "head -1 '$C/build/cc.stamp' | grep -q '^cc '"

@@ -3,9 +3,9 @@
 # or includes against that flow.  layers_scan lists every violation of a
 # tree, and there must be none.  (During the redesign a ratchet file
 # listed the violations left; the last went with the parse split.)
-# the built applets, and any a build left out (applet.c's table), since
-# its driver is still a driver
-LAYER_APPLETS=$( { "$IOMON" --list 2>/dev/null; sed -n 's/^[[:space:]]*{ "\([a-z]*\)", [a-z_]*_main,.*/\1/p' "$TOP/applet.c"; } | sort -u | tr '\n' ' ')
+# the built applets, and any a build left out (the drivers' //applet:
+# lines), since its driver is still a driver
+LAYER_APPLETS=$( { "$IOMON" --list 2>/dev/null; sh "$TOOLS/applets.sh" --names; } | sort -u | tr '\n' ' ')
 LAYER_WORDS=(bottom capture match stats output driver)
 
 # layer_rank PATH: 0..5, or -1 for a path outside the ranked tree

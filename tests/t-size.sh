@@ -16,6 +16,52 @@ else
 	check "make size fails one byte past the budget" test $? != 0
 	check "make size says OVER past the budget" grep -q "of $((size - 1)) bytes: OVER" "$OUT/size.over"
 	check "make size lists each applet's globals" \
-		sh -c "grep -q '^  parse  ' '$OUT/size.txt' && grep -q '^  monitor  ' '$OUT/size.txt' && grep -q '^  top  ' '$OUT/size.txt' && grep -q '^  trace, btrace  ' '$OUT/size.txt'"
+		sh -c "grep -q '^  parse  ' '$OUT/size.txt' && grep -q '^  monitor  ' '$OUT/size.txt' && grep -q '^  top  ' '$OUT/size.txt' && grep -q '^  trace  ' '$OUT/size.txt' && grep -q '^  btrace  ' '$OUT/size.txt'"
 	check "make size lists text/data/bss per object" grep -qE '^  output/parse\.o +[0-9]+ +[0-9]+ +[0-9]+$' "$OUT/size.txt"
+fi
+
+# Profiles (issue 28): make PROFILE=NAME builds only its applets, with
+# only their help, into build/profile-NAME/ (./iomon untouched), within
+# its budget; make size prints each and fails past one.
+if [ -n "$CROSS" ]; then
+	skip "profiles" "built and measured on the host build"
+else
+	before=$(stat -c '%s %Y' "$TOP/iomon")
+	for p in capture:blktrace:40960 initramfs:"blkiomon blkparse blktrace btrace":81920; do
+		name=${p%%:*} want=${p#*:}; want=${want%:*}; pb=${p##*:}
+		P=$TOP/build/profile-$name/iomon
+		make -s -C "$TOP" PROFILE=$name >"$OUT/profile-$name.log" 2>&1
+		check "make PROFILE=$name builds build/profile-$name/iomon" test -x "$P"
+		[ -x "$P" ] || continue
+		psize=$(stat -c %s "$P")
+		check "profile $name ($psize bytes) is within its budget ($pb)" test "$psize" -le $((pb + $(make -s -C "$TOP" print-budget) - 196608))
+		originals=$("$P" --list | grep -x 'blk.*\|btrace\|btt\|biotop' | tr '\n' ' ')
+		check "profile $name: --list has its applets ($want)" test "${originals% }" = "$want"
+		for a in $want; do
+			"$P" "$a" --help >"$OUT/p.help" 2>&1
+			check "profile $name: $a --help" grep -q '^usage:' "$OUT/p.help"
+		done
+		"$P" plot -i x >/dev/null 2>"$OUT/p.err"
+		check "profile $name: plot refused, not built in (exit 1)" sh -c "test $? = 1 && grep -qx 'iomon: applet not built in: plot' '$OUT/p.err'"
+		ln -sf iomon "$TOP/build/profile-$name/biotop"
+		"$TOP/build/profile-$name/biotop" -C >/dev/null 2>"$OUT/p.err"
+		check "profile $name: a biotop link refused, not built in (exit 127)" sh -c "test $? = 127 && grep -q 'applet not built in: biotop' '$OUT/p.err'"
+		rm -f "$TOP/build/profile-$name/biotop"
+		check "profile $name: no other applet's help in the binary" sh -c "! strings '$P' | grep -q 'iowatcher\|per-process block I/O'; ! '$P' btt --help >/dev/null 2>&1"
+		"$P" --version >"$OUT/p.ver"
+		check "profile $name: --version is iomon's (VERSION)" test "$(cat "$OUT/p.ver")" = "iomon $(cat "$TOP/VERSION")"
+	done
+	check "profile blktrace: its own version under its name" sh -c "'$TOP/build/profile-capture/iomon' blktrace -V | grep -qx 'blktrace version 2.0.0'"
+	check "profile capture: no network mode (NO=NET), said so" sh -c "'$TOP/build/profile-capture/iomon' trace -l 2>&1 | grep -q 'network mode (-l) not built in'"
+	check "profile builds leave ./iomon alone" test "$(stat -c '%s %Y' "$TOP/iomon")" = "$before"
+	grep -E '^budget: profile (capture|initramfs) x86_64 [0-9]+ of [0-9]+ bytes: within budget' "$OUT/size.txt" >"$OUT/size.prof"
+	check "make size prints each profile's size within its budget" test "$(wc -l <"$OUT/size.prof")" = 2
+	cs=$(stat -c %s "$TOP/build/profile-capture/iomon")
+	make -s -C "$TOP" size PROFILE_BUDGETS="capture:$((cs - 1)) initramfs:999999" >"$OUT/size.pover" 2>&1
+	check "make size fails when a profile is one byte past its budget" test $? != 0
+	check "make size says that profile is OVER" grep -q "^budget: profile capture x86_64 $cs of $((cs - 1)) bytes: OVER" "$OUT/size.pover"
+	"$IOMON" --version >"$OUT/ver"; "$IOMON" -V >>"$OUT/ver"
+	check "iomon --version and -V: iomon's version" test "$(sort -u "$OUT/ver")" = "iomon $(cat "$TOP/VERSION")"
+	"$IOMON" parse -V >"$OUT/ver"
+	check "iomon parse -V: blkparse's version string stays" grep -qx 'parse version 1.2.0' "$OUT/ver"
 fi

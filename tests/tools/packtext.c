@@ -2,8 +2,9 @@
  *   packtext OUT.c FILE.c...
  * Each FILE's USAGE(id, "..." "...") (iomon.h) gives one text; OUT.c gets
  * them all as one packed stream (usage_lz), where each text starts and
- * ends once unpacked (usage_span), and the buffer base.c's usage_put
- * unpacks into.  Usage text is 6.5 KB of the binary's strings, much of it
+ * ends once unpacked (U_id, one array each: a build with some applets
+ * has only their texts), and the buffer base.c's usage_put unpacks
+ * into.  Usage text is 6.5 KB of the binary's strings, much of it
  * repeated ("  -x FILE ...", "the "), so a byte-pair code pays:
  *   a byte below 0x80 stands for itself (the texts are ASCII);
  *   1LLLHHHH LLLLLLLL (two bytes) copies LLL+3 bytes from HHHH:LLLLLLLL+1
@@ -158,9 +159,9 @@ int main(int argc, char **argv)
 			fprintf(o, ",%d", b2), n++;
 		i += take[i] ? take[i] : 1;
 	}
-	fprintf(o, "\n};\n\nconst unsigned short usage_span[U_N][2] = {\n");
+	fprintf(o, "\n};\n\n");
 	for (a = 0; a < nids; a++)
-		fprintf(o, "\t[U_%s] = { %zu, %zu },\n", ids[a], span[a][0], span[a][1]);
-	fprintf(o, "};\n\nchar usage_buf[%zu];\n", len);
+		fprintf(o, "const unsigned short U_%s[2] = { %zu, %zu };\n", ids[a], span[a][0], span[a][1]);
+	fprintf(o, "\nchar usage_buf[%zu];\n", len);
 	return fclose(o) != 0;
 }

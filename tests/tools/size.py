@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """make size: where iomon's bytes go, from the link maps the builds write.
 
-usage: size.py BUDGET    (run from the top directory)
+usage: size.py BUDGET [PROFILE:BUDGET...]   (run from the top directory)
 
 Prints the stripped size of every build there is (./iomon and
 build/ARCH/iomon), text/data/bss per object file of the x86_64 build, and
 per applet the data and bss its globals take.  Exits 1 when the stripped
-x86_64 binary is larger than BUDGET bytes.
+x86_64 binary is larger than BUDGET bytes, or a profile's
+(build/profile-NAME/iomon, make PROFILE=NAME) than its own.
 
 Counted from the link map (-Wl,-Map) rather than from nm: after
 --gc-sections it lists exactly the input sections that were kept, with
@@ -15,24 +16,29 @@ section after it (.bss.NAME), so musl's members are counted too.
 """
 import os
 import re
+import subprocess
 import sys
 
 ARCHES = ["s390x", "aarch64", "armhf"]
-# The objects that are one applet's own; the rest is shared by all.
-APPLETS = {
-    "trace, btrace": ["capture/cap.o", "capture/stage.o", "capture/relay.o", "capture/tracefs.o", "capture/tpevent.o",
-                      "output/trace.o", "output/btrace.o"],
-    "parse": ["output/parse.o", "output/bpevent.o", "output/bploop.o", "output/summary.o", "capture/window.o", "output/fmt.o", "match/procs.o", "match/track.o",
-              "stats/iostats.o"],
-    "monitor": ["output/monitor.o", "output/export.o", "stats/monstat.o"],
-    "top": ["output/top.o", "output/toptable.o", "stats/topstat.o", "match/taghelper.o",
-            "capture/runs.o"],
-    "btt": ["output/btt.o", "output/bttexp.o", "output/bttfiles.o", "output/bttrep.o", "stats/bttios.o",
-            "stats/bttproc.o", "stats/bttrange.o", "stats/bttrb.o", "stats/bttseek.o", "stats/bttstat.o"],
-    "plot": ["output/plot.o", "output/plotsvg.o", "stats/plotstat.o"],
-    "shared": ["applet.o", "base.o", "text.o", "capture/record.o", "capture/source.o",
-               "capture/sys.o"],
-}
+
+
+def applet_objects():
+    """Each applet's own objects, from the drivers' header blocks
+    (tests/tools/applets.sh --own): its driver and the sources its
+    //sources: lines name themselves (not through @NAME) and no other
+    driver's do; "shared", the core every applet has (Makefile CORE)."""
+    out = subprocess.run(["sh", "tests/tools/applets.sh", "--own"], capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    own, count = {}, {}
+    for line in out:
+        w = line.split()
+        srcs = [x for x in w[w.index(":") + 1:] if not x.startswith("@")]
+        own[w[3]] = [w[0]] + srcs
+        for x in set(srcs):
+            count[x] = count.get(x, 0) + 1
+    res = {n: [x[:-2] + ".o" for x in v if count.get(x, 0) <= 1] for n, v in sorted(own.items())}
+    res["shared"] = ["applet.o", "base.o", "libc.o", "text.o", "tz.o"]
+    return res
 
 
 def kind(sec):
@@ -82,7 +88,7 @@ def objname(path):
     m = re.search(r"libc\.a\((.*)\)$", path)
     if m:
         return "libc:" + m.group(1)
-    m = re.search(r"build/(?:[a-z0-9]+/)?obj/(.*)$", path)
+    m = re.search(r"build/(?:[a-z0-9_-]+/)*?obj/(.*)$", path)
     if m:
         return m.group(1)
     return "crt:" + os.path.basename(path)
@@ -143,7 +149,7 @@ def main():
         # text: what the applet's own objects add to the binary (plot's
         # cost, issue 17); data and bss: its globals
         print("\nper applet: own code, globals    text     data       bss  largest")
-        for applet, objs in APPLETS.items():
+        for applet, objs in applet_objects().items():
             code = sum(s[1] for s in secs if objname(s[2]) in objs and kind(s[0]) == "text")
             mine = [s for s in secs if objname(s[2]) in objs and kind(s[0]) in ("data", "bss")]
             data = sum(s[1] for s in mine if kind(s[0]) == "data")
@@ -154,7 +160,23 @@ def main():
     size = os.path.getsize("iomon")
     verdict = "within" if size <= budget else "OVER"
     print("\nbudget: x86_64 iomon %d of %d bytes: %s budget" % (size, budget, verdict))
-    return 0 if size <= budget else 1
+    bad = size > budget
+    # the profiles: x86_64 against its budget, the other builds beside it
+    for arg in sys.argv[2:]:
+        name, pb = arg.split(":")
+        pb = int(pb)
+        binary = "build/profile-%s/iomon" % name
+        if not os.path.exists(binary):
+            print("size: %s missing (make PROFILE=%s)" % (binary, name), file=sys.stderr)
+            return 2
+        ps = os.path.getsize(binary)
+        others = ["%s %d" % (a, os.path.getsize("build/%s/profile-%s/iomon" % (a, name)))
+                  for a in ARCHES if os.path.exists("build/%s/profile-%s/iomon" % (a, name))]
+        verdict = "within" if ps <= pb else "OVER"
+        print("budget: profile %s x86_64 %d of %d bytes: %s budget%s" %
+              (name, ps, pb, verdict, "  (" + ", ".join(others) + ")" if others else ""))
+        bad = bad or ps > pb
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":
