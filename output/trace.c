@@ -1,6 +1,6 @@
 /* output/trace.c: driver: blktrace (iomon trace): usage, options, wiring */
 //applet: blktrace trace trace_main
-//sources: capture/addr.c capture/cap.c capture/net.c capture/netsrv.c
+//sources: capture/addr.c capture/cap.c capture/capopt.c capture/net.c capture/netsrv.c
 //sources: capture/record.c capture/relay.c capture/runs.c capture/source.c
 //sources: capture/stage.c capture/sys.c capture/tpevent.c capture/tracefs.c
 //sources: capture/zout.c capture/zsrc.c

@@ -1,5 +1,5 @@
 # Where iomon deliberately differs from blkparse 1.2.0, each pinned here and
-# listed in README: the fixed bug or the extension, and that it holds.
+# listed in docs/applets.md: the fixed bug or the extension, and that it holds.
 
 # 1. A lost record in a piped stream: blkparse stops printing at the gap
 #    and holds every later record in memory until EOF; iomon counts the gap

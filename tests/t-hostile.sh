@@ -1,5 +1,5 @@
 # needs: python3
-# Hostile input and faults: the catalogue of damaged inputs (README,
+# Hostile input and faults: the catalogue of damaged inputs (docs/applets.md,
 # "Damaged input"), one test each, through parse (files and -i -), monitor
 # and top replays; outputs that fail; a capture killed and the next one;
 # trace files no link can redirect; memory bounded on 5M events.
@@ -157,7 +157,7 @@ mis() { sed -n 's/.* \([0-9]*\) mismatch,.*/\1/p' "$1"; }
 check "time backwards (monitor): a completion before its issue is one more counted mismatch" \
 	test "$(mis "$H/md.out")" = "$(($(mis "$R/md.ref") + 1))"
 # in the stream: no record is held back (blkparse waits for the missing
-# one until EOF: README, deliberate differences)
+# one until EOF: docs/applets.md, deliberate differences)
 for kind in back gap dup action; do
 	dmg $kind s 2500
 	replays

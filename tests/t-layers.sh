@@ -123,10 +123,10 @@ else
 	rm -rf "$L"
 fi
 
-# README's file table is every file's first line, in flow order
+# docs/architecture.md's file table is every file's first line, in flow order
 bash "$TOOLS/filetable.sh" >"$OUT/files.want"
-sed -n '/^<!-- files -->$/,/^<!-- \/files -->$/p' "$TOP/README.md" | sed '1d;$d' >"$OUT/files.readme"
-same "README's file table is current (bash tests/tools/filetable.sh --update)" "$OUT/files.readme" "$OUT/files.want"
+sed -n '/^<!-- files -->$/,/^<!-- \/files -->$/p' "$TOP/docs/architecture.md" | sed '1d;$d' >"$OUT/files.readme"
+same "docs/architecture.md's file table is current (bash tests/tools/filetable.sh --update)" "$OUT/files.readme" "$OUT/files.want"
 
 # NOFPARGS (iomon.h): on x86_64 these varargs functions do not save the
 # vector registers a double comes in, so no call may pass one: none of

@@ -137,7 +137,7 @@ if need "plot: the picture, rendered by headless Chromium" chromium && render "$
 		"[y for y in range($top, $top + 150) for x in range(73, W - 25) if ($red)(px(x, y))] and all(y <= $top + 77 for y in range($top, $top + 150) for x in range(73, W - 25) if ($red)(px(x, y)))"
 	check "plot: the read (blue) only at the bottom of the offset map" png_check "$OUT/craft.png" \
 		"[y for y in range($top, $top + 150) for x in range(73, 120) if ($blue)(px(x, y))] and all(y > $top + 140 for y in range($top, $top + 150) for x in range(73, W - 25) if ($blue)(px(x, y)))"
-	# one real fixture's picture kept for README (tests/plot-ext4.png)
+	# one real fixture's picture kept for docs/applets.md (tests/plot-ext4.png)
 	render "$OUT/ext4.svg" "$OUT/ext4.png" 1300
 	check "plot: a real capture renders (kept as $OUT/ext4.png)" png_check "$OUT/ext4.png" "W == 960 and H == 1300"
 fi

@@ -1,8 +1,8 @@
 #!/bin/bash
-# filetable.sh [--update]: README's file table, from each source file's
+# filetable.sh [--update]: docs/architecture.md's file table, from each source file's
 # first line (`/* path: stage: what it owns */`), one row a file, in flow
 # order (bottom, capture, match, stats, output, drivers).  t-layers.sh
-# checks that README holds exactly this between its <!-- files -->
+# checks that docs/architecture.md holds exactly this between its <!-- files -->
 # markers; --update writes it there.
 cd "$(dirname "$0")/../.." || exit 2
 table() {
@@ -21,7 +21,7 @@ if [ "${1:-}" = --update ]; then
 	awk 'FNR == NR { t = t $0 "\n"; next }
 		/^<!-- files -->$/ { print; printf "%s", t; skip = 1; next }
 		/^<!-- \/files -->$/ { skip = 0 }
-		!skip' README.table.tmp README.md >README.md.tmp && mv README.md.tmp README.md
+		!skip' README.table.tmp docs/architecture.md >README.md.tmp && mv README.md.tmp docs/architecture.md
 	rm -f README.table.tmp
 else
 	table

@@ -61,7 +61,7 @@ gen_seed() {	# SEED [NEW]
 	python3 "$TOOLS/dropcg.py" "$G/st" "$G/st.cg" >/dev/null
 	# tiny batches only on the fixed seeds (not with NEW): a CPU whose
 	# first records predate the first batch can make blkparse stall
-	# where iomon does not (README, deliberate differences); rare, but a
+	# where iomon does not (docs/applets.md, deliberate differences); rare, but a
 	# new seed must not turn CI red by chance
 	small="-b 40"; [ -n "${2:-}" ] && small=
 	for args in "" "-s" ${small:+"$small"}; do
