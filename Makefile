@@ -252,6 +252,11 @@ endif
 # Each profile is built (build/profile-NAME/) and held to its budget;
 # PROFILE_BUDGETS="capture:N ..." overrides them (t-size.sh).
 PROFILE_BUDGETS ?= $(foreach p,$(PROFILES),$(p):$(shell echo $$(($(BUDGET_$(p)) + $(ZBUDGET)))))
+# make bloatcheck OLD=REV: REV built in a scratch worktree against this
+# build, symbol by symbol (tests/tools/bloatcheck.sh)
+bloatcheck: $(BIN)
+	@bash tests/tools/bloatcheck.sh $(OLD)
+
 size: iomon
 	@for p in $(PROFILES); do $(MAKE) --no-print-directory -s PROFILE=$$p SIZE_BUDGET= build/profile-$$p/iomon || exit 1; done
 	@python3 tests/tools/size.py $(SIZE_BUDGET) $(PROFILE_BUDGETS)
@@ -306,4 +311,4 @@ print-budget:
 print-cc:
 	@echo $(CC)
 
-.PHONY: all install deps check check-long size demo bench fuzz clean print-srcs print-applets print-bin print-budget print-cc FORCE
+.PHONY: all install deps check check-long size bloatcheck demo bench fuzz clean print-srcs print-applets print-bin print-budget print-cc FORCE

@@ -65,3 +65,22 @@ else
 	"$IOMON" parse -V >"$OUT/ver"
 	check "iomon parse -V: blkparse's version string stays" grep -qx 'parse version 1.2.0' "$OUT/ver"
 fi
+
+# bloatcheck (issue 28): two builds compared symbol by symbol; here the
+# tiny build against the full one, whose symbols and kinds nm alone sums
+if [ -z "$CROSS" ] && [ -f "$TOP/build/tiny/iomon" ] && [ -f "$TOP/iomon_unstripped" ]; then
+	bash "$TOOLS/bloatcheck.sh" --bins "$TOP/build/tiny/iomon" "$TOP/iomon_unstripped" >"$OUT/bloat.txt" 2>&1
+	check "bloatcheck: exit 0" test $? = 0
+	tot() { nm -t d --size-sort -S "$1" | awk '{ s += $2 } END { print s + 0 }'; }
+	want=$(( $(tot "$TOP/iomon_unstripped") - $(tot "$TOP/build/tiny/iomon") ))
+	check "bloatcheck: its total is nm's sums' difference ($want)" \
+		awk -v w="$want" '/^total \(symbols\)/ { f = ($NF + 0 == w) } END { exit !f }' "$OUT/bloat.txt"
+	check "bloatcheck: per symbol, largest first (the pool that TOP_REQS sizes, say)" \
+		sh -c "head -1 '$OUT/bloat.txt' | grep -qE '^[a-z_]+ +bss +[0-9]+ +[0-9]+ +\\+[0-9]+$'"
+	check "bloatcheck: the rows add up to the total" \
+		awk '/^kind/ { k = 1; next } !k && NF == 5 { s += $5 } /^total \(symbols\)/ { t = $NF } END { exit s != t }' "$OUT/bloat.txt"
+	make -s -C "$TOP" bloatcheck >"$OUT/bloat.noarg" 2>&1
+	check "make bloatcheck without OLD: usage, non-zero" sh -c "grep -q 'usage: make bloatcheck OLD=REV' '$OUT/bloat.noarg'"
+else
+	skip "bloatcheck" "the host's full and tiny builds compare"
+fi
