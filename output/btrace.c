@@ -1,6 +1,7 @@
 /* output/btrace.c: driver: btrace: usage, options, capture -> blkparse in one process */
 //applet: btrace btrace btrace_main
 //sources: @parse
+//readme: btrace: capture and text in one process | btrace.8
 /* btrace: blktrace -o - ... | blkparse -i - in one process.  The capture
  * hands its records to the parser directly; nothing queues in between. */
 #include <string.h>

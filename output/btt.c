@@ -3,6 +3,7 @@
 //sources: @parse output/bpin.c output/bttexp.c output/bttfiles.c output/bttrep.c
 //sources: output/export.c stats/bttios.c stats/bttproc.c stats/bttrange.c
 //sources: stats/bttrb.c stats/bttseek.c stats/bttstat.c stats/exact.c stats/monstat.c
+//readme: btt 1.2.0: the `.avg` report and its files, iostat, latency files | btt.1
 /* usage: iomon btt -i INPUT... | -t DEV... [-o NAME]
  * The inputs are read by output/bpin.c (shared with plot) into
  * stats/bttstat.c's figures. */

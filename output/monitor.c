@@ -2,6 +2,7 @@
 //applet: blkiomon monitor monitor_main
 //sources: @trace capture/merge.c match/dcpair.c match/inflight.c
 //sources: output/export.c stats/exact.c stats/monstat.c
+//readme: blkiomon 0.3, repaired; live, replays, Prometheus and JSON | blkiomon.8
 /* monitor: blkiomon, per-device interval statistics of request sizes and
  * device (D to C) latency, in fixed pools (statistics: stats/monstat.c,
  * reports: output/export.c, D/C pairing: match/dcpair.c).

@@ -3,6 +3,7 @@
 //sources: @trace capture/merge.c capture/window.c match/inflight.c
 //sources: match/procs.c match/track.c output/bpevent.c output/bploop.c
 //sources: output/fmt.c output/summary.c stats/iostats.c
+//readme: blkparse 1.2.0: every option, byte-identical text | blkparse.1
 /* parse: blkparse, byte for byte.
  *
  * usage: iomon parse [-i NAME]... [-D DIR] [-o FILE] [-d FILE] [OPTIONS] [NAME]...

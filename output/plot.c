@@ -1,6 +1,7 @@
 /* output/plot.c: driver: plot: options, the inputs (btt's, output/bpin.c), the SVG */
 //applet: plot plot_main
 //sources: @parse output/bpin.c output/plotsvg.c stats/plotstat.c
+//readme: iowatcher's SVG graphs | iomon-plot.1
 /* usage: iomon plot [-i INPUT]... | -t DEV... [-w SECS] [-o FILE.svg]
  * iowatcher's graphs and options where they fit (-T -l -O -N -x -P),
  * from the records stats/plotstat.c bins as they come. */

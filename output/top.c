@@ -2,6 +2,7 @@
 //applet: biotop top top_main
 //sources: @trace capture/merge.c match/inflight.c match/procs.c
 //sources: match/taghelper.c output/toptable.c stats/topstat.c
+//readme: BCC's biotop, without BPF; tag helpers | biotop.8
 /* top: biotop's "who is hammering the disk" from block traces, no BPF
  * (rows: stats/topstat.c, the table: output/toptable.c, the tag helper:
  * match/taghelper.c).  Live (-d DEV, or every whole disk) through iomon

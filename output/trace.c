@@ -5,6 +5,7 @@
 //sources: capture/stage.c capture/sys.c capture/tpevent.c capture/tracefs.c
 //sources: capture/zout.c capture/zsrc.c
 //option: NET capture/addr.c capture/net.c capture/netsrv.c
+//readme: blktrace 1.2.0: relay and tracefs capture, files, `-o -`, network mode | blktrace.8
 /* trace: blktrace, capture from the kernel into NAME.blktrace.CPU files or
  * one stream on stdout (the capture itself is capture/cap.c). */
 #include <string.h>

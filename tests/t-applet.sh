@@ -111,3 +111,11 @@ elif need "compiler stamp" musl-gcc cc; then
 	check "make again: nothing rebuilt" test "$(stat -c %y "$C/build/obj/applet.o" "$C/iomon")" = "$t1"
 	rm -rf "$C"
 fi
+
+# README's applet table is the drivers' //applet: and //readme: lines
+if [ -z "$CROSS" ]; then
+	bash "$TOOLS/applets.sh" --readme >"$OUT/applets.want"
+	sed -n '/^<!-- applets: /,/^<!-- \/applets -->$/p' "$TOP/README.md" | sed '1d;$d' >"$OUT/applets.readme"
+	same "README's applet table is the drivers' header blocks (tests/tools/applets.sh --readme)" "$OUT/applets.readme" "$OUT/applets.want"
+	check "README's applet table: a row for every driver" test "$(grep -c '^| ' "$OUT/applets.want")" = $(( $(grep -l '^//applet: ' "$TOP"/output/*.c | wc -l) + 1 ))
+fi

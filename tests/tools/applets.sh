@@ -11,6 +11,7 @@
 #                                  what applet NAME's //sources: lines name
 #   //option: NAME FILE...         a part a build may leave out (make NO=NAME):
 #                                  built with -DIOMON_NO_NAME, without FILEs
+#   //readme: WHAT | PAGE          README's row: what it replaces, its man page
 # and its usage text as USAGE(id, ...) (iomon.h).  Adding an applet is one
 # such file.  POSIX sh and awk only: it runs on a fresh machine.
 #
@@ -22,6 +23,8 @@
 #   applets.sh --blocks            one line a driver: FILE ENTRY USAGE-ID NAME LINKS... : SOURCES...
 #   applets.sh --own               the same, @NAME as it is: each driver's own
 #   applets.sh --names             every name, link or iomon's, one a line
+#   applets.sh --readme            README's applet table (between its
+#                                  <!-- applets --> markers; t-applet checks it)
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 
@@ -57,6 +60,18 @@ case ${1:-} in
 --blocks) blocks; exit ;;
 --own) raw; exit ;;
 --names) blocks | awk '{ for (i = 4; $i != ":"; i++) print $i }' | LC_ALL=C sort -u; exit ;;
+--readme)
+	echo '| link | `iomon ...` | replaces | man page |'
+	echo '|---|---|---|---|'
+	for f in output/*.c; do
+		awk '/^\/\/applet: / { n = split(substr($0, 10), w, " "); name = w[n - 1]
+				for (i = 1; i < n - 1; i++) links = links (links == "" ? "" : ", ") "`" w[i] "`" }
+			/^\/\/readme: / { r = substr($0, 11); p = r; sub(/ *\|.*/, "", r); sub(/.*\| */, "", p) }
+			END { if (name == "") exit
+				printf "%s\t| %s | `iomon %s` | %s | [%s](docs/man/%s) |\n", links == "" ? "~" : links,
+					links == "" ? "(none)" : links, name, r, p, p }' "$f"
+	done | LC_ALL=C sort | cut -f2-
+	exit ;;
 ''|-*) echo "usage: applets.sh GENDIR [APPLET...] | --blocks | --names" >&2; exit 2 ;;
 esac
 G=$1; shift
