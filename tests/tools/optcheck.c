@@ -11,7 +11,6 @@
 
 /* base.c's usage_put reads the build's packed texts (build/usage.c): none here */
 const unsigned char usage_lz[1];
-const unsigned short usage_span[U_N][2];
 char usage_buf[1];
 
 static unsigned long long rng;
