@@ -61,9 +61,11 @@ static u64 rec_time(const u8 *p)
 
 static u32 rec_len(const u8 *p)
 {
+	u32 m;
 	u16 pl;
 
-	if (p[0] == 8) {	/* the magic's low byte: v8 */
+	memcpy(&m, p, 4);	/* the kernel's order: the version is the low byte */
+	if ((m & 0xff) == 8) {
 		memcpy(&pl, p + 50, 2);
 		return REC_V8_LEN + pl;
 	}
