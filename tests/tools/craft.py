@@ -11,7 +11,12 @@
              8,0 a G and I at time 0 then D, C; twice, the second lot
              after a jump (a pipe batch of 6, -b 6, starts it at 0
              again, as blkparse restarts genesis when it was 0): -t's
-             figures from a start at time 0"""
+             figures from a start at time 0
+  backwards  25 writes 100 ms apart (Q G I D C), two of them back in
+             time as a raw stream's records can be: the 6th's D before
+             its Q (Q2D negative), the 11th's G before the -I interval
+             that its Q started (an interval "ending" before it began):
+             btt's unsigned differences near 2^64 ns"""
 import struct, sys
 
 TC = lambda bit: 1 << (bit + 16)
@@ -54,6 +59,15 @@ elif sys.argv[1] == "zerostart":
         rec(s, W | ISSUE | 7, 400, at=base + 1000, sq=4 * n + 3)
         rec(s, W | COMPLETE | 8, 400, at=base + 3000, sq=4 * n + 4)
         rec(1000 + s, W | COMPLETE | 8, 400, at=base + 4410300, dev=DM, sq=2 * n + 2)
+elif sys.argv[1] == "backwards":
+    W = WRITE | TC(8)
+    for i in range(25):
+        b = 100000000 * i
+        rec(8 * i, W | QUEUE | 1, 500, at=b)
+        rec(8 * i, W | QUEUE | 4, 500, at=b - 1000000 if i == 10 else b + 1000)
+        rec(8 * i, W | QUEUE | 12, 500, at=b + 2000)
+        rec(8 * i, W | ISSUE | 7, 500, at=b - 10000 if i == 5 else b + 3000)
+        rec(8 * i, W | COMPLETE | 8, 500, at=b + 50000)
 else:
     sys.exit(__doc__)
 sys.stdout.buffer.write(b"".join(out))
