@@ -232,6 +232,9 @@ struct track {
 	struct ift_hdr h;
 	u64 alloc, queue, dispatch;
 	u32 pid;
+	/* queue and dispatch were set: 0 is a real time (a trace's first
+	 * record, a pipe batch's restart), not "never seen" */
+	u8 queued, dispatched;
 };
 struct track *track_find(u32 dev, u64 sector);
 struct track *track_get(u32 dev, u64 sector, u32 pid);	/* NULL: pool full */

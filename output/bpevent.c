@@ -170,6 +170,8 @@ static u64 track_insert(struct devinfo *d, const struct rec *r, u64 time, int w)
 	if (!P.track || !(t = track_new(d, r, r->sector)))
 		return NO_ELAPSED;
 	t->queue = time;
+	t->queued = 1;
+	/* blkparse's own test: a G at time 0 gives no figure here */
 	if (!t->alloc)
 		return NO_ELAPSED;
 	el = t->queue - t->alloc;
@@ -191,9 +193,11 @@ static u64 track_issue(struct devinfo *d, const struct rec *r, u64 time, int w)
 		return NO_ELAPSED;
 	}
 	t->dispatch = time;
+	t->dispatched = 1;
 	/* blkparse subtracts an unset (uninitialised) queue time here and
-	 * prints garbage; blk-mq requests often skip I.  No I, no figure. */
-	if (!t->queue)
+	 * prints garbage; blk-mq requests often skip I.  No I, no figure.
+	 * An I at time 0 was seen: its figure is printed. */
+	if (!t->queued)
 		return NO_ELAPSED;
 	el = time - t->queue;
 	if (P.per_proc && (p = ppi_find(t->pid)))
@@ -213,7 +217,7 @@ static u64 track_complete(struct devinfo *d, const struct rec *r, u64 time, int 
 		verbose_miss("complete", r, r->sector);
 		return NO_ELAPSED;
 	}
-	if (!t->dispatch) {
+	if (!t->dispatched) {
 		track_del(t);
 		return NO_ELAPSED;
 	}
@@ -358,8 +362,10 @@ static void trace_fs(struct devinfo *d, struct cpuinfo *c, const struct rec *r, 
 
 	switch (ACT32(r) & 0xffff) {
 	case TA_QUEUE:
-		if (P.track && is_remapper(d) && (t = track_new(d, r, r->sector)))
+		if (P.track && is_remapper(d) && (t = track_new(d, r, r->sector))) {
 			t->dispatch = time;
+			t->dispatched = 1;
+		}
 		account(c, r->pid, ST_Q, w, 1, kb, b);
 		show(c, r, time, "Q", NO_ELAPSED, 0);
 		break;

@@ -37,7 +37,7 @@ static void lat_line(const struct btt_dev *d, int k, u64 t, u64 lat)
 
 	if (lat_name[k])
 		ob_printf(file_at(&lat_ob[k][i], lat_buf[k][i], BTT_FILE_BUF, lat_name[k], (int)i, lat_post[k]), "%f %f\n",
-			  (double)(s64)t / 1e9, (double)(s64)lat / 1e9);
+			  btt_sec(t), btt_sec(lat));
 }
 
 /* -I NAME: btt's iostat-like table, a block an interval and the totals */
@@ -61,7 +61,7 @@ static void ios_cols(const char *name, const double *v, u64 stamp, int all)
 	if (all)
 		ob_printf(&ios_ob, "%8s\n", "TOTAL");
 	else
-		ob_printf(&ios_ob, "%8.2f\n", (double)(s64)stamp / 1e9);
+		ob_printf(&ios_ob, "%8.2f\n", btt_sec(stamp));
 }
 
 /* a row a device; with two or more, btt's TOTAL row: its first eight

@@ -17,9 +17,10 @@ void (*btt_ios_fn)(u64 stamp, int all);
 u64 btt_ios_every = 1000000000, btt_ios_last;
 static u64 start = UNSET;
 
-/* the counts stay far below 2^63: a signed conversion is one instruction */
+/* the counts stay far below 2^63: a signed conversion is one instruction;
+ * times and their differences are btt's unsigned ones (btt_sec) */
 static double dbl(u64 x) { return (double)(s64)x; }
-static double sec_of(u64 t) { return dbl(t) / 1.0e9; }
+#define sec_of btt_sec
 static double msec_of(u64 t) { return 1000.0 * sec_of(t); }
 static u64 tdelta(u64 from, u64 to) { return from < to ? to - from : 1; }
 

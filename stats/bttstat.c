@@ -82,6 +82,13 @@ static struct btt_dev *dev_new(u32 dev, u64 time)
 	return d;
 }
 
+/* btt's TO_SEC: its times are __u64, so a time gone backwards (a dump of
+ * a raw stream) is a difference near 2^64, 18446744073.7 s, not negative */
+double btt_sec(u64 t)
+{
+	return (double)t / 1.0e9;
+}
+
 double btt_time(u64 t)
 {
 	return (double)(t / 1000000000) + (double)(t % 1000000000) / 1.0e9;

@@ -175,6 +175,7 @@ void btt_event(const struct rec *r);
 void btt_all_fold(void);	/* btt_all from the devices': once, at the end */
 int btt_remapper(u32 dev);
 double btt_time(u64 t);	/* btt's BIT_TIME: whole seconds plus the rest */
+double btt_sec(u64 t);	/* btt's TO_SEC: unsigned ns / 1e9 */
 void btt_unplug(struct btt_dev *d, u64 t, u64 nios, int timer);	/* majors 9, 253, 254: btt's "dm" figures */
 /* each I/O's Q2D (at its D), D2C (at its C) and Q2C (at its Q's time), as
  * btt's -z, -l and -q files take them; set by the driver when asked for */

@@ -187,6 +187,15 @@ if need "btt vs Debian's btt" btt blkparse; then
 	PY
 	"$IOMON" btt -i "$OUT/be.dump" -o "$OUT/be" 2>/dev/null
 	same "btt: a big-endian dump reads as the host's" "$OUT/be.avg" "$OUT/got-s390x-discard-flush.avg"
+	# times going backwards (a dump of a raw stream): btt's differences
+	# are unsigned, a D before its Q a Q2D of 18446744073.709541 s in
+	# the -z file, an -I interval "ending" before it began a row of 0.00
+	# (a time of about 2^64 ns); every file as btt's
+	python3 "$TOOLS/craft.py" backwards >"$OUT/backwards.dump"
+	btt_case backwards "$OUT/backwards.dump"
+	btt_files backwards "$OUT/backwards.dump"
+	check "btt backwards: the crafted dump does go back (btt's Q2D near 2^64 ns)" \
+		grep -q "^0.499990 18446744073.709541$" "$OUT/ref-backwards.d/Z_8,0_q2d.dat"
 fi
 
 # the tiny build's pools (BTT_DEVS=1, BTT_REQS=4, BTT_LIVES=1) run out, and say so

@@ -87,6 +87,22 @@ else
 		fi
 	done
 fi
+# -t where a request starts at time 0 (the trace's first records; with
+# -b 6 each pipe batch restarts at 0, as blkparse's genesis does when it
+# was 0): time 0 is a start like any other, its D and C figures printed
+# (blkparse's own "no G" test, allocation time 0, still leaves I bare)
+if have_oracle "oracle -t: starts at time 0"; then
+	mkdir -p "$OUT/zs"
+	python3 "$TOOLS/craft.py" zerostart >"$OUT/zs/z.stream"
+	cp "$OUT/zs/z.stream" "$OUT/zs/nullb0.blktrace.0"
+	if grep -q '( 4410300)' <(blkparse -i - -t <"$OUT/zs/z.stream"); then
+		testoracle "oracle -t time-0 starts, files" "-i nullb0 -t" "$OUT/zs"
+		testoracle "oracle -t time-0 starts, pipe" "-i - -t <z.stream" "$OUT/zs"
+		testoracle "oracle -t time-0 starts, pipe batches restarting at 0" "-i - -t -b 6 <z.stream" "$OUT/zs"
+	else
+		fail "oracle -t: starts at time 0" "blkparse printed no ( 4410300) for the dm request queued at 0"
+	fi
+fi
 # the actions blkparse only shows (S for PC and FS; P, B for FS): a
 # crafted stream, one record each, read by both
 python3 - "$OUT/shown.stream" <<'PY'
