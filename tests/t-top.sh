@@ -200,6 +200,8 @@ if live_ok "top live: idle, slow and fast loads"; then
 	if ! need "top, every whole disk: one that cannot be opened is skipped" unshare mknod; then :
 	elif [ -z "$free" ]; then
 		skip "top, every whole disk: one that cannot be opened is skipped" "no free block major in 60-63 for a node without a driver"
+	elif ! unshare -m true 2>/dev/null; then
+		skip "top, every whole disk: one that cannot be opened is skipped" "unshare -m cannot make / private here (a chroot?): the check needs its own /sys/block and /dev"
 	else
 		( while :; do dd if=/dev/zero of="$TL3" bs=4k count=50 oflag=direct; sleep 0.2; done ) >/dev/null 2>&1 &
 		lp=$!
