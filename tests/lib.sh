@@ -291,6 +291,12 @@ capturing() {
 	return 1
 }
 
+# tracing PID: the capture PID reads the kernel's trace: it holds a
+# tracefs trace_pipe_raw (or relay's debugfs trace file) open, as it does
+# from just before it says "capturing through".  For a capture that says
+# nothing (blkiomon, blktrace -o - under their own names); needs root.
+tracing() { ls -l "/proc/$1/fd" 2>/dev/null | grep -qE 'trace_pipe_raw$|/block/[^/]+/trace[0-9]+$'; }
+
 # guest_hung NAME CONSOLE LOG: a VM that did not finish.  A guest that
 # soft-locks under TCG (an emulator starving it under load; the kernel names
 # the stuck task) says nothing about iomon: SKIP, naming it.  Anything else
