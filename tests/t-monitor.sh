@@ -126,7 +126,7 @@ fi
 if cc -O2 -o "$OUT/msgread" "$TOOLS/msgread.c" 2>/dev/null; then
 	touch "$M/qkey"
 	rm -f "$M/q.made"; "$OUT/msgread" "$M/qkey" 7 42 "$M/q.bin" >"$M/q.made" & r=$!
-	wait_for 10 "msgread to make its queue" grep -q 'queue made' "$M/q.made"
+	wait_for 10 "msgread to make its queue" grep -qs 'queue made' "$M/q.made"
 	"$IOMON" monitor -I 3600 -Q "$M/qkey" -q 7 -m 42 -b "$M/qb.bin" <"$S"	# one message
 	wait $r
 	check "monitor -Q: reader got a message" test -s "$M/q.bin"
