@@ -259,6 +259,23 @@ poll() {
 	done
 }
 
+# wait_for SECS WHAT CMD...: CMD every 0.1 s until it succeeds (return 0);
+# after SECS without it, a FAIL "waited for WHAT" naming CMD and the line
+# that waited, and return 1.  For a step that must follow an event a test
+# can see (a line in a file, a port listening, a process ended) instead of
+# a sleep guessed long enough: it waits as long as the event takes, on a
+# loaded machine too, and no longer.  Nothing is counted when it comes.
+wait_for() {
+	local s=$1 w=$2; shift 2
+	poll "$s" "$@" && return 0
+	fail "waited for $w" "not within $s s: $(q "$@")"
+	return 1
+}
+# at_least N ERE FILE: FILE has N lines or more matching ERE
+at_least() { [ "$(grep -cE -- "$2" "$3" 2>/dev/null)" -ge "$1" ]; }
+# exited PID: the process PID is gone (or a zombie not yet waited for)
+exited() { ! kill -0 "$1" 2>/dev/null || [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" = Z ]; }
+
 # capturing ERRFILE PID: wait until the capture PID says on ERRFILE that the
 # kernel traces (or PID has ended), rather than sleeping a guessed time that
 # a loaded machine overruns; 30 s at most.  Remove ERRFILE before starting
@@ -273,6 +290,12 @@ capturing() {
 	echo "note: pid $2 not capturing after 30 s ($1)" >&2
 	return 1
 }
+
+# tracing PID: the capture PID reads the kernel's trace: it holds a
+# tracefs trace_pipe_raw (or relay's debugfs trace file) open, as it does
+# from just before it says "capturing through".  For a capture that says
+# nothing (blkiomon, blktrace -o - under their own names); needs root.
+tracing() { ls -l "/proc/$1/fd" 2>/dev/null | grep -qE 'trace_pipe_raw$|/block/[^/]+/trace[0-9]+$'; }
 
 # guest_hung NAME CONSOLE LOG: a VM that did not finish.  A guest that
 # soft-locks under TCG (an emulator starving it under load; the kernel names

@@ -430,10 +430,9 @@ if live_ok "btt live"; then
 	LOOP=$(losetup -f --show "$LI")
 	"$IOMON" btt -t "$LOOP" -o "$OUT/live" 2>"$OUT/live.err" &
 	pid=$!
-	if capturing "$OUT/live.err" $pid; then
-		dd if=/dev/zero of="$LOOP" bs=4k count=100 oflag=direct 2>/dev/null
-		sleep 0.3
-	fi
+	# (once dd has returned its records are in the kernel's buffers, and
+	# a capture drains those when signalled: nothing to wait for)
+	capturing "$OUT/live.err" $pid && dd if=/dev/zero of="$LOOP" bs=4k count=100 oflag=direct 2>/dev/null
 	kill -INT $pid; wait $pid
 	check "btt -t: exit 0 on SIGINT" test $? = 0
 	nfig() { awk -v f="$1" '$1 == f { print $5; exit }' "$2"; }
@@ -445,7 +444,9 @@ if live_ok "btt live"; then
 	pid=$!
 	if capturing "$OUT/lives.err" $pid; then
 		dd if=/dev/zero of="$LOOP" bs=4k count=100 oflag=direct 2>/dev/null
-		sleep 1.5
+		# an interval's exports written; SIGINT's end makes the second
+		wait_for 10 "btt -t -S 1 to print an interval" at_least 1 '^=+ \( *7, *[0-9]+\) at [0-9]+ s =+$' "$OUT/live.iv" &&
+			wait_for 10 "btt -t -S 1 to write an interval's JSON" at_least 1 '^\{' "$OUT/live.json"
 	fi
 	kill -INT $pid; wait $pid
 	check "btt -t -S 1: two JSON lines at least ($(wc -l <"$OUT/live.json"))" test "$(wc -l <"$OUT/live.json")" -ge 2
@@ -458,10 +459,11 @@ assert n == h == 100, (n, h)' "$OUT/live.json"
 	check "btt -t -S 1: the interval reports' D2C counts add up to the 100 writes" test "$(awk '$1 == "D2C" { n += $5 } END { print n }' "$OUT/live.iv")" = 100
 	check "btt -t -S 1: the report at the end still counts all 100" test "$(nfig D2C "$OUT/lives.avg")" = 100
 	check "btt -t --prom: the run's D2C count" grep -qE '^iomon_btt_d2c_seconds_count\{device="7,[0-9]+"\} 100$' "$OUT/live.prom"
-	( sleep 0.5; dd if=/dev/zero of="$LOOP" bs=4k count=10 oflag=direct 2>/dev/null ) &
-	timeout 20 "$IOMON" btt -t "$LOOP" -w 2 >"$OUT/livew.avg" 2>/dev/null
+	rm -f "$OUT/livew.err"
+	timeout 20 "$IOMON" btt -t "$LOOP" -w 2 >"$OUT/livew.avg" 2>"$OUT/livew.err" & pid=$!
+	capturing "$OUT/livew.err" $pid && dd if=/dev/zero of="$LOOP" bs=4k count=10 oflag=direct 2>/dev/null
+	wait $pid
 	check "btt -t -w 2: ends by itself, exit 0" test $? = 0
 	check "btt -t -w 2: a report on stdout" grep -q "^==================== All Devices" "$OUT/livew.avg"
-	wait
 	losetup -d "$LOOP"
 fi

@@ -7,6 +7,7 @@
 # Found by fuzz_decode, checked on the real binary too: a version-8
 # record whose header arrives in two reads and its payload in a third
 # (a pipe from blktrace splits reads anywhere) is read, not "truncated".
+# (the sleeps: pacing, not a wait; they make each part a read of its own)
 V8=$FIX/ext4-v8/nullb0.blktrace.0
 "$IOMON" parse -i - <"$V8" >"$OUT/fz-v8.want" 2>/dev/null
 { head -c 50 "$V8"; sleep 0.3; tail -c +51 "$V8" | head -c 16; sleep 0.3; tail -c +67 "$V8"; } |

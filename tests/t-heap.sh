@@ -92,7 +92,7 @@ else
 	if live_ok "heap: trace live"; then
 		truncate -s 16M "$H/loop.img"; LOOP=$(losetup -f --show "$H/loop.img")
 		# I/O all along, however long gdb and strace take to start it
-		( while :; do dd if=/dev/zero of="$LOOP" bs=4k count=50 oflag=direct 2>/dev/null; sleep 0.3; done ) &
+		( while :; do dd if=/dev/zero of="$LOOP" bs=4k count=50 oflag=direct 2>/dev/null; sleep 0.3; done ) &	# pacing, not a wait
 		lp=$!
 		heap_none "trace live" "$H" $N trace -d "$LOOP" -w 3 -D "$H"
 		kill $lp; wait $lp 2>/dev/null

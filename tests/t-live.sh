@@ -33,7 +33,7 @@ if live_ok "live" taskset setsid timeout; then
 			dd if=/dev/zero of="$LOOP" bs=4k count=1 seek=$((1000 + i)) oflag=direct 2>/dev/null & p=$!
 			wait $p; now
 			echo "$i $s $NOW $p" >>"$1"
-			sleep 0.5
+			sleep 0.5	# pacing, not a wait
 		done
 	}
 	# within START CMD...: CMD every 20 ms until it succeeds (LAT: ms since
@@ -42,7 +42,7 @@ if live_ok "live" taskset setsid timeout; then
 		local s=$1; shift
 		until "$@"; do
 			now; [ $((NOW - s)) -le $DEADLINE_MS ] || return 1
-			sleep 0.02
+			sleep 0.02	# (a poll's step)
 		done
 		now; LAT=$((NOW - s))
 	}
@@ -217,7 +217,7 @@ if live_ok "live" taskset setsid timeout; then
 		dd if=/dev/zero of="$LOOP" bs=4k count=1 seek=$((1000 + i)) oflag=direct 2>/dev/null
 		now; echo "$i $NOW" >>"$OUT/c.log"
 		if [ $i = 6 ]; then now; kt=$NOW; kill -INT -- -$gp; fi
-		sleep 0.5
+		sleep 0.5	# pacing, not a wait
 	done
 	check "Ctrl-C: the pipeline's every process ends" poll 10 sh -c "! kill -0 -- -$gp 2>/dev/null"
 	kill $wd 2>/dev/null; wait $wd 2>/dev/null; wait $gp 2>/dev/null

@@ -125,8 +125,8 @@ fi
 # the System V message queue, read back by a small reader
 if cc -O2 -o "$OUT/msgread" "$TOOLS/msgread.c" 2>/dev/null; then
 	touch "$M/qkey"
-	"$OUT/msgread" "$M/qkey" 7 42 "$M/q.bin" & r=$!
-	sleep 0.3
+	rm -f "$M/q.made"; "$OUT/msgread" "$M/qkey" 7 42 "$M/q.bin" >"$M/q.made" & r=$!
+	wait_for 10 "msgread to make its queue" grep -qs 'queue made' "$M/q.made"
 	"$IOMON" monitor -I 3600 -Q "$M/qkey" -q 7 -m 42 -b "$M/qb.bin" <"$S"	# one message
 	wait $r
 	check "monitor -Q: reader got a message" test -s "$M/q.bin"
@@ -199,8 +199,12 @@ check "--json -: to stdout" python3 -c "import json,sys; [json.loads(l) for l in
 if [ -x "$OUT/msgread" ]; then
 	touch "$M/qkey2"
 	"$IOMON" monitor -I 3600 -Q "$M/qkey2" -q 9 -m 5 -b "$M/qb2.bin" <"$S" & mpid=$!	# one interval: one message, however slow the machine
-	sleep 0.8
-	"$OUT/msgread" "$M/qkey2" 9 5 "$M/q2.bin"
+	# the queue made once monitor is in its backoff (asleep in poll: the
+	# only poll before its queue), not after a guess at how soon it gets
+	# there; if it ended instead, the check below says so
+	in_backoff() { grep -q poll "/proc/$1/wchan" 2>/dev/null || exited "$1"; }
+	wait_for 10 "monitor -Q to wait for its queue (/proc/$mpid/wchan)" in_backoff $mpid
+	"$OUT/msgread" "$M/qkey2" 9 5 "$M/q2.bin" >/dev/null
 	wait $mpid
 	check "monitor -Q: waits for a queue made later, then sends" cmp -s "$M/q2.bin" "$M/qb2.bin"
 fi

@@ -18,7 +18,7 @@ if live_ok "quiet under the original names"; then
 	same_empty "blktrace -o -: nothing on stderr (no backend line, no lockdown notice, no summary)" "$B/s.err"
 	check "blktrace -o -: the stream was written" test -s "$B/s.bin"
 	# (no notice to wait for here: writes all through the 2 s window)
-	( for i in $(seq 30); do dd if=/dev/zero of="$L" bs=4k count=4 oflag=direct 2>/dev/null; sleep 0.1; done ) &
+	( for i in $(seq 30); do dd if=/dev/zero of="$L" bs=4k count=4 oflag=direct 2>/dev/null; sleep 0.1; done ) &	# pacing, not a wait
 	"$B/bin/btrace" -w 2 "$L" >"$B/bt.out" 2>"$B/bt.err"
 	wait
 	same_empty "btrace: nothing on stderr" "$B/bt.err"
@@ -32,7 +32,8 @@ if live_ok "quiet under the original names"; then
 	same_empty "blktrace to files: nothing on stderr" "$B/f.err"
 	check "blktrace to files: blktrace's summary on stdout" grep -q '^  Total: ' "$B/f.sum"
 	"$B/bin/blkiomon" -I 1 -t "$L" -h "$B/m.txt" 2>"$B/m.err" &
-	pid=$!; sleep 1; kill -TERM $pid; wait $pid
+	pid=$!; wait_for 10 "blkiomon -t to trace (it says nothing of it)" tracing $pid
+	kill -TERM $pid; wait $pid
 	check "blkiomon -t, ended by SIGTERM: exit 0" test $? = 0
 	same_empty "blkiomon -t: nothing on stderr" "$B/m.err"
 	losetup -d "$L"

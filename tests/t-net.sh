@@ -23,7 +23,7 @@ if live_ok "net client live" && need "net client to Debian's server" blktrace; t
 	if [ $who = debian ]; then port=$P; srv="blktrace"; else port=$((P + 3)); srv="$IOMON trace"; fi
 	rm -rf "$OUT/srv"; mkdir -p "$OUT/srv"
 	$srv -l -p $port -D "$OUT/srv" >"$OUT/srv.out" 2>"$OUT/srv.err" & spid=$!
-	poll 10 sh -c "ss -ltn | grep -q ':$port '" || sleep 1
+	wait_for 10 "$who's server to listen on $port" sh -c "ss -ltn | grep -q ':$port '"
 	# both modes: a connection per CPU and device, then -s (one per CPU)
 	for mode in plain s; do
 		opt=; [ $mode = s ] && opt=-s
@@ -91,7 +91,10 @@ for c in cs: c.close()
 ' $((P + 2)) & vpid=$!
 	poll 10 sh -c "ss -ltn | grep -q ':$((P + 2)) '"; rm -f "$OUT/v.err"
 	"$IOMON" trace -d "$LOOP" -h 127.0.0.1 -p $((P + 2)) >"$OUT/v.out" 2>"$OUT/v.err" & c1=$!
-	capturing "$OUT/v.err" $c1; wait $vpid; load; sleep 0.5; kill -INT $c1; wait $c1; r1=$?
+	capturing "$OUT/v.err" $c1; wait $vpid; load
+	# (the load's records meet the closed connection: signalled once said)
+	wait_for 10 "the client to say its connection was lost" grep -q "connection for $LN CPU [0-9]* lost" "$OUT/v.err"
+	kill -INT $c1; wait $c1; r1=$?
 	check "net client, the server vanishes: exit 0 ($r1)" test $r1 = 0
 	check "net client, the server vanishes: said, naming the device and CPU" \
 		grep -qE "^trace: 127\.0\.0\.1: connection for $LN CPU [0-9]+ lost \(.*\); its records are counted as dropped" "$OUT/v.err"
@@ -190,12 +193,17 @@ while True:
 	"$IOMON" trace -d "$LOOP" -h 127.0.0.1 -p $((P + 26)) -s >/dev/null 2>"$OUT/lc2.err" & c2=$!
 	capturing "$OUT/lc1.err" $c1; capturing "$OUT/lc2.err" $c2
 	load; kill -INT $c1 $c2; wait $c1 $c2
-	poll 10 grep -q "end of run" "$OUT/lm.err"; poll 10 grep -q "end of run" "$OUT/lp.err"
-	sleep 1.2; kill -INT $mpid $ppid; wait $mpid; r1=$?; wait $ppid; r2=$?
-	check "monitor -l, parse -l, iomon's clients live: exit 0 ($r1, $r2)" test $r1$r2 = 00
+	# each server's summary (printed once it has taken the client's last
+	# record), and an interval of monitor's with the 200 writes in its file
+	wait_for 10 "monitor -l's summary of the client" grep -q '^  Total:' "$OUT/lm.err"
+	wait_for 10 "parse -l's summary of the client" grep -q '^  Total:' "$OUT/lp.err"
 	DN=$(printf '%d,%d' 0x$(stat -L -c '%t' "$LOOP") 0x$(stat -L -c '%T' "$LOOP"))
+	wait_for 10 "monitor -l's Prometheus file to count the 200 writes" \
+		grep -qsx "iomon_requests_total{device=\"$DN\",direction=\"write\"} 200" "$OUT/lm.prom"
+	kill -INT $mpid $ppid; wait $mpid; r1=$?; wait $ppid; r2=$?
+	check "monitor -l, parse -l, iomon's clients live: exit 0 ($r1, $r2)" test $r1$r2 = 00
 	check "monitor -l, iomon's client live: the 200 writes in its Prometheus file" \
-		grep -qx "iomon_requests_total{device=\"$DN\",direction=\"write\"} 200" "$OUT/lm.prom"
+		grep -qsx "iomon_requests_total{device=\"$DN\",direction=\"write\"} 200" "$OUT/lm.prom"
 	check "parse -l, iomon's client (-s) live: dd's 200 queued writes ($(grep -cE ' Q +WS? [0-9]+ \+ 8 \[dd\]' "$OUT/lp.out"))" \
 		test "$(grep -cE ' Q +WS? [0-9]+ \+ 8 \[dd\]' "$OUT/lp.out")" = 200
 	losetup -d "$LOOP"
@@ -224,14 +232,21 @@ if need "net server: crafted clients" python3; then
 			serve debian $((P + 5)); dpid=$SPID; ${order}_run $((P + 5)) >"$OUT/d.$order.acks"
 		fi
 		serve iomon $((P + 6)); ipid=$SPID; ${order}_run $((P + 6)) >"$OUT/i.$order.acks"
-		poll 10 grep -q "end of run" "$OUT/iomon.out"
-		sleep 0.3; kill -INT $ipid; wait $ipid
+		# every device's summary: the server has taken all (le: sda, sdb)
+		wait_for 10 "iomon's server's summaries of the $order client" \
+			at_least "$([ $order = le ] && echo 2 || echo 1)" '^  Total:' "$OUT/iomon.out"
+		kill -INT $ipid; wait $ipid
 		check "net server, a $order client: exit 0 on SIGINT" test $? = 0
 		check "net server, a $order client: every open and close answered" \
 			test "$(grep -c '^ack len=2' "$OUT/i.$order.acks")" = "$([ $order = le ] && echo 8 || echo 2)"
 		[ $order = le ] && check "net server, a le client: files 0600" test "$(listing "$OUT/iomon" | awk '{print $3}' | sort -u)" = 600
 		if [ -n "$dpid" ]; then
-			sleep 0.3; kill -INT $dpid; wait $dpid
+			# (Debian's server holds its summaries until it exits: it has
+			# taken all once it has closed its ends of the client's
+			# connections, none left established or half-closed)
+			wait_for 10 "Debian's server to close the $order client's connections" \
+				sh -c "! ss -Htn state established state close-wait '( sport = :$((P + 5)) )' | grep -q ."
+			kill -INT $dpid; wait $dpid
 			same "net server, a $order client: the acks Debian's server sends" "$OUT/i.$order.acks" "$OUT/d.$order.acks"
 			same "net server, a $order client: Debian's summaries" "$OUT/iomon.out" "$OUT/debian.out"
 			same "net server, a $order client: Debian's drop warning" "$OUT/iomon.err" "$OUT/debian.err"
@@ -326,7 +341,9 @@ open(sys.argv[2], "wb").write(d[:o + 30]); print(o)' "$E/nullb0.blktrace.0" "$OU
 		(cd "$OUT" && exec "$IOMON" "$@") >"$OUT/$n.out" 2>"$OUT/$n.err" & SPID=$!
 		poll 10 sh -c "ss -ltn | grep -q ':$port '"
 	}
-	ended() { poll 10 grep -q "end of run" "$OUT/$1.err"; sleep 0.3; kill -INT $SPID; wait $SPID; }
+	# ended NAME [N]: once the server's summaries of N clients' devices
+	# (1) are printed, SIGINT; its exit status
+	ended() { wait_for 10 "$1's summaries" at_least "${2:-1}" '^  Total:' "$OUT/$1.err"; kill -INT $SPID; wait $SPID; }
 	events() { grep -E '^ *[0-9]+,[0-9]+ +[0-9]+ ' "$1" | sort; }
 	# two CPUs of one device, a message each: the records parse prints
 	# are those of the same bytes read as one stream (blkparse -i -)
@@ -377,12 +394,12 @@ open(sys.argv[2], "wb").write(d[:o + 30]); print(o)' "$E/nullb0.blktrace.0" "$OU
 	split "$E/nullb0.blktrace.1" 1001 "$OUT/p1.bin" "$OUT/p2.bin"
 	listen s2 $((P + 23)) parse -l -p $((P + 23))
 	python3 "$NC" $((P + 23)) open:nullb0:0:2 open:nullb0:1:2 data:nullb0:1:2:$OUT/p1.bin sleep:0.5 data:nullb0:1:2:$OUT/p2.bin \
-		sleep:1 close:nullb0:0:2 close:nullb0:0:2 >/dev/null & c1=$!
-	sleep 0.5
+		sleep:1 close:nullb0:0:2 close:nullb0:0:2 >"$OUT/s2.acks" & c1=$!
+	# the second machine once the first has its device open
+	wait_for 10 "the first client's opens answered" grep -q name=nullb0 "$OUT/s2.acks"
 	NC_HOST=127.0.0.2 python3 "$NC" $((P + 23)) open:nullb0:1:2 data:nullb0:1:2:$E/nullb0.blktrace.1 close:nullb0:0:2 >/dev/null
 	wait $c1
-	poll 10 sh -c "[ \$(grep -c 'end of run' '$OUT/s2.err') = 2 ]"
-	ended s2
+	ended s2 2
 	"$IOMON" parse -i - <"$E/nullb0.blktrace.1" >"$OUT/s2.ref"
 	check "parse -l: a record cut between two messages put together ($(grep -c '^ *254,0 ' "$OUT/s2.out") records)" \
 		test "$(grep -c '^ *254,0 ' "$OUT/s2.out")" = "$(grep -c '^ *254,0 ' "$OUT/s2.ref")"
@@ -405,8 +422,7 @@ r = struct.pack("<IIQQIIIIIHH", 0x65617407, 1, 1000, 0, 0, 0x4000000, 1, 254 << 
 open(sys.argv[1], "wb").write(r[:1000]); open(sys.argv[2], "wb").write(r[1000:])' "$OUT/big1.bin" "$OUT/big2.bin"
 	listen s4 $((P + 28)) parse -l -p $((P + 28))
 	python3 "$NC" $((P + 28)) open:big:0:1 data:big:0:1:$OUT/big1.bin data:big:0:1:$OUT/big2.bin >/dev/null
-	poll 5 grep -q "NET_CARRY" "$OUT/s4.err"
-	sleep 0.3; kill -INT $SPID; wait $SPID
+	ended s4
 	check "parse -l: a record past NET_CARRY cut in two: its connection dropped, saying why" \
 		grep -qx 'server: 127.0.0.1: a record longer than this server takes (NET_CARRY); connection dropped' "$OUT/s4.err"
 	# a -z client's frames (trace -h -z) to a plain server: stored as

@@ -163,10 +163,12 @@ fi
 if live_ok "plot live"; then
 	LI=$OUT/loop.img; rm -f "$LI"; truncate -s 16M "$LI"
 	LOOP=$(losetup -f --show "$LI")
-	( sleep 0.7; dd if=/dev/zero of="$LOOP" bs=4k count=200 oflag=direct 2>/dev/null ) &
-	timeout 30 "$IOMON" plot -t "$LOOP" -w 2 -O iops -o "$OUT/live.svg" 2>"$OUT/live.err"
+	# the writes once the kernel traces (a guessed 0.7 s was once too short)
+	rm -f "$OUT/live.err"
+	timeout 30 "$IOMON" plot -t "$LOOP" -w 2 -O iops -o "$OUT/live.svg" 2>"$OUT/live.err" & pid=$!
+	capturing "$OUT/live.err" $pid && dd if=/dev/zero of="$LOOP" bs=4k count=200 oflag=direct 2>/dev/null
+	wait $pid
 	check "plot -t -w 2: ends by itself, exit 0" test $? = 0
-	wait
 	losetup -d "$LOOP"
 	check "plot -t: the device's IOPS line has the writes" python3 -c '
 import re, sys

@@ -132,12 +132,13 @@ if live_ok "top live screen" tmux; then
 	TS="tmux -L iomon-top-test-$$"
 	$TS kill-server 2>/dev/null
 	# the pane outlives the program, so its last words and exit code stay
+	# (its sleep 60 keeps the pane, not a wait; kill-server ends it)
 	rm -f "$OUT/tt.err"
 	$TS new-session -d -s top -x 100 -y 30 "sh -c 'echo \$\$ >$OUT/tt.pid; exec $IOMON top -d $TL 1' 2>'$OUT/tt.err'; echo EXIT=\$?; sleep 60"
 	# each step waits for what it needs to see, so a slow machine is slower,
 	# not wrong
 	poll 30 grep -qs 'capturing through' "$OUT/tt.err"
-	( while :; do dd if=/dev/zero of="$TL" bs=4k count=20 oflag=direct 2>/dev/null; sleep 0.1; done ) &
+	( while :; do dd if=/dev/zero of="$TL" bs=4k count=20 oflag=direct 2>/dev/null; sleep 0.1; done ) &	# pacing, not a wait
 	lp=$!
 	shot() { $TS capture-pane -p -t top >"$1"; }
 	dd_row() { shot "$OUT/tt.1"; grep -qE "^[0-9]+ +dd +W 7 +[0-9]+ +$TN +[0-9]+ " "$OUT/tt.1"; }
@@ -203,7 +204,7 @@ if live_ok "top live: idle, slow and fast loads"; then
 	elif ! unshare -m true 2>/dev/null; then
 		skip "top, every whole disk: one that cannot be opened is skipped" "unshare -m cannot make / private here (a chroot?): the check needs its own /sys/block and /dev"
 	else
-		( while :; do dd if=/dev/zero of="$TL3" bs=4k count=50 oflag=direct; sleep 0.2; done ) >/dev/null 2>&1 &
+		( while :; do dd if=/dev/zero of="$TL3" bs=4k count=50 oflag=direct; sleep 0.2; done ) >/dev/null 2>&1 &	# pacing, not a wait
 		lp=$!
 		timeout 30 unshare -m sh -c '
 			mount -t tmpfs none /sys/block && mount -t tmpfs none /dev || exit 125

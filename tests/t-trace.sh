@@ -103,7 +103,11 @@ if live_ok "live capture"; then
 
 	# monitor -t: blkiomon's statistics from a live capture, no pipe
 	rm -f "$OUT/lm.err"; "$IOMON" monitor -I 1 -t "$LOOP" -h "$OUT/lm.txt" 2>"$OUT/lm.err" &
-	pid=$!; capturing "$OUT/lm.err" $pid; load; sleep 1.2; kill -INT $pid; wait $pid
+	pid=$!; capturing "$OUT/lm.err" $pid; load
+	# an interval printed (monitor prints none without requests): the
+	# load's, or its first part; SIGINT then ends the run
+	wait_for 10 "monitor -t -I 1 to print an interval" grep -q '^time:' "$OUT/lm.txt"
+	kill -INT $pid; wait $pid
 	check "monitor -t: ends cleanly on SIGINT" test $? = 0
 	check "monitor -t: the 100 writes matched D to C" \
 		sh -c "awk '/^sizes write/ { sub(/,/, \"\", \$5); n += \$5 } END { exit n != 100 }' '$OUT/lm.txt'"

@@ -54,10 +54,14 @@ zcfg() {
 	done
 }
 # zqueue DIR: the message queue of ftok(DIR, 1) exists (ziomon_mgr is up)
-zqueue() {
-	local k
-	k=$(stat -c '%d %i' "$1" | awk '{ printf "%d", 16777216 + ($1 % 256) * 65536 + $2 % 65536 }')
-	awk -v k="$k" '$1 == k { f = 1 } END { exit !f }' /proc/sysvipc/msg
+zkey() { stat -c '%d %i' "$1" | awk '{ printf "%d", 16777216 + ($1 % 256) * 65536 + $2 % 65536 }'; }
+zqueue() { awk -v k="$(zkey "$1")" '$1 == k { f = 1 } END { exit !f }' /proc/sysvipc/msg; }
+# zdrained DIR MGR: ziomon_mgr MGR has taken every message from the queue
+# and waits in msgrcv for more (so it has written them all to its .log):
+# once the senders have ended, SIGTERM then loses nothing
+zdrained() {
+	awk -v k="$(zkey "$1")" '$1 == k && $5 == 0 { f = 1 } END { exit !f }' /proc/sysvipc/msg &&
+		grep -q msgrcv "/proc/$2/wchan"
 }
 # zrun DIR BLKIOMON STREAM NDEV [STALL [EOF]]: ziomon's collection pipeline
 # on a recorded STREAM, delivered at once, EOF at EOF s (2.5: half a second
@@ -75,12 +79,14 @@ zrun() {
 	# stamp their interval with the same second, as under ziomon
 	sleep "$(date +%N | awk '{ printf "%.3f", 1.05 - $1 / 1e9 }')"
 	zutil "$d" "$n" "$d/util.out"; up=$!
+	# (the stall: pacing, not a wait; 1.5 s into blkiomon's 2 s interval)
 	if [ -n "$stall" ]; then ( sleep 1.5; kill -STOP $mp; sleep "$stall"; kill -CONT $mp ) & sp=$!; fi
 	( cat "$s"; sleep "$eof" ) | "$mon" --interval=2 -Q "$d" -q 1 -m 3 -D "$d/blkiomon.log" -d - 2>"$d/blkiomon.err" |
 		"$Z/ziomon_zfcpdd" -Q "$d" -q 1 -m 4 -i 2 >"$d/zfcpdd.out" 2>&1
 	wait $up; echo $? >"$d/util.rc"
 	[ -n "$sp" ] && wait $sp
-	sleep 0.3; kill -TERM $mp; wait $mp
+	wait_for 10 "ziomon_mgr to take every message ($d)" zdrained "$d" $mp
+	kill -TERM $mp; wait $mp
 	"$ZB/ziolog" "$d/log" >"$d/dump" 2>"$d/ziolog.err"
 }
 # type T DUMP: messages of type T, the 8-byte time cut
@@ -107,17 +113,27 @@ zlive() (
 	blktrace -a issue -a drv_data -a complete -w "$w" -o - "$dev" 2>blktrace.err | tee raw.bin |
 		blkiomon --interval=2 -Q "$d" -q 1 -m 3 -D "$d/blkiomon.log" -d - 2>blkiomon.err |
 		ziomon_zfcpdd -Q "$d" -q 1 -m 4 -i 2 >blktrace.log &
-	sleep 1
-	for p in blktrace blkiomon ziomon_zfcpdd; do
-		echo "$p $(ps -o pid,args --ppid $me | grep $p | grep -v grep | awk '{ print $1 }' | tr '\n' ' ')" >>pids
-	done
+	# found by name once each runs as itself (ziomon looks after 1 s)
+	zps() {
+		for p in blktrace blkiomon ziomon_zfcpdd; do
+			echo "$p $(ps -o pid,args --ppid $me | grep $p | grep -v grep | awk '{ print $1 }' | tr '\n' ' ')"
+		done
+	}
+	wait_for 10 "ziomon's blktrace, blkiomon and ziomon_zfcpdd to run" sh -c "[ \"\$(ps -o args --ppid $me | grep -cE '^(blktrace|blkiomon|ziomon_zfcpdd) ')\" = 3 ]"
+	zps >>pids
 	wait $up	# ziomon_util
 	sleep $((w + 1))
 	for p in blktrace blkiomon ziomon_zfcpdd; do
 		pid=$(awk -v p=$p '$1 == p { print $2 }' pids)
 		[ -n "$pid" ] && [ -d /proc/$pid ] && { [ $p = blktrace ] && kill -INT $pid || kill -TERM $pid; }
 	done
-	sleep 1; kill -TERM $mgr; wait
+	# the senders ended, ziomon_mgr drained: then its SIGTERM
+	for p in blkiomon ziomon_zfcpdd; do
+		pid=$(awk -v p=$p '$1 == p { print $2 }' pids)
+		[ -z "$pid" ] || wait_for 10 "ziomon's $p to end" exited $pid
+	done
+	wait_for 10 "ziomon_mgr to take every message" zdrained "$d" $mgr
+	kill -TERM $mgr; wait
 	"$ZB/ziolog" "$d/log" >dump 2>ziolog.err
 )
 
@@ -126,7 +142,11 @@ if live_ok "ziomon live on a loop device" losetup; then
 	LIVE=$R/live L=$R/live; mkdir -p "$L"
 	truncate -s 32M "$L/disk.img"; dev=$(losetup -f --show "$L/disk.img")
 	mm=$(printf '%d:%d' $(stat -Lc '0x%t 0x%T' "$dev"))
-	( sleep 1.5; for i in $(seq 40); do dd if=/dev/zero of="$dev" bs=4k count=8 seek=$((i * 8)) oflag=direct 2>/dev/null; sleep 0.05; done ) &
+	# the writes once ziomon's blktrace traces (it says nothing of it);
+	# the sleeps between them pace the load, not a wait
+	ztracing() { p=$(awk '$1 == "blktrace" { print $2 }' "$L/pids" 2>/dev/null); [ -n "$p" ] && tracing "$p"; }
+	( wait_for 20 "ziomon's blktrace to trace" ztracing
+	  for i in $(seq 40); do dd if=/dev/zero of="$dev" bs=4k count=8 seek=$((i * 8)) oflag=direct 2>/dev/null; sleep 0.05; done ) &
 	zlive "$L" "$dev" 4 &
 fi
 # the cases: ID STREAM NDEV [STALL EOF]; each runs with iomon's blkiomon

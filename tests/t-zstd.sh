@@ -223,7 +223,7 @@ if live_ok "zstd: trace -z live" zstd; then
 	kid=$(pgrep -P $pb | head -1)
 	[ -n "$kid" ] && kill -STOP "$kid"
 	dd if=/dev/urandom of="$LOOP" bs=4k count=6000 oflag=direct 2>/dev/null
-	sleep 0.5; [ -n "$kid" ] && kill -CONT "$kid"
+	sleep 0.5; [ -n "$kid" ] && kill -CONT "$kid"	# the stall under test, not a wait
 	kill -INT $pb; wait $pb
 	check "trace -z: behind the capture, frames are stored and counted on stderr" \
 		grep -qE 'z: [1-9][0-9]* of [0-9]+ frames stored uncompressed: compressing fell behind' "$Z/cb.err"

@@ -1,6 +1,7 @@
-/* msgread PATH ID MSGID OUT: make the SysV queue ftok(PATH, ID), wait up to
- * 10 s for one message of type MSGID, write its payload to OUT, remove the
- * queue.  The test reader for blkiomon's -Q/-q/-m output. */
+/* msgread PATH ID MSGID OUT: make the SysV queue ftok(PATH, ID), say
+ * "queue made" on stdout (a test waits for that line, not a guessed time),
+ * wait up to 10 s for one message of type MSGID, write its payload to OUT,
+ * remove the queue.  The test reader for blkiomon's -Q/-q/-m output. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/ipc.h>
@@ -21,6 +22,8 @@ int main(int argc, char **argv)
 	q = msgget(key, IPC_CREAT | 0700);
 	if (q < 0)
 		return 3;
+	printf("queue made\n");
+	fflush(stdout);
 	for (i = 0; i < 100 && n < 0; i++) {
 		n = msgrcv(q, &m, sizeof(m.data), atol(argv[3]), IPC_NOWAIT);
 		if (n < 0)
