@@ -309,6 +309,17 @@ guest_hung() {
 	fi
 }
 
+# vm_ok NAME: the VM tests may run (VM=1, root, shared/tools/vm-capture.sh
+# as VMCAP); else one SKIP saying why and a false return.
+VMCAP=$TOP/../shared/tools/vm-capture.sh
+vm_ok() {
+	if [ "${VM:-0}" = 0 ]; then
+		skip "$1" "VM=0: set VM=1 to boot Debian's kernels under qemu (make check-long does)"
+		return 1
+	fi
+	[ -f "$VMCAP" ] && [ "$(id -u)" = 0 ] || { skip "$1" "needs root and ../shared/tools/vm-capture.sh"; return 1; }
+}
+
 # guest_scenario SCRIPT [SHARED...]: the guest's script with tests/vm/guest.sh
 # (what every VM scenario shares) and any SHARED files in front; prints the
 # combined file's path.

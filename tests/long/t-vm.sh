@@ -36,12 +36,7 @@ vm_checks() {	# TAG DIR VERSION
 		skip "$t partitions" "fdisk made no partition in the VM"
 	fi
 }
-VMCAP=$TOP/../shared/tools/vm-capture.sh
-if [ "${VM:-0}" = 0 ]; then
-	skip "VM relay capture" "VM=0: set VM=1 to boot Debian's 6.1 kernel under qemu (make check-long does)"
-elif [ ! -f "$VMCAP" ] || [ "$(id -u)" != 0 ]; then
-	skip "VM relay capture" "needs root and ../shared/tools/vm-capture.sh"
-else
+if vm_ok "VM relay capture"; then
 	V=$OUT/vm; rm -rf "$V"
 	cp "$IOMON" "$OUT/iomon"
 	# timeout signals the whole process group, qemu included: a guest that

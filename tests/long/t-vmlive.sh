@@ -83,12 +83,7 @@ backend_checks() {
 	flush_sector_check "VM relay: " "$V/rl" nullb0
 }
 
-VMCAP=$TOP/../shared/tools/vm-capture.sh
-if [ "${VM:-0}" = 0 ]; then
-	skip "VM live relay capture" "VM=0: set VM=1 to boot Debian's 6.1 kernel under qemu (make check-long does)"
-elif [ ! -f "$VMCAP" ] || [ "$(id -u)" != 0 ]; then
-	skip "VM live relay capture" "needs root and ../shared/tools/vm-capture.sh"
-else
+if vm_ok "VM live relay capture"; then
 	V=$OUT/vm; K=/tmp/iomon-vm-live; rm -rf "$V"
 	cp "$IOMON" "$OUT/iomon"
 	# timeout signals the whole process group, qemu included

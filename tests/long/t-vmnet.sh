@@ -4,12 +4,7 @@
 # client with -s, iomon's client, and Debian's client without -s (its
 # sendfile() is refused by 6.1's relay files).  Part of make check-long
 # (VM=1); only the guest's own user-mode network reaches the server.
-VMCAP=$TOP/../shared/tools/vm-capture.sh
-if [ "${VM:-0}" = 0 ]; then
-	skip "VM network capture" "VM=0: set VM=1 to boot Debian's 6.1 kernel under qemu (make check-long does)"
-elif [ ! -f "$VMCAP" ] || [ "$(id -u)" != 0 ]; then
-	skip "VM network capture" "needs root and ../shared/tools/vm-capture.sh"
-else
+if vm_ok "VM network capture"; then
 	PORT=$((20000 + $$ % 20000)); V=$OUT/vm; S=$OUT/srv; K=$OUT/k
 	rm -rf "$V" "$S" "$K"; mkdir -p "$S" "$K"
 	[ -d /tmp/iomon-vm/root/boot ] && ln -s /tmp/iomon-vm/root "$K/root"	# the kernel t-vm.sh fetched
