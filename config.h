@@ -297,6 +297,27 @@
 #define TOP_HELPER_MS 10000
 #endif
 
+/* ---- lat (biolatency) ---- */
+
+/* Requests in flight (aged out, oldest of a few, when full), histograms
+ * in one table (a disk each with -D, a flag set each with -F), and -P's
+ * series (disk and direction; 11 KiB each), per interval. */
+#ifndef LAT_REQS
+#define LAT_REQS 4096
+#endif
+#ifndef LAT_HASH
+#define LAT_HASH 1024
+#endif
+#ifndef LAT_HISTS
+#define LAT_HISTS 64
+#endif
+#ifndef LAT_PSERIES
+#define LAT_PSERIES 8
+#endif
+#ifndef LAT_OUT_BUF
+#define LAT_OUT_BUF 8192
+#endif
+
 /* Hash sizes (buckets or open-addressing slots).  Which bucket a key lands
  * in is never output; these only trade memory for chain length. */
 #ifndef PROC_HASH
