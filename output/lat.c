@@ -31,7 +31,7 @@ USAGE(lat,
 " -F            a histogram per set of I/O flags\n"
 " -e            extended: average latency, total and count\n"
 " -P            percentiles p50 p90 p99 p99.9 and max per disk and\n"
-"               direction (within 1 %; max exact)\n"
+"               direction (R W, F flush, D discard; within 1 %, max exact)\n"
 " -d DISK       only DISK (its name, as sda)\n"
 " -t DEV        trace DEV (repeatable); default: every whole disk, as top\n"
 " -i NAME       replay NAME.blktrace.N files (or - for a stream) in trace time\n"
@@ -56,7 +56,7 @@ static struct hist {
 static u32 nhist;
 
 static struct pser {
-	u32 dev, w;
+	u32 dev, w;	/* w: the F_OP, R W F D */
 	u64 n, max;
 	u32 b[PBUCKETS];
 } PS[LAT_PSERIES];
@@ -124,8 +124,13 @@ static void flags_name(u32 f, char *out, size_t len)
 
 static void disk_name(u32 dev, char *out, size_t len)
 {
-	if (L.replay)
+	static u32 first, seen;
+
+	if (L.replay && (!seen || dev == first)) {	/* the files' name: the first device's */
+		seen = 1, first = dev;
 		sfmt(out, len, "%s", L.replay);
+	} else if (L.replay)
+		sfmt(out, len, "%u,%u", DEV_MAJOR(dev), DEV_MINOR(dev));
 	else if (sys_devname(dev, out, len))
 		sfmt(out, len, "%u,%u", DEV_MAJOR(dev), DEV_MINOR(dev));
 }
@@ -181,7 +186,7 @@ static void account(u32 dev, u32 flags, u64 ns)
 	L.n++;
 	if (!L.pct)
 		return;
-	for (i = 0; i < npser && !(PS[i].dev == dev && PS[i].w == (F_OP(flags) == 1)); i++)
+	for (i = 0; i < npser && !(PS[i].dev == dev && PS[i].w == F_OP(flags)); i++)
 		;
 	if (i == npser) {
 		if (npser == LAT_PSERIES) {
@@ -190,7 +195,7 @@ static void account(u32 dev, u32 flags, u64 ns)
 		}
 		memset(&PS[npser], 0, sizeof(PS[0]));
 		PS[npser].dev = dev;
-		PS[npser++].w = F_OP(flags) == 1;
+		PS[npser++].w = F_OP(flags);
 	}
 	PS[i].n++;
 	if (ns > PS[i].max)
@@ -266,7 +271,7 @@ static void percentiles(struct obuf *o)
 		char name[32];
 
 		disk_name(PS[i].dev, name, sizeof(name));
-		ob_printf(o, "%-12s %-3s %10llu", name, PS[i].w ? "W" : "R", (unsigned long long)PS[i].n);
+		ob_printf(o, "%-12s %-3s %10llu", name, (const char *[]){ "R", "W", "F", "D" }[PS[i].w & 3], (unsigned long long)PS[i].n);
 		for (k = 0; k < 4; k++) {
 			/* nearest rank: the ceil(p n)-th smallest */
 			u64 rank = (PS[i].n * per[k] + 999) / 1000, c = 0, v = 0;
