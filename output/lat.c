@@ -126,7 +126,7 @@ static void disk_name(u32 dev, char *out, size_t len)
 {
 	static u32 first, seen;
 
-	if (L.replay && (!seen || dev == first)) {	/* the files' name: the first device's */
+	if (L.replay && strcmp(L.replay, "-") && (!seen || dev == first)) {	/* the files' name: the first device's; a stream has none */
 		seen = 1, first = dev;
 		sfmt(out, len, "%s", L.replay);
 	} else if (L.replay)

@@ -1,0 +1,112 @@
+# needs: python3
+# lat: biolatency's histograms from trace replays, checked against counts
+# and exact percentiles computed independently from blkparse's own text
+# (tests/tools/latref.py), the layout against a hand-written table in
+# BCC's format, and live on a loop device.
+
+# histogram counts, bucket by bucket: D to C, -Q (Q to C), -m
+for f in mq-randrw ext4 discard-flush remap; do
+	zcat "$FIX/$f/nullb0.blkparse.txt.gz" >"$OUT/lat.txt"
+	for o in "" -Q -m "-Q -m"; do
+		python3 "$TOOLS/latref.py" "$OUT/lat.txt" hist $o >"$OUT/lat.e"
+		( cd "$FIX/$f" && "$IOMON" lat $o -i nullb0 ) | awk '$2 == "->" { print $1, $3, $5 }' >"$OUT/lat.g"
+		same "lat $o -i $f: every log2 bucket's count, as from blkparse's text" "$OUT/lat.g" "$OUT/lat.e"
+	done
+done
+
+# -D: a histogram headed "disk = NAME", the same counts
+zcat "$FIX/mq-randrw/nullb0.blkparse.txt.gz" >"$OUT/lat.txt"
+python3 "$TOOLS/latref.py" "$OUT/lat.txt" hist >"$OUT/lat.e"
+( cd "$FIX/mq-randrw" && "$IOMON" lat -D -i nullb0 ) >"$OUT/lat.D"
+check "lat -D: headed 'disk = nullb0' after a blank line" sh -c "grep -B1 '^disk = nullb0\$' '$OUT/lat.D' | head -1 | grep -q '^\$'"
+awk '$2 == "->" { print $1, $3, $5 }' "$OUT/lat.D" >"$OUT/lat.g"
+same "lat -D: that disk's counts" "$OUT/lat.g" "$OUT/lat.e"
+( cd "$FIX/mq-randrw" && "$IOMON" lat -d nope -i nullb0 ) >"$OUT/lat.d"
+check "lat -d DISK: another disk's I/O left out (no table)" sh -c "! grep -q -- '->' '$OUT/lat.d'"
+( cd "$FIX/mq-randrw" && "$IOMON" lat -d nullb0 -i nullb0 ) | awk '$2 == "->" { print $1, $3, $5 }' >"$OUT/lat.g"
+same "lat -d nullb0: all of it" "$OUT/lat.g" "$OUT/lat.e"
+"$IOMON" lat -i - <"$FIX/stream/nullb0.stream" >"$OUT/lat.s"
+check "lat -i -: a stream" grep -q ' : count     distribution$' "$OUT/lat.s"
+( cd "$FIX/mq-randrw" && "$IOMON" lat -F -i nullb0 ) >"$OUT/lat.F"
+check "lat -F: a histogram per flag set (Sync-Read, Sync-Write)" \
+	sh -c "grep -qx 'flags = Sync-Read' '$OUT/lat.F' && grep -qx 'flags = Sync-Write' '$OUT/lat.F'"
+"$IOMON" lat -D -F -i - </dev/null >/dev/null 2>"$OUT/lat.err"
+check "lat -D -F: refused, as biolatency does" grep -q 'only use -D or -F' "$OUT/lat.err"
+( cd "$FIX/discard-flush" && "$IOMON" lat -i nullb0 1 2 ) >"$OUT/lat.c2"
+check "lat interval count: a replay stops after count tables ($(grep -c 'count     distribution' "$OUT/lat.c2"))" \
+	test "$(grep -c 'count     distribution' "$OUT/lat.c2")" = 2
+( cd "$FIX/discard-flush" && "$IOMON" lat -T -i nullb0 1 ) >"$OUT/lat.T"
+check "lat -T: a HH:MM:SS line before each table" \
+	test "$(grep -cE '^[0-9]{2}:[0-9]{2}:[0-9]{2} *$' "$OUT/lat.T")" = "$(grep -c 'count     distribution' "$OUT/lat.T")"
+
+# -P: within 1 % of the exact nearest-rank percentiles, max exact, per
+# direction, from the same latencies
+for f in mq-randrw ext4 discard-flush; do
+	zcat "$FIX/$f/nullb0.blkparse.txt.gz" >"$OUT/lat.txt"
+	for o in "" -Q -m; do
+		( cd "$FIX/$f" && "$IOMON" lat -P $o -i nullb0 ) >"$OUT/lat.P"
+		check "lat -P $o -i $f: p50 p90 p99 p99.9 within 1 %, max exact" \
+			python3 "$TOOLS/latref.py" "$OUT/lat.txt" pct $o "$OUT/lat.P"
+	done
+done
+
+# The layout, byte for byte, on a crafted stream: 4 KiB writes issued
+# and completed 0.5, 3, 5, 5, 5, 100 and 100 us apart
+python3 - >"$OUT/lat.stream" <<'PY'
+import struct, sys
+TC = lambda b: 1 << (b + 16)
+seq, out = 0, []
+def rec(t, sector, action):
+    global seq
+    seq += 1
+    out.append(struct.pack("<IIQQIIIIIHH", 0x65617407, seq, t, sector, 4096, action, 1, 8 << 20, 0, 0, 0))
+t = 1000000
+for i, d in enumerate((500, 3000, 5000, 5000, 5000, 100000, 100000)):
+    rec(t, 8 * i, TC(1) | TC(6) | 7)
+    rec(t + d, 8 * i, TC(1) | TC(7) | 8)
+    t += 1000000
+sys.stdout.buffer.write(b"".join(out))
+PY
+{
+	echo 'Tracing block device I/O... Hit Ctrl-C to end.'
+	echo
+	echo '     usecs               : count     distribution'
+	echo '         0 -> 1          : 1        |*************                           |'
+	echo '         2 -> 3          : 1        |*************                           |'
+	echo '         4 -> 7          : 3        |****************************************|'
+	echo '         8 -> 15         : 0        |                                        |'
+	echo '        16 -> 31         : 0        |                                        |'
+	echo '        32 -> 63         : 0        |                                        |'
+	echo '        64 -> 127        : 2        |**************************              |'
+	echo
+	echo 'avg = 31 usecs, total: 218 usecs, count: 7'
+	echo
+} >"$OUT/lat.exp"
+"$IOMON" lat -e -i - <"$OUT/lat.stream" >"$OUT/lat.out"
+same "lat -e: BCC's table and avg line, byte for byte" "$OUT/lat.out" "$OUT/lat.exp"
+{
+	echo 'Tracing block device I/O... Hit Ctrl-C to end.'
+	echo
+	echo
+	echo 'disk = 8,0'
+	echo '     msecs               : count     distribution'
+	echo '         0 -> 1          : 7        |****************************************|'
+} >"$OUT/lat.exp"
+"$IOMON" lat -m -D -i - <"$OUT/lat.stream" >"$OUT/lat.out"
+same "lat -m -D: msecs, the disk's section (a stream's disk by number)" "$OUT/lat.out" "$OUT/lat.exp"
+
+# Live, on a loop device of its own: the table while the capture runs
+if live_ok "lat live"; then
+	LI=$OUT/lat-loop.img; rm -f "$LI"; truncate -s 8M "$LI"
+	LL=$(losetup -f --show "$LI"); LN=${LL#/dev/}
+	rm -f "$OUT/ll.err"; timeout 60 "$IOMON" lat -D -t "$LL" 2 3 >"$OUT/ll.txt" 2>"$OUT/ll.err" &
+	llpid=$!; capturing "$OUT/ll.err" $llpid
+	dd if=/dev/zero of="$LL" bs=4k count=200 oflag=direct 2>/dev/null
+	wait_for 30 "lat's first table with counts" grep -q '^disk = '"$LN"'$' "$OUT/ll.txt"
+	wait $llpid; rc=$?
+	check "lat live: exit 0 after count tables ($rc)" test "$rc" = 0
+	check "lat live: the header line first" sh -c "head -1 '$OUT/ll.txt' | grep -qx 'Tracing block device I/O... Hit Ctrl-C to end.'"
+	n=$(awk '$2 == "->" { s += $5 } END { print s + 0 }' "$OUT/ll.txt")
+	check "lat live: dd's 200 writes counted ($n), in a table for $LN" test "$n" -ge 200
+	losetup -d "$LL"; rm -f "$LI"
+fi
