@@ -75,4 +75,8 @@ int plot_main(int, char **);
  * at wall time t; the interval's figures start again */
 void btt_hist_report(struct obuf *o);
 void btt_export(struct obuf *json, const char *prom, s64 t, int interval);
+/* output/lattable.c: biolatency's tables (and a new interval) */
+void lat_tables(struct obuf *o, s64 wall, int ts, int ext, const char *replay);
+void lat_disk_name(u32 dev, const char *replay, char *out, size_t len);
+
 #endif

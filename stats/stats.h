@@ -252,4 +252,32 @@ extern void (*btt_rate_fn)(u32 slot, s64 sec, u64 ios, u64 blks);	/* a second's 
 void btt_ranges_add(struct btt_dev *d, u32 proc, int c, u64 t);	/* a Q (c 0) or C (c 1) of proc (+ 1, or 0) */
 void btt_ranges_split(void);	/* (stats/bttrange.c) */
 extern void (*btt_msg_fn)(const struct btt_dev *d, const struct rec *r);	/* btt's NAME.msg (the driver's) */
+/* stats/latstat.c: biolatency's histograms (per interval; lat_clear).
+ * Keys: 0, or the device (-D), or the flags (-F); -P's series per device
+ * and direction, log-linear buckets: LAT_PSUB to a power of two. */
+#define LAT_SLOTS 64
+#define LAT_PSUB 64
+#define LAT_PBUCKETS (44 * LAT_PSUB)
+#define LAT_OP(f) ((f) & 3)	/* 0 Read 1 Write 2 Flush 3 Discard */
+#define LATF_SYNC 4
+#define LATF_META 8
+#define LATF_FUA 16
+#define LATF_PREFLUSH 32
+#define LATF_AHEAD 64
+struct lat_hist { u32 key; u64 slot[LAT_SLOTS]; };
+struct lat_pser { u32 dev, op; u64 n, max; u32 b[LAT_PBUCKETS]; };
+struct latstat {
+	int queued, ms, disks, flags, pct;
+	u32 nhist, npser;
+	u64 total, n;		/* ns, latencies */
+	unsigned long long lost;	/* no room in hist or ps */
+	struct lat_hist hist[LAT_HISTS];
+	struct lat_pser ps[LAT_PSERIES];
+};
+extern struct latstat lats;
+void lat_event(const struct rec *r);	/* Q M F D R C */
+u64 lat_pvalue(u32 bucket);	/* the middle of a -P bucket, ns */
+unsigned long long lat_aged(void);	/* requests aged out of LAT_REQS */
+void lat_clear(void);	/* a new interval */
+
 #endif

@@ -1,0 +1,177 @@
+/* output/lattable.c: output: biolatency's tables: BCC's log2 histograms, -e's average, -P's percentiles */
+#include <string.h>
+#include <time.h>
+#include "output/output.h"
+
+static const char *replay_of;	/* this table's, for the sort */
+
+static void flags_name(u32 f, char *out, size_t len)
+{
+	static const char *const op[] = { "Read", "Write", "Flush", "Discard" };
+	static const char *const pre[] = { "ReadAhead-", "PreFlush-", "ForcedUnitAccess-", "Metadata-", "Sync-" };
+	static const u32 bit[] = { LATF_AHEAD, LATF_PREFLUSH, LATF_FUA, LATF_META, LATF_SYNC };
+	u32 i, n = 0;
+
+	out[0] = 0;
+	for (i = 0; i < 5; i++)	/* BCC prefixes each flag in turn: the last one first */
+		if (f & bit[i])
+			n += (u32)sfmt(out + n, len - n, "%s", pre[i]);
+	sfmt(out + n, len - n, "%s", op[LAT_OP(f)]);
+}
+
+/* a disk's name: in a replay, the files' name for their first device,
+ * else (and for a stream) major,minor; live, its /dev name */
+void lat_disk_name(u32 dev, const char *replay, char *out, size_t len)
+{
+	static u32 first, seen;
+
+	if (replay && strcmp(replay, "-") && (!seen || dev == first)) {	/* the files' name: the first device's; a stream has none */
+		seen = 1, first = dev;
+		sfmt(out, len, "%s", replay);
+	} else if (replay)
+		sfmt(out, len, "%u,%u", DEV_MAJOR(dev), DEV_MINOR(dev));
+	else if (sys_devname(dev, out, len))
+		sfmt(out, len, "%u,%u", DEV_MAJOR(dev), DEV_MINOR(dev));
+}
+
+static void stars(struct obuf *o, u64 val, u64 vmax, u32 width)
+{
+	u32 n = vmax ? (u32)(width * val / vmax) : 0, i;
+
+	if (n > width)
+		n = width;
+	for (i = 0; i < width; i++)
+		ob_puts(o, i < n ? "*" : " ");
+}
+
+static void log2_hist(struct obuf *o, const u64 *v, const char *label)
+{
+	int i, imax = -1;
+	u64 vmax = 0;
+
+	for (i = 0; i < LAT_SLOTS; i++) {
+		if (v[i])
+			imax = i;
+		if (v[i] > vmax)
+			vmax = v[i];
+	}
+	if (imax <= 0)
+		return;
+	if (imax <= 32)
+		ob_printf(o, "     %-19s : count     distribution\n", label);
+	else
+		ob_printf(o, "               %-29s : count     distribution\n", label);
+	for (i = 1; i <= imax; i++) {
+		unsigned long long lo = (1ull << i) >> 1, hi = (1ull << i) - 1;
+
+		if (lo == hi)
+			lo--;
+		if (imax <= 32)
+			ob_printf(o, "%10llu -> %-10llu : %-8llu |", lo, hi, (unsigned long long)v[i]);
+		else
+			ob_printf(o, "%20llu -> %-20llu : %-8llu |", lo, hi, (unsigned long long)v[i]);
+		stars(o, v[i], vmax, imax <= 32 ? 40 : 20);
+		ob_puts(o, "|\n");
+	}
+}
+
+/* ns in the table's unit: 12.345 usecs, 0.012345 msecs */
+static void put_unit(struct obuf *o, u64 ns)
+{
+	u64 div = lats.ms ? 1000000u : 1000u;
+	char s[32];
+
+	/* every digit down to the nanosecond */
+	sfmt(s, sizeof(s), lats.ms ? "%llu.%06llu" : "%llu.%03llu", (unsigned long long)(ns / div),
+	     (unsigned long long)(ns % div));
+	ob_printf(o, " %10s", s);
+}
+
+static void percentiles(struct obuf *o, const char *replay)
+{
+	static const u32 per[] = { 500, 900, 990, 999 };	/* per mille */
+	u32 i, k, b;
+
+	if (!lats.npser)
+		return;
+	ob_printf(o, "\npercentiles, %s:\n%-12s %-3s %10s %10s %10s %10s %10s %10s\n", lats.ms ? "msecs" : "usecs",
+		  "disk", "dir", "count", "p50", "p90", "p99", "p99.9", "max");
+	for (i = 0; i < lats.npser; i++) {
+		char name[32];
+
+		lat_disk_name(lats.ps[i].dev, replay, name, sizeof(name));
+		ob_printf(o, "%-12s %-3s %10llu", name, (const char *[]){ "R", "W", "F", "D" }[lats.ps[i].op & 3], (unsigned long long)lats.ps[i].n);
+		for (k = 0; k < 4; k++) {
+			/* nearest rank: the ceil(p n)-th smallest */
+			u64 rank = (lats.ps[i].n * per[k] + 999) / 1000, c = 0, v = 0;
+
+			if (!rank)
+				rank = 1;
+			for (b = 0; b < LAT_PBUCKETS; b++)
+				if ((c += lats.ps[i].b[b]) >= rank) {
+					v = lat_pvalue(b);
+					break;
+				}
+			put_unit(o, v > lats.ps[i].max ? lats.ps[i].max : v);
+		}
+		put_unit(o, lats.ps[i].max);
+		ob_puts(o, "\n");
+	}
+}
+
+static int by_key(const void *ctx, u16 a, u16 b)
+{
+	char x[32], y[32];
+
+	(void)ctx;
+	if (!lats.disks)
+		return lats.hist[a].key > lats.hist[b].key;
+	lat_disk_name(lats.hist[a].key, replay_of, x, sizeof(x));
+	lat_disk_name(lats.hist[b].key, replay_of, y, sizeof(y));
+	return strcmp(x, y) > 0;
+}
+
+void lat_tables(struct obuf *o, s64 wall, int ts, int ext, const char *replay)
+{
+	const char *label = lats.ms ? "msecs" : "usecs";
+	static u16 idx[LAT_HISTS];
+	u32 i;
+
+	replay_of = replay;
+	ob_puts(o, "\n");
+	if (ts) {
+		struct tm tm;
+		char hms[16];
+
+		if (!local_tm(wall, &tm))
+			memset(&tm, 0, sizeof(tm));
+		fmt_hms(hms, &tm);
+		ob_printf(o, "%-8s\n", hms);
+	}
+	for (i = 0; i < lats.nhist; i++)
+		idx[i] = (u16)i;
+	isort16(idx, lats.nhist, by_key, NULL);
+	for (i = 0; i < lats.nhist; i++) {
+		char name[48];
+
+		if (lats.disks || lats.flags) {
+			if (lats.disks)
+				lat_disk_name(lats.hist[idx[i]].key, replay, name, sizeof(name));
+			else
+				flags_name(lats.hist[idx[i]].key, name, sizeof(name));
+			ob_printf(o, "\n%s = %s\n", lats.disks ? "disk" : "flags", name);
+		}
+		log2_hist(o, lats.hist[idx[i]].slot, label);
+	}
+	if (ext && lats.n) {
+		u64 div = lats.ms ? 1000000u : 1000u;
+
+		ob_printf(o, "\navg = %llu %s, total: %llu %s, count: %llu\n\n",
+			  (unsigned long long)(lats.total / div / lats.n), label,
+			  (unsigned long long)(lats.total / div), label, (unsigned long long)lats.n);
+	}
+	if (lats.pct)
+		percentiles(o, replay);
+	ob_flush(o);
+	lat_clear();
+}

@@ -1,0 +1,160 @@
+/* stats/latstat.c: stats: biolatency's histograms: D (or Q) to C by device and sector, log2 and log-linear buckets */
+/* A request's latency is issue (D) to completion (C), or with -Q queue
+ * (Q) to completion, matched by (device, sector) in a fixed in-flight
+ * table; a requeue (R) forgets the issue.  Buckets as BCC's bpf_log2l:
+ * slot 1 holds 0 and 1, slot i (i > 1) holds 2^(i-1)..2^i-1.  -P's
+ * buckets are log-linear, LAT_PSUB to a power of two: a bucket's middle
+ * is within 1/128 of any value in it.
+ */
+#include <string.h>
+#include "stats/stats.h"
+
+struct lreq {
+	struct ift_hdr h;
+	u64 t;
+	u32 flags;
+};
+IFT_POOL(lreqs, struct lreq, LAT_REQS, LAT_HASH, IFT_AGE_NEAR);
+struct latstat lats;
+
+/* flags as BCC's -F names them, from the request's RWBS bits */
+static u32 flags_of(u32 a, u32 bytes)
+{
+	u32 f;
+
+	if (a & TC(TC_DISCARD))
+		f = 3;
+	else if (a & TC(TC_WRITE))
+		f = 1;
+	else if ((a & TC(TC_FLUSH)) && !bytes)
+		f = 2;
+	else
+		f = 0;
+	if (a & TC(TC_SYNC))
+		f |= LATF_SYNC;
+	if (a & TC(TC_META))
+		f |= LATF_META;
+	if (a & TC(TC_FUA))
+		f |= LATF_FUA;
+	if ((a & TC(TC_FLUSH)) && LAT_OP(f) != 2)
+		f |= LATF_PREFLUSH;
+	if (a & TC(TC_AHEAD))
+		f |= LATF_AHEAD;
+	return f;
+}
+
+static int slot_of(u64 v)
+{
+	return v < 2 ? 1 : 64 - __builtin_clzll(v);
+}
+
+static u32 pbucket(u64 v)
+{
+	u32 e;
+
+	if (v < 2 * LAT_PSUB)
+		return (u32)v;
+	e = 63 - (u32)__builtin_clzll(v);	/* >= 7 */
+	if (e > 47)
+		return LAT_PBUCKETS - 1;
+	return 2 * LAT_PSUB + (e - 7) * LAT_PSUB + (u32)((v >> (e - 6)) & (LAT_PSUB - 1));
+}
+
+/* the middle of bucket i, in ns */
+u64 lat_pvalue(u32 i)
+{
+	u32 e;
+	u64 lo, w;
+
+	if (i < 2 * LAT_PSUB)
+		return i;
+	e = (i - 2 * LAT_PSUB) / LAT_PSUB + 7;
+	w = (u64)1 << (e - 6);
+	lo = ((u64)1 << e) + (u64)((i - 2 * LAT_PSUB) % LAT_PSUB) * w;
+	return lo + w / 2;
+}
+
+static void account(u32 dev, u32 flags, u64 ns)
+{
+	u64 v = ns / (lats.ms ? 1000000u : 1000u);
+	u32 key = lats.disks ? dev : lats.flags ? flags : 0, i;
+
+	for (i = 0; i < lats.nhist && lats.hist[i].key != key; i++)
+		;
+	if (i == lats.nhist) {
+		if (lats.nhist == LAT_HISTS) {
+			lats.lost++;
+			return;
+		}
+		memset(&lats.hist[lats.nhist], 0, sizeof(lats.hist[0]));
+		lats.hist[lats.nhist++].key = key;
+	}
+	lats.hist[i].slot[slot_of(v)]++;
+	lats.total += ns;
+	lats.n++;
+	if (!lats.pct)
+		return;
+	for (i = 0; i < lats.npser && !(lats.ps[i].dev == dev && lats.ps[i].op == LAT_OP(flags)); i++)
+		;
+	if (i == lats.npser) {
+		if (lats.npser == LAT_PSERIES) {
+			lats.lost++;
+			return;
+		}
+		memset(&lats.ps[lats.npser], 0, sizeof(lats.ps[0]));
+		lats.ps[lats.npser].dev = dev;
+		lats.ps[lats.npser++].op = LAT_OP(flags);
+	}
+	lats.ps[i].n++;
+	if (ns > lats.ps[i].max)
+		lats.ps[i].max = ns;
+	lats.ps[i].b[pbucket(ns)]++;
+}
+
+unsigned long long lat_aged(void)
+{
+	return lreqs.aged;
+}
+
+void lat_clear(void)
+{
+	lats.nhist = lats.npser = 0;
+	lats.total = lats.n = 0;
+}
+
+void lat_event(const struct rec *r)
+{
+	u32 a = ACT32(r), op = a & 0xffff;
+	struct lreq *q;
+
+	if (op == (lats.queued ? TA_QUEUE : TA_ISSUE)) {
+		if ((q = ift_get(&lreqs, r->dev, r->sector, 0, r->time))) {
+			q->t = r->time;
+			q->flags = flags_of(a, r->bytes);
+		}
+	} else if (op == TA_ISSUE && lats.queued) {
+		if ((q = ift_find(&lreqs, r->dev, r->sector, 0)))
+			q->flags = flags_of(a, r->bytes);	/* the request's own flags */
+	} else if (op == TA_BACKMERGE && lats.queued) {
+		if ((q = ift_find(&lreqs, r->dev, r->sector, 0)))
+			ift_del(&lreqs, q);
+	} else if (op == TA_FRONTMERGE && lats.queued) {
+		/* the request now starts at this bio's sector, its time stays */
+		struct lreq *old = ift_find(&lreqs, r->dev, r->sector + (r->bytes >> 9), 0), keep;
+
+		if (old && (q = ift_find(&lreqs, r->dev, r->sector, 0))) {
+			keep = *old;
+			ift_del(&lreqs, old);
+			q->t = keep.t;
+		} else if (old)
+			ift_move(&lreqs, old, r->dev, r->sector);
+	} else if (op == TA_REQUEUE && !lats.queued) {
+		if ((q = ift_find(&lreqs, r->dev, r->sector, 0)))
+			ift_del(&lreqs, q);
+	} else if (op == TA_COMPLETE) {
+		if ((q = ift_find(&lreqs, r->dev, r->sector, 0))) {
+			account(r->dev, q->flags, r->time > q->t ? r->time - q->t : 0);
+			ift_del(&lreqs, q);
+		}
+	}
+}
