@@ -108,5 +108,13 @@ if live_ok "lat live"; then
 	check "lat live: the header line first" sh -c "head -1 '$OUT/ll.txt' | grep -qx 'Tracing block device I/O... Hit Ctrl-C to end.'"
 	n=$(awk '$2 == "->" { s += $5 } END { print s + 0 }' "$OUT/ll.txt")
 	check "lat live: dd's 200 writes counted ($n), in a table for $LN" test "$n" -ge 200
+	# no interval: biolatency's default, one table when interrupted
+	rm -f "$OUT/li.err"; timeout 60 "$IOMON" lat -t "$LL" >"$OUT/li.txt" 2>"$OUT/li.err" &
+	lipid=$!; capturing "$OUT/li.err" $lipid
+	dd if=/dev/zero of="$LL" bs=4k count=50 oflag=direct 2>/dev/null
+	kill -INT $lipid; wait $lipid; rc=$?	# the capture reads what is left first
+	n=$(awk '$2 == "->" { s += $5 } END { print s + 0 }' "$OUT/li.txt")
+	check "lat live, no interval: Ctrl-C prints the one table, exit 0 ($rc), dd's 50 writes ($n)" \
+		sh -c "test $rc = 0 && test $n -ge 50 && test \$(grep -c 'count     distribution' '$OUT/li.txt') = 1"
 	losetup -d "$LL"; rm -f "$LI"
 fi
