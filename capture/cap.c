@@ -262,6 +262,51 @@ int cap_add_device(const char *path)
 	return 0;
 }
 
+/* Every whole disk: each /sys/block entry with media (a size above 0)
+ * but loop, ram and zram devices, as /dev/NAME ('!' in the name is '/':
+ * cciss!c0d0), CAP_DEVS at most.  One that cannot be opened is skipped,
+ * said once: a capture would fail on it and take the others down too. */
+struct disks { char **devs; int n; };
+
+static long add_disk(const char *dir, const char *name, void *arg)
+{
+	static char names[CAP_DEVS][48];
+	struct disks *d = arg;
+	char *p = names[d->n % CAP_DEVS], *q;
+	u64 size;
+	int fd;
+
+	if (name[0] == '.' || !strncmp(name, "loop", 4) || !strncmp(name, "ram", 3) || !strncmp(name, "zram", 4) ||
+	    (!sys_u64f(&size, "%s/%s/size", dir, name) && !size))
+		return 0;
+	if (d->n == CAP_DEVS) {
+		warn_msg("more than %d disks (CAP_DEVS): %s and any after it not traced", CAP_DEVS, name);
+		return 1;
+	}
+	sfmt(p, sizeof(names[0]), "/dev/%s", name);
+	for (q = p; *q; q++)
+		if (*q == '!')
+			*q = '/';
+	/* no driver, no media: skipped; refused (EPERM from a device cgroup,
+	 * lockdown) stays, since tracefs traces it without opening it */
+	if ((fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 && errno != EPERM && errno != EACCES) {
+		warn_msg("%s: skipped, cannot open it (%s)", p, strerror(errno));
+		return 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	d->devs[d->n++] = p;
+	return 0;
+}
+
+int cap_all_disks(char **devs)
+{
+	struct disks d = { devs, 0 };
+
+	dir_each("/sys/block", add_disk, &d);
+	return d.n;
+}
+
 /* Partitions share their disk's queue: one trace per queue, so a disk and
  * its partition cannot be traced together. */
 static int check_overlap(void)

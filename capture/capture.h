@@ -170,6 +170,9 @@ void window_release(void (*fn)(struct rec *r));	/* the held, stably ordered */
  * all whole records in s, cut into per-CPU runs and merged by time into
  * fn (ties to the earlier run), TOP_RUNS runs at a time */
 void runs_merge(struct src *s, void (*fn)(void *ctx, const struct rec *r), void *ctx);
+/* ... and a live round's bytes: whole records to fn in time order (merged
+ * only when they are not), what is no record stepped over and counted */
+void runs_take(struct src *s, void (*fn)(void *ctx, const struct rec *r), void *ctx, unsigned long long *bad);
 
 /* capture/sys.c: small sysfs, procfs and tracefs files.  Reads return the
  * bytes read, NUL-terminated (buf[0] = 0 on failure); -1: cannot open
@@ -246,6 +249,9 @@ void addr_text(const u8 *ip, int len, char *out, u32 cap);	/* INET6_ADDRSTRLEN *
 int net_socket(union naddr *a, const u8 *ip, int len, u32 port, int type);	/* SOCK_STREAM... */
 int cap_add_device(const char *path);	/* -1: said why */
 int cap_add_devices_from(const char *file);	/* one per line or word */
+/* Every whole disk: /dev/NAME for each /sys/block entry with media, but
+ * loop, ram and zram; one with no driver skipped (said); CAP_DEVS at most */
+int cap_all_disks(char **devs);
 u32 cap_ndev(void);
 int cap_run(const struct cap_cfg *c);	/* 0 on success; prints the summary */
 /* cap_run with its records as one stream to sink, round (or NULL) after

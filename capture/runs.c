@@ -69,3 +69,46 @@ void runs_merge(struct src *s, void (*fn)(void *ctx, const struct rec *r), void 
 	}
 	merge(s->buf, n, fn, ctx);
 }
+
+/* A live round's bytes in s (pushed), whole records only to fn: bytes that do
+ * not decode (a capture that lost its place) are stepped over to the next
+ * record and counted in *bad (the caller says so once), never re-read.  A stretch in
+ * time order (the capture merged it) is taken as it is, else merged by
+ * time across its CPUs' runs (capture/runs.c). */
+void runs_take(struct src *s, void (*fn)(void *ctx, const struct rec *r), void *ctx, unsigned long long *bad)
+{
+	u32 end = s->len, at;
+	struct rec r;
+	int n = 0;
+
+	while (s->pos < end) {
+		u64 t = 0;
+		int sorted = 1;
+
+		for (at = s->pos; end - at >= REC_V7_LEN; at += (u32)n) {
+			if (rec_unfilled(s->buf + at))
+				n = REC_V7_LEN;
+			else if ((n = rec_decode(s->buf + at, end - at, &r)) <= 0)
+				break;
+			else if (r.time < t)
+				sorted = 0;
+			else
+				t = r.time;
+		}
+		s->len = at;	/* whole records only, up to here */
+		if (!sorted)
+			runs_merge(s, fn, ctx);
+		else
+			while (src_record(s, &r) > 0)
+				fn(ctx, &r);
+		s->len = end;
+		s->pos = at;
+		if (end - at < REC_V7_LEN || !n)	/* the rest is to come */
+			break;
+		/* not a record: on to the next byte where one may start */
+		while (++at < end && end - at >= REC_V7_LEN && rec_decode(s->buf + at, end - at, &r) < 0)
+			;
+		*bad += at - s->pos;
+		s->pos = at;
+	}
+}

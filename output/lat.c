@@ -145,39 +145,7 @@ static void live_one(void *ctx, const struct rec *r)
 
 static void live_round_records(void)
 {
-	u32 end = LS.len, at;
-	struct rec r;
-	int n = 0;
-
-	while (LS.pos < end) {
-		u64 t = 0;
-		int sorted = 1;
-
-		for (at = LS.pos; end - at >= REC_V7_LEN; at += (u32)n) {
-			if (rec_unfilled(LS.buf + at))
-				n = REC_V7_LEN;
-			else if ((n = rec_decode(LS.buf + at, end - at, &r)) <= 0)
-				break;
-			else if (r.time < t)
-				sorted = 0;
-			else
-				t = r.time;
-		}
-		LS.len = at;
-		if (!sorted)
-			runs_merge(&LS, live_one, NULL);
-		else
-			while (src_record(&LS, &r) > 0)
-				lat_record(&r);
-		LS.len = end;
-		LS.pos = at;
-		if (end - at < REC_V7_LEN || !n)
-			break;
-		while (++at < end && end - at >= REC_V7_LEN && rec_decode(LS.buf + at, end - at, &r) < 0)
-			;
-		live_bad += at - LS.pos;
-		LS.pos = at;
-	}
+	runs_take(&LS, live_one, NULL, &live_bad);
 }
 
 static int live_push(const void *p, size_t n)
@@ -205,30 +173,13 @@ static void live_round(void)
 	}
 }
 
-static long add_disk(const char *dir, const char *name, void *arg)
-{
-	static char names[CAP_DEVS][48];
-	u64 size;
-
-	(void)arg;
-	if (name[0] == '.' || !strncmp(name, "loop", 4) || !strncmp(name, "ram", 3) || !strncmp(name, "zram", 4) ||
-	    (!sys_u64f(&size, "%s/%s/size", dir, name) && !size))
-		return 0;
-	if (L.ndevs == CAP_DEVS)
-		return 1;
-	sfmt(names[L.ndevs], sizeof(names[0]), "/dev/%s", name);
-	L.devs[L.ndevs] = names[L.ndevs];
-	L.ndevs++;
-	return 0;
-}
-
 static int run_live(void)
 {
 	struct cap_cfg c;
 	int i, every = !L.ndevs, rc;
 
 	if (every)
-		dir_each("/sys/block", add_disk, NULL);
+		L.ndevs = cap_all_disks(L.devs);
 	cap_defaults(&c);
 	c.skip_bad = every;
 	for (i = 0; i < L.ndevs; i++)

@@ -151,49 +151,11 @@ static void live_one(void *ctx, const struct rec *r)
 	top_record(r);
 }
 
-/* The round so far.  Only whole records reach top_record: bytes that do
- * not decode (a capture that lost its place) are stepped over to the next
- * record, counted and said once at the end, never re-read.  A stretch in
- * time order (the capture merged it) is taken as it is, else merged by
- * time across its CPUs' runs (capture/runs.c). */
-static unsigned long long live_bad;
+static unsigned long long live_bad;	/* bytes that were no record */
 
 static void live_round_records(void)
 {
-	u32 end = LS.len, at;
-	struct rec r;
-	int n = 0;
-
-	while (LS.pos < end) {
-		u64 t = 0;
-		int sorted = 1;
-
-		for (at = LS.pos; end - at >= REC_V7_LEN; at += (u32)n) {
-			if (rec_unfilled(LS.buf + at))
-				n = REC_V7_LEN;
-			else if ((n = rec_decode(LS.buf + at, end - at, &r)) <= 0)
-				break;
-			else if (r.time < t)
-				sorted = 0;
-			else
-				t = r.time;
-		}
-		LS.len = at;	/* whole records only, up to here */
-		if (!sorted)
-			runs_merge(&LS, live_one, NULL);
-		else
-			while (src_record(&LS, &r) > 0)
-				top_record(&r);
-		LS.len = end;
-		LS.pos = at;
-		if (end - at < REC_V7_LEN || !n)	/* the rest is to come */
-			break;
-		/* not a record: on to the next byte where one may start */
-		while (++at < end && end - at >= REC_V7_LEN && rec_decode(LS.buf + at, end - at, &r) < 0)
-			;
-		live_bad += at - LS.pos;
-		LS.pos = at;
-	}
+	runs_take(&LS, live_one, NULL, &live_bad);
 }
 
 static int live_push(const void *p, size_t n)
@@ -224,51 +186,6 @@ static void live_round(void)
 			kill(getpid(), SIGTERM);	/* the capture stops cleanly on it */
 		}
 	}
-}
-
-/* Every whole disk: each /sys/block entry with media (a size above 0)
- * but loop, ram and zram devices, as /dev/NAME ('!' in the name is '/':
- * cciss!c0d0), CAP_DEVS at most.  One that cannot be opened is skipped,
- * said once: a capture would fail on it and take the others down too. */
-struct disks { char **devs; int n; };
-
-static long add_disk(const char *dir, const char *name, void *arg)
-{
-	static char names[CAP_DEVS][48];
-	struct disks *d = arg;
-	char *p = names[d->n % CAP_DEVS], *q;
-	u64 size;
-	int fd;
-
-	if (name[0] == '.' || !strncmp(name, "loop", 4) || !strncmp(name, "ram", 3) || !strncmp(name, "zram", 4) ||
-	    (!sys_u64f(&size, "%s/%s/size", dir, name) && !size))
-		return 0;
-	if (d->n == CAP_DEVS) {
-		warn_msg("more than %d disks (CAP_DEVS): %s and any after it not traced", CAP_DEVS, name);
-		return 1;
-	}
-	sfmt(p, sizeof(names[0]), "/dev/%s", name);
-	for (q = p; *q; q++)
-		if (*q == '!')
-			*q = '/';
-	/* no driver, no media: skipped; refused (EPERM from a device cgroup,
-	 * lockdown) stays, since tracefs traces it without opening it */
-	if ((fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 && errno != EPERM && errno != EACCES) {
-		warn_msg("%s: skipped, cannot open it (%s)", p, strerror(errno));
-		return 0;
-	}
-	if (fd >= 0)
-		close(fd);
-	d->devs[d->n++] = p;
-	return 0;
-}
-
-static int all_disks(char **devs)
-{
-	struct disks d = { devs, 0 };
-
-	dir_each("/sys/block", add_disk, &d);
-	return d.n;
 }
 
 static struct {
@@ -352,7 +269,7 @@ static int run_live(void)
 	int i, every = !A.ndevs, rc;
 
 	if (every)
-		A.ndevs = all_disks(A.devs);
+		A.ndevs = cap_all_disks(A.devs);
 	cap_defaults(&c);
 	c.skip_bad = every;
 	for (i = 0; i < A.ndevs; i++)
