@@ -307,6 +307,45 @@ int cap_all_disks(char **devs)
 	return d.n;
 }
 
+/* top's and biolatency's live input: the devices given, each of which
+ * must trace, or every whole disk, of which one the capture cannot take is
+ * skipped (skip_bad); -1: nothing to trace (said, naming opt) */
+int cap_live_devices(struct cap_cfg *c, char **devs, int n, const char *opt)
+{
+	int i, every = !n;
+
+	if (every)
+		n = cap_all_disks(devs);
+	cap_defaults(c);
+	c->skip_bad = every;
+	for (i = 0; i < n; i++)
+		if (cap_add_device(devs[i]) && !every)
+			return -1;
+	if (!cap_ndev()) {
+		warn_msg("no disks to trace (give %s DEV)", opt);
+		return -1;
+	}
+	return 0;
+}
+
+/* A live table's clock, checked at every round (the capture calls back
+ * every CAP_LIVE_MS with or without records): 1 when an interval of secs
+ * has ended.  The first starts with the first round; a round late by more
+ * than an interval (a stalled machine) gives one table, not a burst. */
+int cap_interval_due(u64 *next, u32 secs)
+{
+	u64 now = mono_ms(), iv = (u64)secs * 1000;
+
+	if (!*next) {
+		*next = now + iv;
+		return 0;
+	}
+	if (now < *next)
+		return 0;
+	*next = *next + iv > now ? *next + iv : now + iv;
+	return 1;
+}
+
 /* Partitions share their disk's queue: one trace per queue, so a disk and
  * its partition cannot be traced together. */
 static int check_overlap(void)

@@ -149,6 +149,7 @@ u8 *merge_mem(u32 i);		/* input i's buffer (STREAM_BUF), for a stream read witho
 u32 merge_files(const char *dir, const char *name, u16 tag, u32 max, const char *lim, u32 cap,
 		 int skip_empty, void (*added)(const char *path));
 int merge_replay(const char *name, void (*fn)(const struct rec *), volatile sig_atomic_t *stop);
+int replay_any(const char *name, u8 *buf, void (*fn)(const struct rec *), volatile sig_atomic_t *stop);	/* or "-": stdin */
 
 /* capture/window.c: a stream of every CPU's records merged by time in a
  * bounded window, blkparse's way: fill a batch, sort it, hold the late */
@@ -252,6 +253,8 @@ int cap_add_devices_from(const char *file);	/* one per line or word */
 /* Every whole disk: /dev/NAME for each /sys/block entry with media, but
  * loop, ram and zram; one with no driver skipped (said); CAP_DEVS at most */
 int cap_all_disks(char **devs);
+int cap_live_devices(struct cap_cfg *c, char **devs, int n, const char *opt);	/* -1: said */
+int cap_interval_due(u64 *next, u32 secs);	/* a live table's interval has ended */
 u32 cap_ndev(void);
 int cap_run(const struct cap_cfg *c);	/* 0 on success; prints the summary */
 /* cap_run with its records as one stream to sink, round (or NULL) after

@@ -310,3 +310,21 @@ COLD int merge_replay(const char *name, void (*fn)(const struct rec *), volatile
 	src_zero_report();
 	return rc || src_errors != errors;
 }
+
+/* A trace by name (its NAME.blktrace.CPU files, merged by time) or "-"
+ * (one stream on stdin, read into buf) to fn until *stop; 1 if damaged
+ * (said).  top's and biolatency's replays. */
+COLD int replay_any(const char *name, u8 *buf, void (*fn)(const struct rec *), volatile sig_atomic_t *stop)
+{
+	struct src in;
+	struct rec r;
+	int rc = 0;
+
+	if (strcmp(name, "-"))
+		return merge_replay(name, fn, stop);
+	src_init(&in, 0, "(stdin)", buf, STREAM_BUF);
+	while (!*stop && (rc = src_record(&in, &r)) > 0)
+		fn(&r);
+	src_zero_report();
+	return !*stop && rc < 0;
+}

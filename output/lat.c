@@ -113,19 +113,8 @@ static u8 latbuf[STREAM_BUF];
 
 static int replay(const char *name)
 {
-	int rc = 0;
+	int rc = replay_any(name, latbuf, lat_record, &lat_stop);
 
-	if (!strcmp(name, "-")) {
-		struct src in;
-		struct rec r;
-
-		src_init(&in, 0, "(stdin)", latbuf, STREAM_BUF);
-		while (!lat_stop && (rc = src_record(&in, &r)) > 0)
-			lat_record(&r);
-		rc = !lat_stop && rc < 0;
-		src_zero_report();
-	} else
-		rc = merge_replay(name, lat_record, &lat_stop);
 	if (!L.done)
 		print_tables(wall0 + (L.interval && L.start ? (s64)((L.next - L.start) / 1000000000u) : 0));
 	return rc;
@@ -155,20 +144,12 @@ static int live_push(const void *p, size_t n)
 
 static void live_round(void)
 {
-	u64 now, iv = (u64)L.interval * 1000;
-
 	live_round_records();
-	if (!L.interval)
-		return;
-	now = mono_ms();
-	if (!live_next)
-		live_next = now + iv;
-	else if (now >= live_next && !L.done) {
+	if (L.interval && cap_interval_due(&live_next, (u32)L.interval) && !L.done) {
 		print_tables(wall_sec());
-		live_next = live_next + iv > now ? live_next + iv : now + iv;
 		if (L.count && !--L.count) {
 			L.done = 1;
-			kill(getpid(), SIGTERM);
+			kill(getpid(), SIGTERM);	/* the capture stops cleanly on it */
 		}
 	}
 }
@@ -176,19 +157,10 @@ static void live_round(void)
 static int run_live(void)
 {
 	struct cap_cfg c;
-	int i, every = !L.ndevs, rc;
+	int rc;
 
-	if (every)
-		L.ndevs = cap_all_disks(L.devs);
-	cap_defaults(&c);
-	c.skip_bad = every;
-	for (i = 0; i < L.ndevs; i++)
-		if (cap_add_device(L.devs[i]) && !every)
-			return -1;
-	if (!cap_ndev()) {
-		warn_msg("no disks to trace (give -t DEV)");
+	if (cap_live_devices(&c, L.devs, L.ndevs, "-t"))
 		return -1;
-	}
 	src_init_push(&LS, latbuf, STREAM_BUF);
 	L.live = 1;
 	ob_puts(&L.out, "Tracing block device I/O... Hit Ctrl-C to end.\n");

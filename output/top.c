@@ -48,7 +48,7 @@ static struct top {
 	struct obuf out;
 } T;
 
-static volatile int top_stop;
+static volatile sig_atomic_t top_stop;
 
 static void print_table(s64 wall)
 {
@@ -121,19 +121,8 @@ static u8 topbuf[STREAM_BUF];
 
 static int replay(const char *name)
 {
-	int rc = 0;
+	int rc = replay_any(name, topbuf, top_record, &top_stop);
 
-	if (!strcmp(name, "-")) {
-		struct src in;
-		struct rec r;
-
-		src_init(&in, 0, "(stdin)", topbuf, STREAM_BUF);
-		while (!top_stop && (rc = src_record(&in, &r)) > 0)
-			top_record(&r);
-		rc = !top_stop && rc < 0;
-		src_zero_report();
-	} else
-		rc = merge_replay(name, top_record, &top_stop);
 	/* the last partial interval too */
 	if (T.start && !T.done)
 		print_table(wall0 + (s64)((T.next - T.start) / 1000000000u));
@@ -164,23 +153,17 @@ static int live_push(const void *p, size_t n)
 }
 
 /* Tables follow the monotonic clock, checked at every round: the
- * capture calls back every CAP_POLL_MS with or without records, so an
+ * capture calls back every CAP_LIVE_MS with or without records, so an
  * idle disk still gets its (empty) table each interval and the count
  * still ends the run.  A round late by more than an interval (a stalled
  * machine) gives one table, not a burst. */
 static void live_round(void)
 {
-	u64 now, iv = (u64)T.interval * 1000;
-
 	live_round_records();
-	now = mono_ms();
-	/* The first interval starts once the first round is done: a tag
-	 * helper may take seconds to start, and records wait for it. */
-	if (!live_next)
-		live_next = now + iv;
-	else if (now >= live_next && !T.done) {
+	/* the first interval starts once the first round is done: a tag
+	 * helper may take seconds to start, and records wait for it */
+	if (cap_interval_due(&live_next, (u32)T.interval) && !T.done) {
 		print_table(wall_sec());
-		live_next = live_next + iv > now ? live_next + iv : now + iv;
 		if (T.count && !--T.count) {
 			T.done = 1;
 			kill(getpid(), SIGTERM);	/* the capture stops cleanly on it */
@@ -266,19 +249,10 @@ static int run_replay(const char *in)
 static int run_live(void)
 {
 	struct cap_cfg c;
-	int i, every = !A.ndevs, rc;
+	int rc;
 
-	if (every)
-		A.ndevs = cap_all_disks(A.devs);
-	cap_defaults(&c);
-	c.skip_bad = every;
-	for (i = 0; i < A.ndevs; i++)
-		if (cap_add_device(A.devs[i]) && !every)
-			return -1;
-	if (!cap_ndev()) {
-		warn_msg("no disks to trace (give -d DEV)");
+	if (cap_live_devices(&c, A.devs, A.ndevs, "-d"))
 		return -1;
-	}
 	src_init_push(&LS, topbuf, STREAM_BUF);
 	T.start = 0;
 	T.interval_live = 1;
