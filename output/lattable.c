@@ -145,7 +145,7 @@ void lat_tables(struct obuf *o, s64 wall, int ts, int ext, const char *replay)
 
 		if (!local_tm(wall, &tm))
 			memset(&tm, 0, sizeof(tm));
-		fmt_hms(hms, &tm);
+		*fmt_hms(hms, &tm) = 0;	/* it returns the end, unterminated */
 		ob_printf(o, "%-8s\n", hms);
 	}
 	for (i = 0; i < lats.nhist; i++)
