@@ -41,6 +41,26 @@ void cap_last_round(void);	/* the same once the buffers are drained: the stream 
  * with nothing to read is marked ~0. */
 void cap_mark(u32 cpu, u64 t);
 int cap_stage_high(void);	/* the stream's stage half full: read every CPU now */
+/* A live record's length from its header, in the kernel's byte order
+ * (relay's, and tracefs's records as tpevent.c encodes them): 0 while the
+ * header is not all there, -1 when it is no header.  relay's reads and
+ * the stage walk records with it. */
+static inline int rec_span(const u8 *p, u32 have)
+{
+	u32 m;
+	u16 pl;
+
+	if (have < 4)
+		return 0;
+	__builtin_memcpy(&m, p, 4);
+	if ((m & 0xffffff00u) != TRACE_MAGIC)
+		return -1;
+	if (have < REC_V7_LEN || ((m & 0xff) == 8 && have < REC_V8_LEN))
+		return 0;
+	__builtin_memcpy(&pl, p + ((m & 0xff) == 8 ? 50 : 46), 2);
+	return ((m & 0xff) == 8 ? REC_V8_LEN : REC_V7_LEN) + pl;
+}
+
 /* capture/stage.c: a stream's records held until every CPU is read past
  * them, then merged by time into out_write (device 0, CPU 0) or the sink */
 int stage_put(const void *p, size_t n);

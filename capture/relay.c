@@ -236,24 +236,6 @@ static u64 read_dropped(const struct tdev *d)
 	return v;
 }
 
-/* A record's length from its header, in the kernel's byte order; 0 while
- * the header is not all there, -1 when it is no header. */
-static int span(const u8 *p, u32 have)
-{
-	u32 m;
-	u16 pl;
-
-	if (have < 4)
-		return 0;
-	memcpy(&m, p, 4);
-	if ((m & 0xffffff00u) != TRACE_MAGIC)
-		return -1;
-	if (have < REC_V7_LEN || ((m & 0xff) == 8 && have < REC_V8_LEN))
-		return 0;
-	memcpy(&pl, p + ((m & 0xff) == 8 ? 50 : 46), 2);
-	return ((m & 0xff) == 8 ? REC_V8_LEN : REC_V7_LEN) + pl;
-}
-
 /* A read ends where max does, perhaps inside a record.  Every chunk
  * passed on holds whole records (a stream's are merged by time, the
  * network's may be dropped whole, a file cut short by a full disk ends at
@@ -267,7 +249,7 @@ static ssize_t whole(int fd, ssize_t n)
 	while (n > 0) {
 		ssize_t k;
 
-		while ((l = span(C.buf + o, (u32)n - o)) > 0 && o + (u32)l <= (u32)n)
+		while ((l = rec_span(C.buf + o, (u32)n - o)) > 0 && o + (u32)l <= (u32)n)
 			o += (u32)l;
 		if (o == (u32)n || l < 0)
 			break;

@@ -59,20 +59,6 @@ static u64 rec_time(const u8 *p)
 	return t;
 }
 
-static u32 rec_len(const u8 *p)
-{
-	u32 m;
-	u16 pl;
-
-	memcpy(&m, p, 4);	/* the kernel's order: the version is the low byte */
-	if ((m & 0xff) == 8) {
-		memcpy(&pl, p + 50, 2);
-		return REC_V8_LEN + pl;
-	}
-	memcpy(&pl, p + 46, 2);
-	return REC_V7_LEN + pl;
-}
-
 /* The stage's records older than until, merged by time and written; the
  * rest kept, each run's in its order. */
 static void emit(u64 until)
@@ -81,22 +67,20 @@ static void emit(u64 until)
 	u32 n = 0, o = 0, keep = 0, i;
 	u64 last = 0;
 
-	while (o + REC_V7_LEN <= stage_len) {
-		u64 t = rec_time(stage + o);
-		u32 l = rec_len(stage + o);
+	while (o < stage_len) {
+		int l = rec_span(stage + o, stage_len - o);
+		u64 t;
 
-		if (o + l > stage_len) {	/* not a record: cannot be, counted if it is */
-			stage_bad += stage_len - o;
-			stage_len = o;
-			break;
-		}
+		if (l <= 0 || o + (u32)l > stage_len)
+			break;	/* no whole record: cannot be, counted below if it is */
+		t = rec_time(stage + o);
 		if (!n || (t < last && n < STAGE_RUNS)) {
 			run[n].at = o;
 			run[n++].t = t;
 		}
-		run[n - 1].end = o + l;
+		run[n - 1].end = o + (u32)l;
 		last = t;
-		o += l;
+		o += (u32)l;
 	}
 	if (o < stage_len) {
 		stage_bad += stage_len - o;
@@ -110,7 +94,7 @@ static void emit(u64 until)
 				b = i;
 		if (b == n)
 			break;
-		l = rec_len(stage + run[b].at);
+		l = (u32)rec_span(stage + run[b].at, run[b].end - run[b].at);
 		if (stage_olen + l > STAGE_OUT)
 			stage_flush();
 		memcpy(stage_o + stage_olen, stage + run[b].at, l);
