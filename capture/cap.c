@@ -1,4 +1,4 @@
-/* capture/cap.c: capture: live capture core: devices, shared options, signals, stop/stopwatch, trace files or sink, backend choice, summary */
+/* capture/cap.c: capture: live capture core: devices, every whole disk, live tables' clock, signals, stop/stopwatch, trace files or sink, backend choice, summary */
 /* Capture from the kernel, for trace and btrace (and live monitor, top).
  *
  * Two ways in.  relay: the blktrace ioctls and debugfs trace<cpu> files, as
@@ -264,8 +264,9 @@ int cap_add_device(const char *path)
 
 /* Every whole disk: each /sys/block entry with media (a size above 0)
  * but loop, ram and zram devices, as /dev/NAME ('!' in the name is '/':
- * cciss!c0d0), CAP_DEVS at most.  One that cannot be opened is skipped,
- * said once: a capture would fail on it and take the others down too. */
+ * cciss!c0d0), CAP_DEVS at most.  One with no driver or media is skipped,
+ * said once: a capture would fail on it and take the others down too. One
+ * refused (EPERM) stays: tracefs traces it without opening it. */
 struct disks { char **devs; int n; };
 
 static long add_disk(const char *dir, const char *name, void *arg)

@@ -1,4 +1,4 @@
-/* output/top.c: driver: biotop: usage, options, replay and live input, the interval clock, the disk list */
+/* output/top.c: driver: biotop: usage, options, replay and live input, the interval clock */
 //applet: biotop top top_main
 //sources: @trace capture/merge.c match/inflight.c match/procs.c
 //sources: match/taghelper.c output/toptable.c stats/topstat.c
@@ -12,8 +12,6 @@
  * record on its stdin and says which tag each belongs to; rows are then
  * per tag instead of per process.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +30,7 @@ USAGE(top,
 " -p PID        only requests queued by PID\n"
 " -d DEV        trace DEV (repeatable); default: every whole disk, that is\n"
 "               /dev/NAME for each /sys/block/NAME with media (size above 0)\n"
-"               but loop*, ram* and zram*; one that cannot be opened is\n"
+"               but loop*, ram* and zram*; one with no driver or media is\n"
 "               skipped with a note\n"
 " -i NAME       replay NAME.blktrace.N files (or - for a stream) in trace time\n"
 " --tag-helper CMD  run CMD (sh -c); it reads each record (48-byte header in\n"
