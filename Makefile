@@ -260,8 +260,12 @@ PROFILE_BUDGETS ?= $(foreach p,$(PROFILES),$(p):$(shell echo $$(($(BUDGET_$(p)) 
 bloatcheck: $(BIN)
 	@bash tests/tools/bloatcheck.sh $(OLD)
 
+# The cross builds there are (build/ARCH/iomon, from make ARCH=ARCH) get
+# their profiles built too, printed beside the x86_64 ones.
 size: iomon
 	@for p in $(PROFILES); do $(MAKE) --no-print-directory -s PROFILE=$$p SIZE_BUDGET= build/profile-$$p/iomon || exit 1; done
+	@for a in $(CROSS_ARCHES); do [ -f build/$$a/iomon ] || continue; \
+		for p in $(PROFILES); do $(MAKE) --no-print-directory -s ARCH=$$a PROFILE=$$p SIZE_BUDGET= build/$$a/profile-$$p/iomon || exit 1; done; done
 	@python3 tests/tools/size.py $(SIZE_BUDGET) $(PROFILE_BUDGETS)
 
 demo:
