@@ -20,10 +20,14 @@ if vm_ok "VM network capture"; then
 	if K=$K EXTRA_BIN="$OUT/iomon" timeout -k 10 420 bash "$OUT/vmnet.sh" "$V" "$(guest_scenario "$OUT/net.sh")" >"$OUT/vm.log" 2>&1 &&
 	   [ -f "$V/c2.out" ]; then
 		pass "VM 6.1 with a network boots and runs the scenario"
-		sleep 1; kill -INT $spid; wait $spid
-		check "VM net: the server ends cleanly" test $? = 0
-		# each client's summary is the server's for that client, in order
+		# each client's summary is the server's for that client, in order;
+		# the server has ended the last client's run once it printed them
+		# all and dropped the third client's connection
 		for c in c1 c2; do sed -n '/^===/,$p' "$V/$c.out"; done >"$OUT/cl.sum"
+		poll 20 sh -c "[ \$(grep -vc '^server: ' '$OUT/srv.out') -ge $(wc -l <"$OUT/cl.sum") ] && grep -q 'connection dropped' '$OUT/srv.err'"
+		check "VM net: the server printed both clients' summaries" test $? = 0
+		kill -INT $spid; wait $spid
+		check "VM net: the server ends cleanly" test $? = 0
 		grep -v '^server: ' "$OUT/srv.out" | head -$(wc -l <"$OUT/cl.sum") >"$OUT/srv.sum"
 		same "VM net: the server's summaries are the clients' (Debian's -s, then iomon's)" "$OUT/srv.sum" "$OUT/cl.sum"
 		check "VM net: iomon's client used relay" grep -q 'capturing through relay' "$V/c2.err"

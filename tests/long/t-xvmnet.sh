@@ -23,7 +23,7 @@ else
 	# loaded and the guest's address set before the scenario
 	sed -e "s|^here=.*|here=$(dirname "$XVMCAP")|" \
 	    -e 's|drivers/virtio/virtio_mmio.ko;|drivers/virtio/virtio_mmio.ko net/core/failover.ko drivers/net/net_failover.ko drivers/net/virtio_net.ko;|' \
-	    -e 's|^insmod /lib/mod/virtio_blk.ko; sleep 0.5$|&\nfor m in failover net_failover virtio_net; do insmod /lib/mod/$m.ko; done; sleep 0.5\nip link set lo up; ip link set eth0 up; ip addr add 10.0.2.15/24 dev eth0|' \
+	    -e 's|^insmod /lib/mod/virtio_blk.ko; sleep 0.5$|&\nfor m in failover net_failover virtio_net; do insmod /lib/mod/$m.ko; done\nn=0; while [ ! -e /sys/class/net/eth0 ] \&\& [ $n -lt 100 ]; do n=$((n + 1)); sleep 0.1; done\nip link set lo up; ip link set eth0 up; ip addr add 10.0.2.15/24 dev eth0|' \
 	    -e 's|\$disk -device virtio-blk-ccw,drive=xfer|$disk -device virtio-blk-ccw,drive=xfer -netdev user,id=n0 -device virtio-net-ccw,netdev=n0|' \
 	    "$XVMCAP" >"$OUT/xvmnet.sh"
 	sed "s/@PORT@/$PORT/g" "$TOP/tests/xvm/net.sh" >"$OUT/net.sh"
@@ -37,9 +37,10 @@ else
 	if [ -f "$OUT/bin/iomon" ] && X=$XVMDIR EXTRA_BIN="$OUT/bin/iomon" TIMEOUT=200 timeout -k 10 420 \
 		bash "$OUT/xvmnet.sh" s390x "$V" "$(guest_scenario "$OUT/net.sh")" >"$OUT/vm.log" 2>&1 && [ -f "$V/c.out" ]; then
 		check "s390x guest with a network boots and runs the scenario" grep -qx s390x "$V/arch.txt"
-		poll 10 sh -c "[ \$(grep -c 'end of run' '$OUT/srv.out') -ge 3 ]"
 		wait $lpid
-		sleep 0.5; kill -INT $spid; wait $spid
+		poll 10 sh -c "[ \$(grep -c 'end of run' '$OUT/srv.out') -ge 3 ]"
+		check "s390x net: the server ended all three runs" test $? = 0
+		kill -INT $spid; wait $spid
 		check "s390x net: the server ends cleanly" test $? = 0
 		check "s390x net: the guest's client used relay" grep -q 'capturing through relay' "$V/c.err"
 		check "s390x net: blktrace's connecting/connected lines" \

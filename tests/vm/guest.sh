@@ -1,6 +1,10 @@
 # Shared by the guest scenarios (tests/vm/relay.sh, tests/xvm/relay.sh):
 # the tests put it in front of each one.  busybox sh, root, in the guest.
-nb() { rmmod null_blk 2>/dev/null; insmod /lib/mod/null_blk.ko "$@"; sleep 0.2; }
+# nb ARGS: null_blk afresh; returns once its first disk's node is there
+nb() {
+	rmmod null_blk 2>/dev/null; insmod /lib/mod/null_blk.ko "$@"
+	n=0; while [ ! -b /dev/nullb0 ] && [ "$n" -lt 100 ]; do n=$((n + 1)); sleep 0.1; done
+}
 # said FILE: wait (30 s at most) until the iomon capture whose stderr is
 # FILE says the kernel traces; TCG under a loaded host is slow to start.
 said() {

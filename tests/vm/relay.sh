@@ -47,7 +47,8 @@ P=$!; said /out/drop.err; kill -STOP $P; load /dev/nullb0 20; kill -CONT $P; wai
 #    alone is traced (relay: the kernel limits it to the partition's sectors)
 nb queue_mode=2 memory_backed=1 gb=1
 printf 'n\np\n1\n\n\nw\n' | fdisk /dev/nullb0 >/dev/null 2>&1
-partprobe /dev/nullb0 2>/dev/null; sleep 0.5
+partprobe /dev/nullb0 2>/dev/null
+n=0; while [ ! -b /dev/nullb0p1 ] && [ "$n" -lt 100 ]; do n=$((n + 1)); sleep 0.1; done
 ls /dev/nullb0* > /out/parts.txt 2>&1
 iomon trace -d /dev/nullb0 -d /dev/nullb0p1 -w 1 -D /out/k1 > /dev/null 2> /out/both.err
 echo "rc=$?" >> /out/both.err
