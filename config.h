@@ -112,12 +112,16 @@
 
 /* Pipe mode: records that sort after a newer one of their CPU (their time
  * lies before the trace's start) are printed at the end, as blkparse does;
- * this many, with this many payload bytes, are kept for it. */
+ * this many, with this many payload bytes, are kept for it.  Debian's
+ * blktrace -o - writes a CPU's relay buffers whole, so a short capture's
+ * stream is one CPU's records, then the next's: every record another CPU
+ * had before the first CPU's first is held.  Only the pages used cost
+ * memory. */
 #ifndef HOLD_MAX
-#define HOLD_MAX 64
+#define HOLD_MAX 16384
 #endif
 #ifndef HOLD_BYTES
-#define HOLD_BYTES 2048
+#define HOLD_BYTES 262144
 #endif
 
 /* Sequence gaps remembered per run (pipe mode), for blkparse's Skips line. */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include "capture/capture.h"
 
-_Static_assert(HOLD_MAX <= PIPE_WINDOW, "held records are ordered in window_order");
+_Static_assert(HOLD_MAX <= 65536, "held indices are u16");
 _Static_assert(PIPE_WINDOW <= 65536, "window indices are u16");
 
 struct rec window_rec[PIPE_WINDOW];
@@ -19,6 +19,7 @@ u16 window_order[PIPE_WINDOW];
 static u16 tmp[PIPE_WINDOW];
 static struct rec held[HOLD_MAX];
 static u8 held_pdu[HOLD_BYTES];
+static u16 held_order[HOLD_MAX];
 static u32 nheld, held_used;
 u64 window_hold_overflow;
 
@@ -137,9 +138,10 @@ void window_release(void (*fn)(struct rec *r))
 	u32 i;
 
 	for (i = 0; i < nheld; i++)
-		window_order[i] = (u16)i;
-	isort16(window_order, nheld, held_after, NULL);
+		held_order[i] = (u16)i;
+	/* (nearly in order as held: each CPU's records come in time order) */
+	isort16(held_order, nheld, held_after, NULL);
 	for (i = 0; i < nheld; i++)
-		fn(&held[window_order[i]]);
+		fn(&held[held_order[i]]);
 	nheld = held_used = 0;
 }
