@@ -1,0 +1,106 @@
+# needs: python3
+# The differential harness: new real captures every run, made by Debian's
+# blktrace in Debian's 6.1 kernel under qemu, with workloads drawn from a
+# seed (the mix, request sizes, queue depths, threads, devices: null_blk
+# blk-mq and bio-based, brd, loop, dm-linear, dm-delay, dm-flakey), then
+# every output compared with Debian's own tools on the host: blkparse's
+# text (plain, -t, -s, a format, a stream on stdin), btt's report and
+# files, blkiomon's intervals.  The seed is printed; SEED=N replays it.
+# A capture that shows a difference is kept in tests/out/vmdiff-kept/SEED-wN
+# to become a fixture.  Part of make check-long (VM=1).
+SEED=${SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
+echo "seed $SEED (SEED=$SEED make check-long ONLY=t-vmdiff replays these workloads)"
+if vm_ok "differential harness" && have_oracle "t-vmdiff.sh: Debian's blkparse, btt and blkiomon" &&
+   need "t-vmdiff.sh: Debian's btt" btt && need "t-vmdiff.sh: Debian's blkiomon" blkiomon &&
+   need "t-vmdiff.sh: dmsetup (dm stacks in the guest)" dmsetup; then
+	V=$OUT/vmd; rm -rf "$V"
+	K=/tmp/iomon-vmdiff
+	python3 "$TOOLS/vmdiffgen.py" "$SEED" >"$OUT/diff.sh"
+	grep '^# w[0-9]' "$OUT/diff.sh"
+	# dmsetup and its libraries beside it (the guest has no udev)
+	libs=$(ldd /usr/sbin/dmsetup | grep -o '/[^ ]*\.so[^ ]*' | grep -v ld-linux | tr '\n' ' ')
+	if K=$K MODS="md/dm-mod.ko md/dm-delay.ko md/dm-flakey.ko block/loop.ko" EXTRA_BIN="/usr/sbin/dmsetup $libs" \
+	   timeout -k 10 600 bash "$VMCAP" "$V" "$(guest_scenario "$OUT/diff.sh")" >"$OUT/vm.log" 2>&1 && [ -f "$V/done" ]; then
+		pass "VM 6.1 ran seed $SEED's workloads"
+		for w in "$V"/w*/; do
+			w=${w%/}; n=${w##*/}; what=$(cat "$w/what")
+			devs=$(cat "$w/devs")
+			if [ ! -s "$w/$(set -- $devs; echo "$1").blktrace.0" ]; then
+				fail "seed $SEED $n ($what): a capture" "$(tail -3 "$w/blktrace.log")"
+				continue
+			fi
+			bad=$T_FAILS
+			ins=""; for d in $devs; do ins="$ins -i $d"; done
+			( cd "$w" && blkparse $ins ) >"$OUT/bp" 2>&1
+			( cd "$w" && "$IOMON" parse $ins ) >"$OUT/ip" 2>&1
+			same "seed $SEED $n ($what): blkparse text ($(grep -c ' C ' "$OUT/bp") completions)" "$OUT/ip" "$OUT/bp"
+			for o in -s "-f %D_%2c_%8s_%5T.%9t_%5p_%2a_%3d_%S+%n_(%d)_[%e]\n"; do
+				( cd "$w" && blkparse $ins $o ) >"$OUT/bp" 2>&1
+				( cd "$w" && "$IOMON" parse $ins $o ) >"$OUT/ip" 2>&1
+				same "seed $SEED $n ($what): blkparse ${o%% *}" "$OUT/ip" "$OUT/bp"
+			done
+			# -t: the same but for the documented difference (tdiff.py)
+			for o in -t "-q -s -t"; do
+				( cd "$w" && blkparse $ins $o ) >"$OUT/bp" 2>&1
+				( cd "$w" && "$IOMON" parse $ins $o ) >"$OUT/ip" 2>&1
+				python3 "$TOOLS/tdiff.py" "$OUT/ip" "$OUT/bp" >"$OUT/td" 2>&1; rc=$?
+				check "seed $SEED $n ($what): blkparse $o ($(tail -1 "$OUT/td"))" test $rc = 0
+				[ $rc = 0 ] || head -12 "$OUT/td"
+			done
+			# a stream on stdin: the per-CPU files one after another, as a
+			# pipe brings them out of time order
+			for d in $devs; do cat "$w/$d".blktrace.*; done >"$OUT/stream"
+			blkparse -i - <"$OUT/stream" >"$OUT/bp" 2>&1
+			"$IOMON" parse -i - <"$OUT/stream" >"$OUT/ip" 2>&1
+			same "seed $SEED $n ($what): blkparse -i - (a stream)" "$OUT/ip" "$OUT/bp"
+			# btt on the dump, every file it writes
+			( cd "$w" && blkparse $ins -d "$OUT/dump" -O ) >/dev/null 2>&1
+			rm -rf "$OUT/bt" "$OUT/it"; mkdir -p "$OUT/bt" "$OUT/it"
+			for t in bt it; do
+				if [ $t = bt ]; then B=btt; else B="$IOMON btt"; fi
+				( cd "$OUT/$t" && $B -i "$OUT/dump" -o out -l d2c -q q2c -z q2d -I iostat >stdout 2>&1 )
+			done
+			check "seed $SEED $n ($what): btt's files are btt's ($(cd "$OUT/bt" && ls | tr '\n' ' '))" \
+				test "$(cd "$OUT/it" && ls)" = "$(cd "$OUT/bt" && ls)"
+			for f in $(cd "$OUT/bt" && ls); do
+				# (btt writes some of them empty: .msg, its stdout)
+				if [ -s "$OUT/bt/$f" ]; then
+					same "seed $SEED $n ($what): btt's $f" "$OUT/it/$f" "$OUT/bt/$f"
+				else
+					same_empty "seed $SEED $n ($what): btt's $f, empty as btt's" "$OUT/it/$f"
+				fi
+			done
+			# blkiomon: its intervals run on the wall clock, so the dump is
+			# sent at once and the reader ends once one interval is
+			# printed (paced.py, as t-monitor); time lines and the
+			# variances blkiomon wraps at 64 bits are masked
+			nd=$(set -- $devs; echo $#)
+			mon() { PACED_WAIT=60 python3 "$TOOLS/paced.py" "$OUT/dump" "$1" "$nd" 0 | "${@:2}" -I 10 -h - >"$1"; }
+			mask() { awk '{ if (match($0, /sum [0-9]+, squ/)) { s = substr($0, RSTART + 4, RLENGTH - 9) + 0;
+				if (s * s >= 18446744073709551616) sub(/var [-0-9.e+]+$/, "var (wraps in blkiomon)") } }
+				!/^time: / { print }' "$1"; }
+			mon "$OUT/bm" blkiomon 2>/dev/null; rc=$?
+			mon "$OUT/im" "$IOMON" monitor
+			if [ $rc -lt 128 ]; then
+				mask "$OUT/bm" >"$OUT/bm.m"; mask "$OUT/im" >"$OUT/im.m"
+				same "seed $SEED $n ($what): blkiomon, one interval ($(grep -c '^device' "$OUT/bm") devices)" "$OUT/im.m" "$OUT/bm.m"
+			else
+				# blkiomon.8: the original dies of a division by zero on
+				# a 0 us D2C, which iomon counts as 1 us in throughput
+				# (-t's figure on a C: nanoseconds since its D)
+				z=$(cd "$w" && blkparse $ins -t | awk '$6 == "C" && match($0, /\( *[0-9]+\)/) {
+					if (substr($0, RSTART + 1, RLENGTH - 2) + 0 < 1000) n++ } END { print n + 0 }')
+				check "seed $SEED $n ($what): Debian's blkiomon died (signal $((rc - 128))) on the 0 us D2Cs this capture has ($z)" \
+					test "$z" -gt 0
+				check "seed $SEED $n ($what): iomon monitor prints the interval there" grep -q '^device: ' "$OUT/im"
+			fi
+			if [ $T_FAILS != $bad ]; then
+				# kept where the next run does not empty it
+				k=$TOP/tests/out/vmdiff-kept/$SEED-$n; rm -rf "$k"; mkdir -p "${k%/*}"; cp -r "$w" "$k"
+				echo "  seed $SEED $n differs: its capture is in $k (a fixture to be)"
+			fi
+		done
+	else
+		guest_hung "VM 6.1 differential" "$K/console.log" "$OUT/vm.log"
+	fi
+fi
