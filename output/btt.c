@@ -46,8 +46,11 @@ static void interval_text(void)
 		btt_interval_report(&A.text, (mono_ms() - A.t0 + 500) / 1000);
 }
 
+static void drain(void);
+
 static void live_round(void)
 {
+	drain();
 	if (A.every && mono_ms() >= A.next) {
 		A.next += (u64)A.every * 1000;
 		interval_text();
@@ -84,6 +87,36 @@ static void message(const struct btt_dev *d, const struct rec *r)
 {
 	ob_printf(A.msgs, "(%3u,%3u) %5u.%09u %.*s\n", DEV_MAJOR(d->dev), DEV_MINOR(d->dev), (u32)(r->time / 1000000000),
 		  (u32)(r->time % 1000000000), (int)r->pdu_len, (const char *)r->pdu);
+}
+
+/* the lines the last record's figures left (stats/bttstat.c) */
+static void drain(void)
+{
+	if (btt_pending) {
+		btt_pending = 0;
+		btt_files_after();
+	}
+}
+
+/* a message, or a record after one that left lines */
+static COLD __attribute__((noinline)) void slow_record(const struct rec *r)
+{
+	drain();
+	btt_event(r);
+	if (btt_msg_dev) {
+		message(btt_msg_dev, r);
+		btt_msg_dev = NULL;
+	}
+}
+
+/* each record in time order to its figures; what the one before left to
+ * print goes first (the common case: neither, one jump) */
+static void record(const struct rec *r)
+{
+	if (__builtin_expect((u32)r->action == TN_MESSAGE || btt_pending, 0))
+		slow_record(r);
+	else
+		btt_event(r);
 }
 
 /* NAME + sfx made for o (buf: btt_out), or 1 said */
@@ -215,15 +248,14 @@ COLD int btt_main(int argc, char **argv)
 		return 0;
 	if (A.ios && btt_files_opt('I', A.ios))
 		return 1;
-	btt_rate_fn = btt_rate_line;
-	btt_msg_fn = message;
 	if (msg_open())
 		return 1;
 	btt_more = A.hist | A.json_on | A.every | !!A.prom;
 	A.t0 = mono_ms();
 	A.next = A.t0 + (u64)A.every * 1000;
 	ob_init(&A.text, 1, "(stdout)", btt_out, sizeof(btt_out));
-	rc = bp_read_in(A.in, A.nin, &cfg, btt_event, live_round);
+	rc = bp_read_in(A.in, A.nin, &cfg, record, live_round);
+	drain();
 	if (!A.nin)
 		interval_text();	/* live: the last one, cut short */
 	rc |= btt_files_end() | (A.out ? ob_close(&A.msg) : (ob_flush(&A.text), 0));
