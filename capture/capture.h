@@ -167,6 +167,23 @@ void window_sort(u32 n);		/* (time, device, sequence); ties: later read first */
 int window_hold(const struct rec *r);	/* to the end; 0: no room (counted) */
 void window_release(void (*fn)(struct rec *r));	/* the held, stably ordered */
 
+/* capture/input.c: btt's and plot's input, blkparse's dump order: names
+ * (n of them) one dump, one "-" (a dump or a raw stream), or trace names;
+ * none: a live capture of cap_add_device's devices, or cap's server.
+ * Each record to rec in time order, its time from blkparse's genesis
+ * (notes as read, the kernel's); round (or NULL) after each live round.
+ * 0, or 1 said. */
+struct input {
+	char **names;
+	int n;
+	struct cap_cfg *cap;
+	void (*rec)(const struct rec *r);
+	void (*round)(void);
+};
+#define IN_NAMES (DEVS_MAX < MERGE_INPUTS ? DEVS_MAX : MERGE_INPUTS)
+int in_run(const struct input *in);
+int in_kind(const char *name);	/* 0 a dump, 1 a trace's name, 2 stdin */
+
 /* capture/runs.c: live records as a round left them in a pushed source:
  * all whole records in s, cut into per-CPU runs and merged by time into
  * fn (ties to the earlier run), TOP_RUNS runs at a time */
