@@ -1,4 +1,4 @@
-/* capture/input.c: capture: one input for the drivers that read blkparse's dump order (a dump, trace files by name, a stream, a live capture or trace -l's clients), records in time order to the driver */
+/* capture/input.c: capture: one input for the drivers (a dump, trace files by name, a stream, a live capture or trace -l's clients), records in time order to the driver, in blkparse's dump order or the kernel's */
 /*
  * btt and plot take what `blkparse -d DUMP -O` would have written and
  * then read it: the same records, their times from the same genesis.
@@ -11,6 +11,9 @@
  * waits for the end.  Zone records, which have no dump form, are left
  * out.  This owns that order and those times: the driver gets each
  * record (in->rec) and, live, a call after each round (in->round).
+ * top and biolatency take the kernel's (in_trace): a trace by name
+ * merged by time as replayed (MERGE_TIME), a stream as it comes, a
+ * live round's CPUs merged (capture/runs.c).
  */
 #include <fcntl.h>
 #include <string.h>
@@ -321,4 +324,48 @@ COLD int in_run(const struct input *in)
 		return 1;
 	}
 	return k == 3 ? read_live(in->cap) : k == 2 ? read_stdin() : k ? read_traces() : read_dump(0);
+}
+
+/* ---- the kernel's order and times (top, biolatency) ---- */
+
+static struct src LS;
+static unsigned long long live_bad;	/* bytes that were no record */
+
+static void live_one(void *ctx, const struct rec *r)
+{
+	(void)ctx;
+	I->rec(r);
+}
+
+static void live_take(void)
+{
+	runs_take(&LS, live_one, NULL, &live_bad);
+}
+
+static int live_push(const void *p, size_t n)
+{
+	return src_feed(&LS, p, n, live_take);
+}
+
+/* the round's records, then the driver's clock: the capture calls back
+ * every CAP_LIVE_MS with or without records */
+static void trace_round(void)
+{
+	live_take();
+	if (I->round)
+		I->round();
+}
+
+COLD int in_trace(const struct input *in)
+{
+	int rc;
+
+	I = in;
+	if (in->n)
+		return replay_any(in->names[0], merge_mem(0), in->rec, in->stop ? in->stop : &in_stop);
+	src_init_push(&LS, merge_mem(0), STREAM_BUF);
+	rc = cap_run_plain(in->cap, live_push, trace_round);
+	if (live_bad)
+		warn_msg("%llu bytes of the capture were not whole records; skipped", live_bad);
+	return rc || live_bad;
 }
