@@ -167,6 +167,28 @@ void window_sort(u32 n);		/* (time, device, sequence); ties: later read first */
 int window_hold(const struct rec *r);	/* to the end; 0: no room (counted) */
 void window_release(void (*fn)(struct rec *r));	/* the held, stably ordered */
 
+/* capture/input.c: one input for the drivers.  names (n of them): a
+ * dump, "-" or trace names; none: a live capture of cap's devices (or
+ * its server).  Each record to rec in time order; round (or NULL) after
+ * each live round; stop (or NULL) ends a replay.  0, or 1 said.
+ * in_run: blkparse -d's order and times (btt, plot): one dump, one "-"
+ * (a dump or a raw stream), or trace names; times from blkparse's
+ * genesis, notes as read with the kernel's.
+ * in_trace: the kernel's (top, biolatency): one name (its files merged
+ * by time) or "-" read as it comes; live, each round's CPUs merged. */
+struct input {
+	char *const *names;
+	int n;
+	struct cap_cfg *cap;
+	void (*rec)(const struct rec *r);
+	void (*round)(void);
+	volatile sig_atomic_t *stop;
+};
+#define IN_NAMES (DEVS_MAX < MERGE_INPUTS ? DEVS_MAX : MERGE_INPUTS)
+int in_run(const struct input *in);
+int in_trace(const struct input *in);
+int in_kind(const char *name);	/* 0 a dump, 1 a trace's name, 2 stdin */
+
 /* capture/runs.c: live records as a round left them in a pushed source:
  * all whole records in s, cut into per-CPU runs and merged by time into
  * fn (ties to the earlier run), TOP_RUNS runs at a time */

@@ -1,4 +1,4 @@
-/* output/bp.h: output: private to output/: blkparse's state and functions, shared by bpevent.c, bploop.c, summary.c and the parse, btrace and btt drivers */
+/* output/bp.h: output: private to output/: blkparse's state and functions, shared by bpevent.c, bploop.c, summary.c and the parse and btrace drivers */
 #ifndef OUTPUT_BP_H
 #define OUTPUT_BP_H
 #include <signal.h>
@@ -37,7 +37,6 @@ struct parse_state {
 	int text, dumping, bin_msgs, track, per_proc, sort_key, show_stats;
 	int verbose, have_drv_data, notes_direct;
 	u64 cpu_overflow, dev_overflow;
-	void (*dump_to)(const struct rec *r);	/* -d's records to a function (btt), not a file */
 };
 extern struct parse_state P;
 
@@ -63,11 +62,4 @@ int bp_push(const void *p, size_t n);
 void bp_pump(void);
 int bp_live(struct cap_cfg *c, void (*then)(void));	/* capture or server -> parser */
 int bp_end(int rc);		/* last records, summaries; the exit status */
-/* output/bpin.c: btt's and plot's inputs: one dump, one -, trace names
- * (several), or none for a live capture of cap_add_device's devices;
- * records to fn in time order, round() at each live round; 0 or 1 */
-int bp_read_in(char **in, int nin, struct cap_cfg *c, void (*fn)(const struct rec *), void (*round)(void));
-int bp_in_kind(const char *s);	/* 0 a dump, 1 a trace's name, 2 stdin */
-/* inputs, each a device of blkparse's table or an input of the merge */
-#define BP_INPUTS (DEVS_MAX < MERGE_INPUTS ? DEVS_MAX : MERGE_INPUTS)
 #endif

@@ -80,10 +80,7 @@ static void dump_rec(const struct rec *r, u64 time, u32 dev)
 			return;
 	h.time = time;
 	h.dev = dev;
-	if (P.dump_to)
-		P.dump_to(&h);
-	else
-		rec_write(&P.dump, &h);
+	rec_write(&P.dump, &h);
 }
 
 /* PROCESS and TIMESTAMP notes act when they are read, as in blkparse,

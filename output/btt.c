@@ -1,18 +1,19 @@
 /* output/btt.c: driver: btt: options, the report, live intervals, the exports */
 //applet: btt btt btt_main
-//sources: @parse output/bpin.c output/bttexp.c output/bttfiles.c output/bttrep.c
+//sources: @trace capture/input.c capture/merge.c capture/window.c match/inflight.c match/procs.c
+//sources: output/bttexp.c output/bttfiles.c output/bttrep.c
 //sources: output/export.c stats/bttios.c stats/bttproc.c stats/bttrange.c
 //sources: stats/bttrb.c stats/bttseek.c stats/bttstat.c stats/exact.c stats/monstat.c
 //readme: btt 1.2.0: the `.avg` report and its files, iostat, latency files | btt.1
 /* usage: iomon btt -i INPUT... | -t DEV... [-o NAME]
- * The inputs are read by output/bpin.c (shared with plot) into
+ * The inputs are read by capture/input.c (shared with plot) into
  * stats/bttstat.c's figures. */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "output/bp.h"
+#include "output/output.h"
 
 USAGE(btt,
 "usage: btt -i INPUT... | -t DEV... | --listen[=PORT] [-w SECS] [-S SECS] [-o NAME] [-A] [-e EXE,...]\n"
@@ -24,7 +25,7 @@ static char btt_out[8192];
 static char json_buf[4096], msg_buf[1024];
 
 static struct {
-	char *in[BP_INPUTS];
+	char *in[IN_NAMES];
 	const char *out, *prom, *ios;
 	struct obuf json, text;	/* text: live -S's interval report, stdout */
 	struct obuf msg, *msgs;	/* msgs: NAME.msg, or text */
@@ -46,8 +47,11 @@ static void interval_text(void)
 		btt_interval_report(&A.text, (mono_ms() - A.t0 + 500) / 1000);
 }
 
+static void drain(void);
+
 static void live_round(void)
 {
+	drain();
 	if (A.every && mono_ms() >= A.next) {
 		A.next += (u64)A.every * 1000;
 		interval_text();
@@ -84,6 +88,36 @@ static void message(const struct btt_dev *d, const struct rec *r)
 {
 	ob_printf(A.msgs, "(%3u,%3u) %5u.%09u %.*s\n", DEV_MAJOR(d->dev), DEV_MINOR(d->dev), (u32)(r->time / 1000000000),
 		  (u32)(r->time % 1000000000), (int)r->pdu_len, (const char *)r->pdu);
+}
+
+/* the lines the last record's figures left (stats/bttstat.c) */
+static void drain(void)
+{
+	if (btt_pending) {
+		btt_pending = 0;
+		btt_files_after();
+	}
+}
+
+/* a message, or a record after one that left lines */
+static COLD __attribute__((noinline)) void slow_record(const struct rec *r)
+{
+	drain();
+	btt_event(r);
+	if (btt_msg_dev) {
+		message(btt_msg_dev, r);
+		btt_msg_dev = NULL;
+	}
+}
+
+/* each record in time order to its figures; what the one before left to
+ * print goes first (the common case: neither, one jump) */
+static void record(const struct rec *r)
+{
+	if (__builtin_expect((u32)r->action == TN_MESSAGE || btt_pending, 0))
+		slow_record(r);
+	else
+		btt_event(r);
 }
 
 /* NAME + sfx made for o (buf: btt_out), or 1 said */
@@ -167,8 +201,8 @@ COLD int btt_main(int argc, char **argv)
 	while ((c = opt_get(argc, argv, "Ae:i:o:t:w:S:l:q:z:I:d:", longopts)) != -1) {
 		switch (c) {
 		case 'i':
-			if (A.nin == BP_INPUTS) {
-				warn_msg("%s: more than %d inputs (DEVS_MAX, MERGE_INPUTS)", opt_arg, BP_INPUTS);
+			if (A.nin == IN_NAMES) {
+				warn_msg("%s: more than %d inputs (DEVS_MAX, MERGE_INPUTS)", opt_arg, IN_NAMES);
 				return 1;
 			}
 			A.in[A.nin++] = opt_arg;
@@ -211,19 +245,18 @@ COLD int btt_main(int argc, char **argv)
 		return 1;
 	}
 	/* btt reads an empty dump as nothing to do: no report, no files */
-	if (A.nin == 1 && bp_in_kind(A.in[0]) == 0 && !stat(A.in[0], &st) && S_ISREG(st.st_mode) && !st.st_size)
+	if (A.nin == 1 && in_kind(A.in[0]) == 0 && !stat(A.in[0], &st) && S_ISREG(st.st_mode) && !st.st_size)
 		return 0;
 	if (A.ios && btt_files_opt('I', A.ios))
 		return 1;
-	btt_rate_fn = btt_rate_line;
-	btt_msg_fn = message;
 	if (msg_open())
 		return 1;
 	btt_more = A.hist | A.json_on | A.every | !!A.prom;
 	A.t0 = mono_ms();
 	A.next = A.t0 + (u64)A.every * 1000;
 	ob_init(&A.text, 1, "(stdout)", btt_out, sizeof(btt_out));
-	rc = bp_read_in(A.in, A.nin, &cfg, btt_event, live_round);
+	rc = in_run(&(struct input){ A.in, A.nin, &cfg, record, live_round, NULL });
+	drain();
 	if (!A.nin)
 		interval_text();	/* live: the last one, cut short */
 	rc |= btt_files_end() | (A.out ? ob_close(&A.msg) : (ob_flush(&A.text), 0));

@@ -31,10 +31,8 @@ static struct obuf *file_at(struct obuf *o, char *buf, u32 cap, const char *pre,
 	return o;
 }
 
-static void lat_line(const struct btt_dev *d, int k, u64 t, u64 lat)
+static void lat_line(u32 i, u32 k, u64 t, u64 lat)
 {
-	u32 i = (u32)(d - btt_devs);
-
 	if (lat_name[k])
 		ob_printf(file_at(&lat_ob[k][i], lat_buf[k][i], BTT_FILE_BUF, lat_name[k], (int)i, lat_post[k]), "%f %f\n",
 			  btt_sec(t), btt_sec(lat));
@@ -70,23 +68,25 @@ static void ios_cols(const char *name, const double *v, u64 stamp, int all)
  * starting the counts again), the others the devices' average */
 static void ios_dump(u64 stamp, int all)
 {
-	double v[BTT_IOS_COLS], t[BTT_IOS_COLS] = { 0 };
+	double v[BTT_IOS_COLS], t[BTT_IOS_COLS] = { 0 }, *row;
+	u32 i, n = all ? btt_ndevs : btt_ios_ready - 1;
 	char name[16];
-	u32 i;
 	int j;
 
 	if (all)
 		ob_puts(&ios_ob, ios_hdr);
-	for (i = 0; i < btt_ndevs; i++) {
-		btt_ios_row(i, stamp, all, v);
+	for (i = 0; i < n; i++) {
+		row = all ? v : btt_ios_rows[i];	/* an interval's: taken as it ended */
+		if (all)
+			btt_ios_row(i, stamp, all, v);
 		sfmt(name, 11, "(%3u,%3u)", DEV_MAJOR(btt_devs[i].dev), DEV_MINOR(btt_devs[i].dev));
-		ios_cols(name, v, stamp, all);
+		ios_cols(name, row, stamp, all);
 		for (j = all ? 0 : 8; j < BTT_IOS_COLS; j++)
-			t[j] += j == 9 && !all ? 0.0 : v[j];
+			t[j] += j == 9 && !all ? 0.0 : row[j];
 	}
-	if (btt_ndevs >= 2) {
+	if (n >= 2) {
 		for (j = 0; j < BTT_IOS_COLS; j++)
-			v[j] = j < 6 ? t[j ^ 1] : j < 8 ? t[(j ^ 1) - 2] / 2.0 : t[j] / (double)btt_ndevs;
+			v[j] = j < 6 ? t[j ^ 1] : j < 8 ? t[(j ^ 1) - 2] / 2.0 : t[j] / (double)n;
 		ios_cols("TOTAL", v, stamp, all);
 	}
 	if (!all)
@@ -102,7 +102,7 @@ static struct {
 	char buf[2][64];
 } rate[BTT_DEVS + 1];
 
-void btt_rate_line(u32 i, s64 sec, u64 ios, u64 blks)
+static void btt_rate_line(u32 i, s64 sec, u64 ios, u64 blks)
 {
 	ob_printf(file_at(&rate[i].ob[0], rate[i].buf[0], 64, "", (int)i - 1, "iops_fp"), "%lld %llu\n",
 		  (long long)sec, (unsigned long long)ios);
@@ -126,12 +126,28 @@ int btt_files_opt(int c, const char *arg)
 			return 1;
 		ob_init(&ios_ob, fd, arg, ios_buf, sizeof(ios_buf));
 		ob_puts(&ios_ob, ios_hdr);
-		btt_ios_fn = ios_dump;
+		btt_ios_on = 1;
 	} else {
 		lat_name[c == 'z' ? BTT_LQ2D : c == 'l' ? BTT_LD2C : BTT_LQ2C] = arg;
-		btt_lat_fn = lat_line;
+		btt_lat_on = 1;
 	}
 	return 0;
+}
+
+/* after a record: the lines its figures left (stats/bttstat.c) */
+void btt_files_after(void)
+{
+	u32 k;
+
+	for (k = 0; k < btt_nlats; k++)
+		lat_line(btt_lats[k].dev, btt_lats[k].kind, btt_lats[k].t, btt_lats[k].lat);
+	for (k = 0; k < btt_nrlines; k++)
+		btt_rate_line(btt_rlines[k].slot, btt_rlines[k].sec, btt_rlines[k].ios, btt_rlines[k].blks);
+	btt_nlats = btt_nrlines = 0;
+	if (btt_ios_ready) {	/* -I: an interval's rows */
+		ios_dump(btt_ios_stamp, 0);
+		btt_ios_ready = 0;
+	}
 }
 
 int btt_files_end(void)
@@ -139,7 +155,7 @@ int btt_files_end(void)
 	int k, rc = 0;
 	u32 i;
 
-	if (btt_ios_fn) {
+	if (btt_ios_on) {
 		ob_puts(&ios_ob, "\n");
 		ios_dump(btt_ios_last, 1);
 		rc = ob_close(&ios_ob);

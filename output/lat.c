@@ -1,6 +1,7 @@
 /* output/lat.c: driver: biolatency: I/O latency as log2 histograms, live or from a trace */
 //applet: biolatency lat lat_main
-//sources: capture/merge.c match/inflight.c stats/latstat.c output/lattable.c
+//sources: capture/input.c capture/merge.c capture/window.c match/inflight.c stats/latstat.c
+//sources: output/lattable.c
 //readme: BCC's biolatency, without BPF; percentiles (-P) | biolatency.8
 /* lat: biolatency's histograms from block traces (the counting:
  * stats/latstat.c, the tables: output/lattable.c).  Live (-t DEV, or every
@@ -37,7 +38,8 @@ USAGE(lat,
 
 static struct {
 	int ts, ext, interval, count, live, done;
-	const char *disk, *in, *replay;
+	const char *disk, *replay;
+	char *in;
 	char *devs[CAP_DEVS];
 	int ndevs;
 	u64 start, next, filt_dev;
@@ -109,11 +111,9 @@ static void lat_record(const struct rec *r)
 	lat_event(r);
 }
 
-static u8 latbuf[STREAM_BUF];
-
-static int replay(const char *name)
+static int replay(char *name)
 {
-	int rc = replay_any(name, latbuf, lat_record, &lat_stop);
+	int rc = in_trace(&(struct input){ &name, 1, NULL, lat_record, NULL, &lat_stop });
 
 	if (!L.done)
 		print_tables(wall0 + (L.interval && L.start ? (s64)((L.next - L.start) / 1000000000u) : 0));
@@ -122,29 +122,10 @@ static int replay(const char *name)
 
 /* ---- live: as top's, records in time order to lat_record ---- */
 
-static struct src LS;
 static u64 live_next;
-static unsigned long long live_bad;
-
-static void live_one(void *ctx, const struct rec *r)
-{
-	(void)ctx;
-	lat_record(r);
-}
-
-static void live_round_records(void)
-{
-	runs_take(&LS, live_one, NULL, &live_bad);
-}
-
-static int live_push(const void *p, size_t n)
-{
-	return src_feed(&LS, p, n, live_round_records);
-}
 
 static void live_round(void)
 {
-	live_round_records();
 	if (L.interval && cap_interval_due(&live_next, (u32)L.interval) && !L.done) {
 		print_tables(wall_sec());
 		if (L.count && !--L.count) {
@@ -161,16 +142,13 @@ static int run_live(void)
 
 	if (cap_live_devices(&c, L.devs, L.ndevs, "-t"))
 		return -1;
-	src_init_push(&LS, latbuf, STREAM_BUF);
 	L.live = 1;
 	ob_puts(&L.out, "Tracing block device I/O... Hit Ctrl-C to end.\n");
 	ob_flush(&L.out);
-	rc = cap_run_plain(&c, live_push, live_round);
-	if (live_bad)
-		warn_msg("%llu bytes of the capture were not whole records; skipped", live_bad);
+	rc = in_trace(&(struct input){ NULL, 0, &c, lat_record, live_round, NULL });
 	if (!L.done)
 		print_tables(wall_sec());
-	return rc || live_bad;
+	return rc;
 }
 
 static int options(int argc, char **argv)

@@ -64,7 +64,7 @@ int btt_files_opt(int c, const char *arg);
 int btt_files_end(void);
 void btt_range_data(struct obuf *o);	/* NAME.dat's */
 void btt_size_hist(struct obuf *o, int k);	/* NAME_qhist.dat (0), NAME_dhist.dat (1) */
-void btt_rate_line(u32 slot, s64 sec, u64 ios, u64 blks);	/* btt_rate_fn: *_fp.dat */
+void btt_files_after(void);	/* the lines a record's figures left: -z -l -q, -I, *_fp.dat */
 int btt_main(int, char **);
 /* output/plotsvg.c: the SVG of stats/plotstat.c's figures; graphs: PG_ bits */
 enum { PG_IO = 1, PG_TPUT = 2, PG_IOPS = 4, PG_LAT = 8, PG_QD = 16, PG_HEAT = 32 };

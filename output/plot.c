@@ -1,13 +1,14 @@
-/* output/plot.c: driver: plot: options, the inputs (btt's, output/bpin.c), the SVG */
+/* output/plot.c: driver: plot: options, the inputs (btt's, capture/input.c), the SVG */
 //applet: plot plot_main
-//sources: @parse output/bpin.c output/plotsvg.c stats/plotstat.c
+//sources: @trace capture/input.c capture/merge.c capture/window.c match/procs.c
+//sources: output/plotsvg.c stats/plotstat.c
 //readme: iowatcher's SVG graphs | iomon-plot.1
 /* usage: iomon plot [-i INPUT]... | -t DEV... [-w SECS] [-o FILE.svg]
  * iowatcher's graphs and options where they fit (-T -l -O -N -x -P),
  * from the records stats/plotstat.c bins as they come. */
 #include <string.h>
 #include <unistd.h>
-#include "output/bp.h"
+#include "output/output.h"
 
 USAGE(plot,
 "usage: plot -i INPUT... | -t DEV... [-w SECS] [-o FILE.svg|-] [-T TITLE] [-l LABEL]...\n"
@@ -50,7 +51,7 @@ static char plot_buf[16384];
 
 COLD int plot_main(int argc, char **argv)
 {
-	static char *in[BP_INPUTS], *labels[PLOT_SERIES];
+	static char *in[IN_NAMES], *labels[PLOT_SERIES];
 	const char *out = "trace.svg", *title = "iomon plot";
 	int c, nin = 0, nl = 0, only = 0, no = 0, fd, rc;
 	struct cap_cfg cfg;
@@ -60,8 +61,8 @@ COLD int plot_main(int argc, char **argv)
 	while ((c = opt_get(argc, argv, "i:t:w:o:T:l:O:N:x:P", NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			if (nin == BP_INPUTS) {
-				warn_msg("%s: more than %d inputs", opt_arg, BP_INPUTS);
+			if (nin == IN_NAMES) {
+				warn_msg("%s: more than %d inputs", opt_arg, IN_NAMES);
 				return 1;
 			}
 			in[nin++] = opt_arg;
@@ -82,7 +83,7 @@ COLD int plot_main(int argc, char **argv)
 		warn_msg("%s", opt_ind < argc ? "unexpected argument" : "-i INPUT or -t DEV is needed");
 		return 1;
 	}
-	rc = bp_read_in(in, nin, &cfg, plot_event, NULL);
+	rc = in_run(&(struct input){ in, nin, &cfg, plot_event, NULL, NULL });
 	if (plot_dropped_devs)
 		warn_msg("%llu events of devices past the first %d (PLOT_SERIES) not drawn", plot_dropped_devs, PLOT_SERIES);
 	if (plot_given_up())

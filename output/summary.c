@@ -10,8 +10,6 @@ void notice(const char *s)
 {
 	size_t n = strlen(s);
 
-	if (P.dump_to)		/* btt's own input: its report is the output */
-		return;
 	if (P.notes_direct) {
 		if (write(1, s, n) < 0)
 			return;

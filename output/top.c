@@ -1,6 +1,6 @@
 /* output/top.c: driver: biotop: usage, options, replay and live input, the interval clock */
 //applet: biotop top top_main
-//sources: @trace capture/merge.c match/inflight.c match/procs.c
+//sources: @trace capture/input.c capture/merge.c capture/window.c match/inflight.c match/procs.c
 //sources: match/taghelper.c output/toptable.c stats/topstat.c
 //readme: BCC's biotop, without BPF; tag helpers | biotop.8
 /* top: biotop's "who is hammering the disk" from block traces, no BPF
@@ -115,11 +115,9 @@ static void top_record(const struct rec *r)
 	top_event(r, tag, tagged);
 }
 
-static u8 topbuf[STREAM_BUF];
-
-static int replay(const char *name)
+static int replay(char *name)
 {
-	int rc = replay_any(name, topbuf, top_record, &top_stop);
+	int rc = in_trace(&(struct input){ &name, 1, NULL, top_record, NULL, &top_stop });
 
 	/* the last partial interval too */
 	if (T.start && !T.done)
@@ -129,26 +127,7 @@ static int replay(const char *name)
 
 /* ---- live ---- */
 
-static struct src LS;
 static u64 live_next;	/* mono_ms of the next table; 0: no round yet */
-
-static void live_one(void *ctx, const struct rec *r)
-{
-	(void)ctx;
-	top_record(r);
-}
-
-static unsigned long long live_bad;	/* bytes that were no record */
-
-static void live_round_records(void)
-{
-	runs_take(&LS, live_one, NULL, &live_bad);
-}
-
-static int live_push(const void *p, size_t n)
-{
-	return src_feed(&LS, p, n, live_round_records);
-}
 
 /* Tables follow the monotonic clock, checked at every round: the
  * capture calls back every CAP_LIVE_MS with or without records, so an
@@ -157,9 +136,9 @@ static int live_push(const void *p, size_t n)
  * machine) gives one table, not a burst. */
 static void live_round(void)
 {
-	live_round_records();
-	/* the first interval starts once the first round is done: a tag
-	 * helper may take seconds to start, and records wait for it */
+	/* after the round's records (capture/input.c); the first interval
+	 * starts once the first round is done: a tag helper may take
+	 * seconds to start, and records wait for it */
 	if (cap_interval_due(&live_next, (u32)T.interval) && !T.done) {
 		print_table(wall_sec());
 		if (T.count && !--T.count) {
@@ -170,7 +149,8 @@ static void live_round(void)
 }
 
 static struct {
-	const char *in, *helper;
+	char *in;
+	const char *helper;
 	char *devs[CAP_DEVS];
 	int ndevs;
 } A;
@@ -228,7 +208,7 @@ static int options(int argc, char **argv)
 	return -1;
 }
 
-static int run_replay(const char *in)
+static int run_replay(char *in)
 {
 	static char base[64];
 	const char *b = strrchr(in, '/');
@@ -251,18 +231,15 @@ static int run_live(void)
 
 	if (cap_live_devices(&c, A.devs, A.ndevs, "-d"))
 		return -1;
-	src_init_push(&LS, topbuf, STREAM_BUF);
 	T.start = 0;
 	T.interval_live = 1;
 	ob_printf(&T.out, "Tracing... Output every %d secs. Hit Ctrl-C to end\n", T.interval);
 	ob_flush(&T.out);
-	rc = cap_run_plain(&c, live_push, live_round);
-	if (live_bad)
-		warn_msg("%llu bytes of the capture were not whole records; skipped", live_bad);
+	rc = in_trace(&(struct input){ NULL, 0, &c, top_record, live_round, NULL });
 	if (!T.done)	/* interrupted: biotop prints what it has */
 		print_table(wall_sec());
 	ob_puts(&T.out, "Detaching...\n");
-	return rc || live_bad;
+	return rc;
 }
 
 int top_main(int argc, char **argv)

@@ -13,9 +13,12 @@ struct ios {
 	int curq, curd;
 };
 static struct ios ios[BTT_DEVS][2];	/* [1]: the whole run */
-void (*btt_ios_fn)(u64 stamp, int all);
+int btt_ios_on;
 u64 btt_ios_every = 1000000000, btt_ios_last;
 static u64 start = UNSET;
+double btt_ios_rows[BTT_DEVS][BTT_IOS_COLS];
+u64 btt_ios_stamp;
+u32 btt_ios_ready;
 
 /* the counts stay far below 2^63: a signed conversion is one instruction;
  * times and their differences are btt's unsigned ones (btt_sec) */
@@ -45,13 +48,20 @@ static void idle_time(struct ios *s, double now, int force)
 	}
 }
 
-/* every record btt counts (not notes, not PC): an interval may end */
+/* every record btt counts (not notes, not PC): an interval may end, its
+ * rows then taken for the driver (btt_ios_rows, btt_pending) */
 void btt_ios_time(u64 t)
 {
+	u32 i;
+
 	if (start == UNSET)
 		start = t;
 	else if (t - start >= btt_ios_every) {
-		btt_ios_fn(t, 0);
+		for (i = 0; i < btt_ndevs; i++)
+			btt_ios_row(i, t, 0, btt_ios_rows[i]);
+		btt_ios_stamp = t;
+		btt_ios_ready = btt_ndevs + 1;
+		btt_pending = 1;
 		start = t;
 	}
 	btt_ios_last = t;

@@ -37,10 +37,12 @@ struct btt_live btt_live_all;
 unsigned long long btt_dev_dropped, btt_req_dropped, btt_live_folds;
 int btt_per_proc, btt_more;
 static u64 last_q = UNSET;
-void (*btt_lat_fn)(const struct btt_dev *d, int kind, u64 t, u64 lat);
-void (*btt_rate_fn)(u32 slot, s64 sec, u64 ios, u64 blks);
 struct btt_rate btt_rates[BTT_DEVS + 1];
-void (*btt_msg_fn)(const struct btt_dev *d, const struct rec *r);
+int btt_lat_on, btt_pending;
+struct btt_lat btt_lats[2 * BTT_REQS];
+struct btt_rline btt_rlines[2];
+u32 btt_nlats, btt_nrlines;
+const struct btt_dev *btt_msg_dev;
 u32 btt_szhist[1025][2];
 
 /* major 9 (md), 253 and 254 (device mapper): btt's "dm" figures */
@@ -162,6 +164,13 @@ void btt_all_fold(void)
 
 static u64 tdelta(u64 from, u64 to) { return from < to ? to - from : 1; }
 
+/* a -z, -l or -q line for the driver */
+static void lat(const struct btt_dev *d, u32 kind, u64 t, u64 l)
+{
+	btt_lats[btt_nlats++] = (struct btt_lat){ (u32)(d - btt_devs), kind, t, l };
+	btt_pending = 1;
+}
+
 /* one figure, for the device and for the Q's process (overall: folded
  * from the devices' at the end, btt_all_fold) */
 static void both(struct btt_dev *d, const struct btt_q *q, int which, u64 t)
@@ -199,8 +208,10 @@ static void rate(u32 slot, s64 sec, u32 nblks)
 	struct btt_rate *r = &btt_rates[slot];
 
 	if (sec >= r->next) {
-		if (r->ios)
-			btt_rate_fn(slot, r->sec, r->ios, r->blks);
+		if (r->ios) {
+			btt_rlines[btt_nrlines++] = (struct btt_rline){ slot, r->sec, r->ios, r->blks };
+			btt_pending = 1;
+		}
 		r->sec = sec, r->next = sec + 1;
 		r->ios = r->blks = 0;
 	}
@@ -317,8 +328,8 @@ static void issued(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 	hist(d, BTT_H_Q2D, tdelta(q->time, r->time));
 	if (btt_per_proc)
 		d->q2d[q2d_idx(r->time - q->time)]++;
-	if (btt_lat_fn)
-		btt_lat_fn(d, BTT_LQ2D, r->time, r->time - q->time);
+	if (btt_lat_on)
+		lat(d, BTT_LQ2D, r->time, r->time - q->time);
 }
 
 /* [dt, ct] joins the busy intervals it touches.  Completions come in
@@ -356,18 +367,18 @@ static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 {
 	both(d, q, d->dm ? BTT_Q2C_DM : BTT_Q2C, tdelta(q->time, r->time));
 	hist(d, BTT_H_Q2C, tdelta(q->time, r->time));
-	if (btt_lat_fn)
-		btt_lat_fn(d, BTT_LQ2C, q->time, tdelta(q->time, r->time));
+	if (btt_lat_on)
+		lat(d, BTT_LQ2C, q->time, tdelta(q->time, r->time));
 	if (q->d != UNSET) {
 		hist(d, BTT_H_D2C, tdelta(q->d, r->time));
 		live_add(&d->live, q->d, r->time);
 		if (btt_ndevs > 1)	/* one device: the same list, copied at the end */
 			live_add(&btt_live_all, q->d, r->time);
 		both(d, q, BTT_D2C, tdelta(q->d, r->time));
-		if (btt_ios_fn)
+		if (btt_ios_on)
 			btt_ios_done((u32)(d - btt_devs), q->i != UNSET ? q->i : q->m, q->time, r->time);
-		if (btt_lat_fn)
-			btt_lat_fn(d, BTT_LD2C, r->time, tdelta(q->d, r->time));
+		if (btt_lat_on)
+			lat(d, BTT_LD2C, r->time, tdelta(q->d, r->time));
 	}
 	btt_rb_del((u32)(d - btt_devs), slot_of(q));
 	q_drop(q);
@@ -419,7 +430,7 @@ void btt_event(const struct rec *r)
 		if (!msg)
 			return;
 	} else {
-		if (btt_ios_fn)
+		if (btt_ios_on)
 			btt_ios_time(r->time);
 		switch (act) {	/* plugs, the kinds btt takes, the rest (a jump table, Makefile) */
 		case TA_PLUG: case TA_UNPLUG_IO: case TA_UNPLUG_TIMER:
@@ -448,10 +459,10 @@ void btt_event(const struct rec *r)
 	proc = btt_proc_at(r->pid);	/* btt names a process at each event it links */
 	btt_proc_dropped += !proc;	/* past BTT_PROCS names */
 	if (msg) {
-		btt_msg_fn(d, r);
+		btt_msg_dev = d;
 		return;
 	}
-	if (btt_ios_fn && (BIT(act) & (BIT(TA_GETRQ) | BIT(TA_BACKMERGE) | BIT(TA_FRONTMERGE) | BIT(TA_ISSUE))))
+	if (btt_ios_on && (BIT(act) & (BIT(TA_GETRQ) | BIT(TA_BACKMERGE) | BIT(TA_FRONTMERGE) | BIT(TA_ISSUE))))
 		btt_ios_event((u32)(d - btt_devs), r, act);
 	switch (act) {
 	case TA_QUEUE: queued(d, r, proc); break;
@@ -467,7 +478,7 @@ void btt_event(const struct rec *r)
 	case TA_COMPLETE:
 		blocks(d, r);
 		btt_ranges_add(d, proc, 1, r->time);
-		if (btt_rate_fn) {
+		{
 			s64 sec = (s64)(r->time / 1000000000);	/* btt_time's whole seconds */
 
 			rate(0, sec, r->bytes >> 9);

@@ -177,8 +177,6 @@ int btt_remapper(u32 dev);
 double btt_time(u64 t);	/* btt's BIT_TIME: whole seconds plus the rest */
 double btt_sec(u64 t);	/* btt's TO_SEC: unsigned ns / 1e9 */
 void btt_unplug(struct btt_dev *d, u64 t, u64 nios, int timer);	/* majors 9, 253, 254: btt's "dm" figures */
-/* each I/O's Q2D (at its D), D2C (at its C) and Q2C (at its Q's time), as
- * btt's -z, -l and -q files take them; set by the driver when asked for */
 /* stats/plotstat.c: plot's columns of time (PLOT_BINS, widening as the
  * trace goes on: plot_bin_ns each) per device, and its rows of offset
  * (sector >> shift); a cell: bit 0 read, bit 1 write, the rest -P's
@@ -222,17 +220,34 @@ u32 btt_rb_ins(u32 r, u32 slot, u64 start, u64 end);	/* the slot it replaced, or
 void btt_rb_del(u32 r, u32 slot);
 u32 btt_rb_at(u32 r, u64 s);	/* the slot holding sector s: btt's search */
 u32 btt_rb_within(u32 r, u64 start, u64 end, u32 *slots);
-/* stats/bttios.c: btt's -I figures; btt_ios_fn (set by the driver: -I
- * asked for) writes an interval's rows (all: the whole run's) */
+/* stats/bttios.c: btt's -I figures, kept when btt_ios_on (the driver's:
+ * -I asked for).  A record that ends an interval leaves its rows (each
+ * device's btt_ios_row at btt_ios_stamp) in btt_ios_rows for the driver
+ * to print (btt_pending): btt_ios_ready is then the devices then + 1 */
 #define BTT_IOS_COLS 13
-extern void (*btt_ios_fn)(u64 stamp, int all);
-extern u64 btt_ios_every, btt_ios_last;	/* ns */
+extern int btt_ios_on;
+extern u32 btt_ios_ready;
+extern u64 btt_ios_every, btt_ios_last, btt_ios_stamp;	/* ns */
+extern double btt_ios_rows[][BTT_IOS_COLS];
 void btt_ios_time(u64 t);
 void btt_ios_event(u32 dev_index, const struct rec *r, u32 act);
 void btt_ios_done(u32 dev_index, u64 im, u64 qt, u64 ct);
 void btt_ios_row(u32 dev_index, u64 stamp, int all, double *v);
 enum { BTT_LQ2D, BTT_LD2C, BTT_LQ2C, BTT_NLAT };
-extern void (*btt_lat_fn)(const struct btt_dev *d, int kind, u64 t, u64 lat);
+/* What one record's figures give the driver to print, never a call into
+ * it: btt_pending is set when lines are waiting, and the driver empties
+ * them before the next btt_event.  Each I/O's Q2D, D2C and Q2C (btt's -z, -l, -q
+ * lines, when btt_lat_on: a record meets BTT_REQS Qs at most, a C two
+ * lines each); a second's Cs for *_fp.dat (slot 0 all, i + 1 device i:
+ * two at most); a message (btt's NAME.msg) on its device, to print at
+ * once. */
+struct btt_lat { u32 dev, kind; u64 t, lat; };
+struct btt_rline { u32 slot; s64 sec; u64 ios, blks; };
+extern int btt_lat_on, btt_pending;
+extern struct btt_lat btt_lats[2 * BTT_REQS];
+extern struct btt_rline btt_rlines[2];
+extern u32 btt_nlats, btt_nrlines;
+extern const struct btt_dev *btt_msg_dev;
 /* btt's range data (NAME.dat): the times Qs (list l) and Cs (l + 1) came,
  * gaps under btt_range_gap ns joined; l is 0 for all, 2 + 2 * i for device
  * i, BTT_RL_PROC + 2 * i for process i.  A list's last range (+ 1, 0 when
@@ -248,10 +263,8 @@ extern u32 btt_szhist[1025][2];	/* btt's NAME_qhist.dat, NAME_dhist.dat: Qs [0],
  * all, i + 1 for device i; next: the second after sec (0: no C yet) */
 struct btt_rate { s64 next, sec; u64 ios, blks; };
 extern struct btt_rate btt_rates[];
-extern void (*btt_rate_fn)(u32 slot, s64 sec, u64 ios, u64 blks);	/* a second's line */
 void btt_ranges_add(struct btt_dev *d, u32 proc, int c, u64 t);	/* a Q (c 0) or C (c 1) of proc (+ 1, or 0) */
 void btt_ranges_split(void);	/* (stats/bttrange.c) */
-extern void (*btt_msg_fn)(const struct btt_dev *d, const struct rec *r);	/* btt's NAME.msg (the driver's) */
 /* stats/latstat.c: biolatency's histograms (per interval; lat_clear).
  * Keys: 0, or the device (-D), or the flags (-F); -P's series per device
  * and direction, log-linear buckets: LAT_PSUB to a power of two. */

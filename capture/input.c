@@ -1,0 +1,371 @@
+/* capture/input.c: capture: one input for the drivers (a dump, trace files by name, a stream, a live capture or trace -l's clients), records in time order to the driver, in blkparse's dump order or the kernel's */
+/*
+ * btt and plot take what `blkparse -d DUMP -O` would have written and
+ * then read it: the same records, their times from the same genesis.
+ * A dump is read straight (capture/source.c).  Trace files are merged
+ * as blkparse merges them (capture/merge.c, MERGE_BLKPARSE): genesis
+ * is the first record's time, notes pass as read with the kernel's.
+ * A raw stream, on stdin or pushed by a live capture, goes through
+ * blkparse's window (capture/window.c): genesis is the first batch's
+ * earliest time, and a record older than its device's CPU has shown
+ * waits for the end.  Zone records, which have no dump form, are left
+ * out.  This owns that order and those times: the driver gets each
+ * record (in->rec) and, live, a call after each round (in->round).
+ * top and biolatency take the kernel's (in_trace): a trace by name
+ * merged by time as replayed (MERGE_TIME), a stream as it comes, a
+ * live round's CPUs merged (capture/runs.c).
+ */
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "capture/capture.h"
+
+static const struct input *I;
+static volatile sig_atomic_t in_stop;	/* (the capture stops on its own signals) */
+static u64 genesis;
+
+/* one record at time t, as blkparse -d writes it: one of a category (its
+ * whole mask), no zone record */
+static void deliver(const struct rec *r, u64 t)
+{
+	struct rec h;
+
+	if (!(ACT32(r) >> TC_SHIFT))
+		return;
+	if (((r->action >> 32) || (ACT32(r) & 0xff) >= TA_ZONE_PLUG) && !(ACT32(r) & TC(TC_NOTIFY)))
+		return;
+	h = *r;
+	h.time = t;
+	I->rec(&h);
+}
+
+/* the dump (stdin's: its first record already taken) in its order, read
+ * straight: one input, so no merge.  One: a dump's notes keep the
+ * kernel's times, its records blkparse's, so two would not merge by time */
+static int read_dump(int from_stdin)
+{
+	void (*fn)(const struct rec *) = I->rec;
+	struct src s;
+	struct rec r;
+	int fd = from_stdin ? 0 : open(I->names[0], O_RDONLY | O_CLOEXEC), n;
+
+	if (fd < 0) {
+		err_sys(I->names[0]);
+		return 1;
+	}
+	src_init(&s, fd, fd ? I->names[0] : "(stdin)", merge_mem(0), STREAM_BUF);
+	while ((n = src_next(&s, &r)) > 0)
+		fn(&r);
+	close(fd);
+	src_zero_report();
+	return n < 0;
+}
+
+/* ---- trace files by name, blkparse's merge ---- */
+
+/* blkparse moves a folder given in the name into its input folder (POSIX
+ * dirname/basename), and keeps it for the names after; "./x" is left */
+static const char *in_dir;
+
+static char *split_dir(char *name)
+{
+	char *base = strrchr(name, '/'), *end;
+
+	if (!base || !base[1])
+		return name;
+	end = base;
+	while (end > name && end[-1] == '/')
+		end--;
+	if (end == name) {
+		in_dir = "/";
+		return base + 1;
+	}
+	if (end - name == 1 && name[0] == '.')
+		return name;
+	*end = 0;
+	in_dir = name;
+	return base + 1;
+}
+
+static COLD int read_traces(void)
+{
+	struct merge_in *m;
+	char *name, *b;
+	int i;
+
+	merge_begin(MERGE_BLKPARSE, BATCH_DEFAULT, I->rec, &in_stop);
+	for (i = 0; i < I->n; i++) {
+		if ((b = str_find(name = I->names[i], ".blktrace.")))
+			*b = 0;
+		name = split_dir(name);
+		if (!merge_files(in_dir, name, (u16)i, STREAMS_MAX, "STREAMS_MAX", STREAM_BUF, 1, NULL))
+			return 1;
+	}
+	if ((m = merge_head()))
+		genesis = m->head.time;
+	for (; (m = merge_head()); merge_pop())
+		deliver(&m->head, m->head.time - genesis);
+	src_zero_report();
+	return src_errors ? 1 : 0;
+}
+
+/* ---- a raw stream, blkparse's window ---- */
+
+static struct src PS;
+static u32 batch_n = BATCH_DEFAULT;
+/* devices in the order read, and each one's CPUs' last sequence + 1 */
+static u32 devs[DEVS_MAX], ndevs;
+static u64 last_seq[DEVS_MAX][CPUS_MAX];
+static unsigned long long dev_dropped;
+
+static int dev_index(u32 dev)
+{
+	u32 i;
+
+	for (i = 0; i < ndevs; i++)
+		if (devs[i] == dev)
+			return (int)i;
+	if (ndevs == DEVS_MAX)
+		return -1;
+	devs[ndevs] = dev;
+	return (int)ndevs++;
+}
+
+static void seen(const struct rec *r)
+{
+	dev_index(r->dev);
+}
+
+/* 1: held for the end (older than its CPU has shown) */
+static int emit(const struct rec *r, int may_hold)
+{
+	int d = dev_index(r->dev);
+	u64 *last;
+
+	if (d < 0) {
+		dev_dropped++;
+		return 0;
+	}
+	if (ACT32(r) != TN_MESSAGE && r->cpu < CPUS_MAX) {
+		last = &last_seq[d][r->cpu];
+		if (may_hold && *last && r->seq < *last && window_hold(r))
+			return 1;
+		*last = (u64)r->seq + 1;
+	}
+	deliver(r, r->time);
+	return 0;
+}
+
+static void emit_held(struct rec *r)
+{
+	emit(r, 0);
+}
+
+/* One batch read, timed from genesis (the first batch's earliest record),
+ * sorted and delivered.  0: nothing was waiting; 1: a batch went out;
+ * -1: the stream ended. */
+static int batch(void)
+{
+	struct window_cfg wc = { batch_n, I->rec, seen, &in_stop };
+	int gen = !genesis, end = 0;
+	u32 n = window_fill(&PS, &wc, &end), i;
+
+	if (!n)
+		return end ? -1 : 0;
+	if (gen) {
+		genesis = ~(u64)0;
+		for (i = 0; i < n; i++)
+			if (window_rec[i].time < genesis)
+				genesis = window_rec[i].time;
+	}
+	for (i = 0; i < n; i++)
+		window_rec[i].time -= genesis;
+	window_sort(n);
+	for (i = 0; i < n; i++)
+		emit(&window_rec[window_order[i]], 1);
+	return end ? -1 : 1;
+}
+
+/* bytes of the stream in: a batch goes out each time the buffer fills */
+static int push(const void *p, size_t n)
+{
+	const u8 *b = p;
+
+	while (n) {
+		u32 room;
+
+		if (PS.pos && (PS.cap - PS.len < n || PS.len - PS.pos <= PS.pos)) {
+			memmove(PS.buf, PS.buf + PS.pos, PS.len - PS.pos);
+			PS.base += PS.pos;
+			PS.len -= PS.pos;
+			PS.pos = 0;
+		}
+		room = PS.cap - PS.len;
+		if (!room) {
+			if (batch() <= 0)
+				return -1;	/* no progress: cannot happen with whole records */
+			continue;
+		}
+		if (room > n)
+			room = (u32)n;
+		memcpy(PS.buf + PS.len, b, room);
+		PS.len += room;
+		b += room;
+		n -= room;
+	}
+	return 0;
+}
+
+static COLD void push_begin(void)
+{
+	src_init(&PS, -1, "(capture)", merge_mem(0), STREAM_BUF);
+	PS.eof = 0;
+	PS.push = 1;
+}
+
+/* the last batches, the held records; what ran out said */
+static COLD int push_end(int rc)
+{
+	while (batch() > 0)
+		;
+	window_release(emit_held);
+	src_zero_report();
+	if (dev_dropped)
+		warn_msg("device table full: %llu events dropped (DEVS_MAX %d)", dev_dropped, DEVS_MAX);
+	if (window_hold_overflow)
+		warn_msg("late-record table full: %llu records printed early (HOLD_MAX %d, HOLD_BYTES %d)",
+			 (unsigned long long)window_hold_overflow, HOLD_MAX, HOLD_BYTES);
+	return rc || src_errors ? 1 : 0;
+}
+
+/* Stdin up to its first record that is not a note, read exactly: a dump's
+ * times start at 0 (blkparse's genesis), a raw trace's at the kernel
+ * clock's (seconds since boot at least).  Notes before it go as read. */
+static u8 peek[REC_V8_LEN + 65536];
+
+static COLD int read_stdin(void)
+{
+	struct rec r;
+	u32 n = 0, want = REC_V7_LEN;
+	ssize_t k;
+
+	for (;;) {
+		for (; n < want; n += (u32)k)
+			if ((k = read(0, peek + n, want - n)) <= 0) {
+				if (!k && !n)
+					return 0;	/* empty */
+				goto bad;
+			}
+		if ((k = rec_decode(peek, n, &r)) == DEC_MORE) {
+			want = (u32)r.hdr_len + r.pdu_len;
+			continue;
+		}
+		if (k < 0)
+			goto bad;
+		if (!REC_IS_NOTE(&r))
+			break;
+		I->rec(&r);	/* a process's name (btt -A) */
+		n = 0;
+		want = REC_V7_LEN;
+	}
+	if (r.time < 1000000000) {
+		I->rec(&r);
+		return read_dump(1);
+	}
+	push_begin();
+	while (!push(peek, n) && (k = read(0, peek, sizeof(peek))) > 0)
+		n = (u32)k;
+	return push_end(0);
+bad:
+	warn_msg("(stdin): not a dump or a trace");
+	return 1;
+}
+
+/* after each round of reads from every CPU: what came, in batches (all
+ * CPUs' records together keep the first batch's genesis the earliest) */
+static void live_round(void)
+{
+	while (batch() > 0)
+		;
+	if (I->round)
+		I->round();
+}
+
+/* blktrace -o - | blkparse -i - -d, as btrace runs it */
+static COLD int read_live(struct cap_cfg *c)
+{
+	batch_n = 100000;
+	push_begin();
+	c->watch_stdout = 1;
+	return push_end(cap_run_plain(c, push, live_round));
+}
+
+/* 0: a dump (a regular file), 1: a trace's name, 2: stdin */
+int in_kind(const char *s)
+{
+	struct stat st;
+
+	if (!strcmp(s, "-"))
+		return 2;
+	return str_find(s, ".blktrace.") || stat(s, &st) || !S_ISREG(st.st_mode);
+}
+
+COLD int in_run(const struct input *in)
+{
+	int i, k = in->n ? in_kind(in->names[0]) : 3;
+
+	I = in;
+	for (i = 1; i < in->n; i++)
+		if (in_kind(in->names[i]) != k || k != 1)
+			k = 4;
+	if (k == 4 || (in->n && cap_ndev())) {
+		warn_msg("one dump, one -, trace names, or -t");
+		return 1;
+	}
+	return k == 3 ? read_live(in->cap) : k == 2 ? read_stdin() : k ? read_traces() : read_dump(0);
+}
+
+/* ---- the kernel's order and times (top, biolatency) ---- */
+
+static struct src LS;
+static unsigned long long live_bad;	/* bytes that were no record */
+
+static void live_one(void *ctx, const struct rec *r)
+{
+	(void)ctx;
+	I->rec(r);
+}
+
+static void live_take(void)
+{
+	runs_take(&LS, live_one, NULL, &live_bad);
+}
+
+static int live_push(const void *p, size_t n)
+{
+	return src_feed(&LS, p, n, live_take);
+}
+
+/* the round's records, then the driver's clock: the capture calls back
+ * every CAP_LIVE_MS with or without records */
+static void trace_round(void)
+{
+	live_take();
+	if (I->round)
+		I->round();
+}
+
+COLD int in_trace(const struct input *in)
+{
+	int rc;
+
+	I = in;
+	if (in->n)
+		return replay_any(in->names[0], merge_mem(0), in->rec, in->stop ? in->stop : &in_stop);
+	src_init_push(&LS, merge_mem(0), STREAM_BUF);
+	rc = cap_run_plain(in->cap, live_push, trace_round);
+	if (live_bad)
+		warn_msg("%llu bytes of the capture were not whole records; skipped", live_bad);
+	return rc || live_bad;
+}
