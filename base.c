@@ -31,7 +31,7 @@ static void vwarn(const char *fmt, va_list ap)
 		return;		/* nowhere left to complain */
 }
 
-NOFPARGS void warn_msg(const char *fmt, ...)
+void warn_msg(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -46,7 +46,7 @@ NOFPARGS void warn_msg(const char *fmt, ...)
  * line their blktrace writes to stderr.  --verbose turns them on. */
 int quiet_notes;
 
-NOFPARGS void note_msg(const char *fmt, ...)
+void note_msg(const char *fmt, ...)
 {
 	va_list ap;
 

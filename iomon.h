@@ -24,14 +24,6 @@ typedef int64_t s64;
  * -O2 for it alone (divisions by constants as multiplies), where an -O2
  * object would be larger for the rest */
 #define HOTFN __attribute__((optimize("O2")))
-/* a varargs function that is never passed a double (warn_msg, note_msg,
- * sys_readf, sys_u64f): on x86_64 its va_start need not save the eight
- * vector registers a double would come in (76 bytes each) */
-#ifdef __x86_64__
-#define NOFPARGS __attribute__((target("general-regs-only")))
-#else
-#define NOFPARGS
-#endif
 
 /* text.c: buffered writes to a raw fd, formatting helpers */
 struct obuf {

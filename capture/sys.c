@@ -41,7 +41,7 @@ static int sys_path(char *p, const char *fmt, va_list ap)
 	return -1;
 }
 
-NOFPARGS int sys_readf(char *buf, size_t len, const char *fmt, ...)
+int sys_readf(char *buf, size_t len, const char *fmt, ...)
 {
 	char p[PATH_LEN];
 	va_list ap;
@@ -58,7 +58,7 @@ NOFPARGS int sys_readf(char *buf, size_t len, const char *fmt, ...)
 }
 
 /* A decimal number from the file; -1 (v untouched) when there is none. */
-NOFPARGS int sys_u64f(u64 *v, const char *fmt, ...)
+int sys_u64f(u64 *v, const char *fmt, ...)
 {
 	char p[PATH_LEN], buf[32];
 	va_list ap;
