@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -210,12 +209,3 @@ int fstat(int fd, struct stat *st)
 	return (int)syscall(SYS_fstat, fd, st);
 }
 #endif
-
-/* isatty as the one ioctl it is (musl's then rewrites errno, which no
- * caller here reads) */
-int isatty(int fd)
-{
-	struct winsize ws;
-
-	return !ioctl(fd, TIOCGWINSZ, &ws);
-}
