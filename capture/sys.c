@@ -137,8 +137,8 @@ int sys_cpus(void)
 	u64 hi = 0;
 
 	if (n == -1) {
-		/* what musl's sysconf(_SC_NPROCESSORS_CONF) answers (1 KiB
-		 * of code): the CPUs this process may run on */
+		/* what musl's sysconf(_SC_NPROCESSORS_CONF) answers, without
+		 * sysconf's table: the CPUs this process may run on */
 		u8 set[128] = { 1 };
 		int i, cnt = 0;
 
