@@ -6,22 +6,23 @@
 # `make check ARCH=...` runs the tests that need no live kernel under
 # qemu-user; `make size` reports sizes and fails past SIZE_BUDGET.
 # -fno-jump-tables: a switch in code built for size is a chain of compares,
-# not a table of addresses beside it (0.5 KiB); the -O2 objects keep theirs.
-# -Oz: GCC 12's smaller than -Os (1.1 KB); the per-record functions that
-# need speed are HOT objects or HOTFN (iomon.h), and cachegrind counts
-# parse's, btt's and monitor's instructions within 0.5% of -Os's.  No loop
-# turned into a memset or memcpy: -Oz makes those a rep stosb/movsb, whose
-# start-up cost on blkparse's two or three padding spaces a line made parse
-# 10% slower.
+# not a table of addresses beside it; the -O2 objects keep theirs.  Kept
+# for the initramfs profile's budget (docs/architecture.md, "Byte tricks
+# kept").  -Oz: GCC 12's smaller than -Os (1.2 KiB); the per-record
+# functions that need speed are HOT objects or HOTFN (iomon.h), and
+# cachegrind counts parse's and btt's instructions within 0.5% of -Os's.
+# No loop turned into a memset or memcpy: -Oz makes those a rep
+# stosb/movsb, whose start-up cost on blkparse's two or three padding
+# spaces a line made parse 16% slower (5M events).
 CFLAGS ?= -Oz -g -fno-jump-tables -fno-tree-loop-distribute-patterns
 WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter
-# C without exceptions needs no unwind tables: .eh_frame was 10 KiB of the
+# C without exceptions needs no unwind tables: .eh_frame was 21 KiB of the
 # binary.  gdb still walks the stack from -g's debug frames.
 # The binary is static and not position-independent, so its code need not
 # be either (Debian's gcc makes PIE code by default): -fno-pie.
 NOUNWIND := -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-pie
 CPPFLAGS += -I. $(CFLAGS_EXTRA)
-# noseparate-code: no page of padding between code and rodata (8 KiB).
+# noseparate-code: no page of padding between code and rodata (5 KiB).
 # norelro: a static musl binary never write-protects its RELRO part (no
 # loader does it, musl's start code does not), so the header only padded
 # the file to align its end to a page.  common-page-size=64: ld otherwise
@@ -94,8 +95,8 @@ $(warning CC=$(CC): not the product build (static musl); size, heap and RSS chec
 endif
 B := build$(SUB)
 # arrays aligned as the psABI asks, not to 32 bytes for vector loads that
-# this code does not make (464 bytes of padding); x86's own flag, so only
-# when this machine is one
+# this code does not make; x86's own flag, so only when this machine is
+# one.  Kept for the initramfs profile's budget (docs/architecture.md)
 XFLAGS := $(if $(filter x86_64 i%86,$(shell uname -m)),-malign-data=abi)
 BIN := $(if $(SUB),$(B)/iomon,iomon)
 UNSTRIPPED := $(if $(SUB),$(B)/iomon_unstripped,iomon_unstripped)
@@ -147,24 +148,18 @@ OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/$(USAGE_C:.c=.o) $(B)/obj/$(APPLETS_C:
 # plot's room (cachegrind: parse's instructions 1.5% up, monitor's the
 # same).
 HOT := $(addprefix $(B)/obj/,stats/monstat.o stats/bttstat.o)
-# No memset calls for the few spaces of a padded
-# field; no padding to align functions, loops and jumps (2.7 KB; parse and
-# monitor time the same); no vector loops (128 bytes, and fewer instructions
-# for btt and monitor in cachegrind)
-HOTFLAGS := -O2 -fno-tree-vectorize -fno-tree-loop-distribute-patterns -falign-functions=1 -falign-jumps=1 -falign-loops=1 -falign-labels=1 -fjump-tables
+# No memset calls for the few spaces of a padded field, as below; no
+# vector loops (cachegrind: fewer instructions for btt and monitor without
+# them, and smaller); switches as tables of jumps, as -O2 makes them
+# (CFLAGS' -fno-jump-tables is for the code built for size).
+HOTFLAGS := -O2 -fno-tree-vectorize -fno-tree-loop-distribute-patterns -fjump-tables
 $(HOT): CFLAGS += $(HOTFLAGS)
-# The objects built for size: switches as compares, no caller-saved
-# registers kept across calls, no stack slots shared at the cost of code
-# (0.6 KB; the -O2 objects keep GCC's choices, which their speed needs)
-SMALLFLAGS := -fno-tree-switch-conversion -fconserve-stack -fno-caller-saves
+# The objects built for size: switches as compares, not as lookup tables
+# GCC builds from them; no caller-saved registers kept across calls (the
+# -O2 objects keep GCC's choices, which their speed needs).  Kept for the
+# initramfs profile's budget (docs/architecture.md, "Byte tricks kept").
+SMALLFLAGS := -fno-tree-switch-conversion -fno-caller-saves
 $(filter-out $(HOT),$(OBJS)): CFLAGS += $(SMALLFLAGS)
-# An -O2 object whose larger functions GCC need not inline: btt's per-event
-# figures (766 bytes for 1.6% more instructions in btt, cachegrind)
-NOINL := $(addprefix $(B)/obj/,stats/bttstat.o)
-$(NOINL): CFLAGS += -fno-inline-functions
-# btt's event switch is a table (HOTFLAGS' -fjump-tables): 64 bytes less
-# than its compares since the -A and -e work, and one indirect jump an
-# event where the compares mispredicted (cachegrind: 1.01M to 0.84M)
 
 all: $(BIN)
 
@@ -181,7 +176,7 @@ $(STAMP): FORCE
 		echo "  or:      apt-get install musl-tools" >&2; \
 		echo "  or:      make CC=cc   (a glibc build: not the product, larger)" >&2; \
 		exit 1; }
-	@{ echo '$(CC) $(CFLAGS) $(XFLAGS) $(NOUNWIND) $(CPPFLAGS) $(LDFLAGS)'; echo 'HOT $(HOTFLAGS) $(HOT:$(B)/obj/%=%)'; echo 'SMALL $(SMALLFLAGS)'; echo 'NOINL $(NOINL:$(B)/obj/%=%)'; command -v $(firstword $(CC)); \
+	@{ echo '$(CC) $(CFLAGS) $(XFLAGS) $(NOUNWIND) $(CPPFLAGS) $(LDFLAGS)'; echo 'HOT $(HOTFLAGS) $(HOT:$(B)/obj/%=%)'; echo 'SMALL $(SMALLFLAGS)'; command -v $(firstword $(CC)); \
 		$(CC) -dumpfullversion -dumpmachine 2>&1; } >$@.new
 	@if cmp -s $@ $@.new; then rm -f $@.new; else mv -f $@.new $@; fi
 

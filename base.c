@@ -31,7 +31,7 @@ static void vwarn(const char *fmt, va_list ap)
 		return;		/* nowhere left to complain */
 }
 
-NOFPARGS void warn_msg(const char *fmt, ...)
+void warn_msg(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -46,7 +46,7 @@ NOFPARGS void warn_msg(const char *fmt, ...)
  * line their blktrace writes to stderr.  --verbose turns them on. */
 int quiet_notes;
 
-NOFPARGS void note_msg(const char *fmt, ...)
+void note_msg(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -145,7 +145,7 @@ long dir_each(const char *dir, long (*fn)(const char *dir, const char *name, voi
 	return r;
 }
 
-/* strtoull for bases 10 and 16, without libc's general scanner (2.7 KiB):
+/* strtoull for bases 10 and 16, without libc's general scanner:
  * leading space, a sign (a minus wraps), 0x before hex digits; too large
  * saturates.  end, when given, is where the number stopped (s if none). */
 u64 scan_u64(const char *s, char **end, int base)
@@ -172,8 +172,8 @@ u64 scan_u64(const char *s, char **end, int base)
 	return over ? ~(u64)0 : neg ? -v : v;
 }
 
-/* strstr for our short needles in short texts: musl's two-way search
- * costs 1.2 KiB. */
+/* strstr for our short needles in short texts, without musl's two-way
+ * search. */
 char *str_find(const char *h, const char *n)
 {
 	size_t k = strlen(n);
@@ -203,7 +203,7 @@ void isort16(u16 *idx, u32 n, int (*after)(const void *ctx, u16 a, u16 b), const
 
 /* ---- options: musl's getopt (opts NULL) and getopt_long (words permuted,
  * operands last; unique prefixes of long names), with its messages but
- * through warn_msg: libc's print through stdio, 5 KiB with the parsers.
+ * through warn_msg: libc's print through stdio, which iomon has none of.
  * The long table's flag fields must be NULL. ---- */
 char *opt_arg;
 int opt_ind = 1;
@@ -320,7 +320,7 @@ int opt_get(int nw, char **words, const char *optstring, const struct lopt *opts
 	return c;
 }
 
-/* strtod's grammar, without its 6 KiB of exact scanning: leading space,
+/* strtod's grammar, without its exact big-number scanning: leading space,
  * a sign, then decimal with an exponent, hexadecimal with a binary one,
  * inf, infinity or nan(...).  Up to 15 significant digits and 10^+-22 the
  * value is the correctly rounded one strtod gives (one exact operation on
@@ -415,10 +415,11 @@ COLD double scan_double(const char *arg, const char **end)
 	return neg ? -v : v;
 }
 
-/* The clocks by system call: clock_gettime's vDSO lookup was 0.8 KiB of
- * the binary, and iomon reads a clock per poll round or interval, or
- * (monitor's stream) once a read of 32 KiB at most.  32-bit hosts with a 64-bit time_t ask
- * for it, and fall back on kernels older than 5.1, as musl does. */
+/* The clocks by system call, without clock_gettime's vDSO lookup: iomon
+ * reads a clock per poll round or interval, or (monitor's stream) once a
+ * read at most, so the system call's cost does not show.  32-bit hosts
+ * with a 64-bit time_t ask for it, and fall back on kernels older than
+ * 5.1, as musl does. */
 #if defined(SYS_clock_gettime64) && !defined(SYS_clock_gettime)
 #define SYS_clock_gettime SYS_clock_gettime32	/* musl's name on time64 arches (armhf) */
 #endif

@@ -24,14 +24,6 @@ typedef int64_t s64;
  * -O2 for it alone (divisions by constants as multiplies), where an -O2
  * object would be larger for the rest */
 #define HOTFN __attribute__((optimize("O2")))
-/* a varargs function that is never passed a double (warn_msg, note_msg,
- * sys_readf, sys_u64f): on x86_64 its va_start need not save the eight
- * vector registers a double would come in (76 bytes each) */
-#ifdef __x86_64__
-#define NOFPARGS __attribute__((target("general-regs-only")))
-#else
-#define NOFPARGS
-#endif
 
 /* text.c: buffered writes to a raw fd, formatting helpers */
 struct obuf {
@@ -77,8 +69,8 @@ extern const char *applet_name;
  * but not compiled there: the build packs every one of the applets built
  * into one stream (tests/tools/packtext.c writes build/usage.c, which
  * defines U_id, the text's place in it), and usage_put unpacks text U_id
- * and writes it to fd (-1 when the write fails).  7.6 KB of text
- * (libc.c's strerror texts too) take 3.6 KB so. */
+ * and writes it to fd (-1 when the write fails).  The texts (libc.c's
+ * strerror texts too) repeat much, and packed take half their room. */
 #define USAGE(id, text) extern const unsigned short U_##id[2];
 int usage_put(int fd, const unsigned short *id);
 const char *usage_text(const unsigned short *id, size_t *n);	/* unpacked, n bytes (U_errs: libc.c's strerror) */
@@ -117,7 +109,7 @@ u64 mono_ms(void);	/* CLOCK_MONOTONIC, milliseconds */
 u64 mono_ns(void);	/* ... nanoseconds: the clock blktrace's records and tracefs's mono stamp */
 void isort16(u16 *idx, u32 n, int (*after)(const void *ctx, u16 a, u16 b), const void *ctx);
 /* getopt (opts NULL) and getopt_long (opts: permutes the words) as musl's.
- * A long option in 16 bytes where struct option takes 32: its name,
+ * A long option in half a struct option's room: its name,
  * whether it takes an argument (0 no, 1 yes, 2 optional, as has_arg), an
  * unused byte where struct option has its flag, and the value returned. */
 struct lopt {

@@ -6,21 +6,20 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "iomon.h"
 
 /* fchmod as the kernel has it: musl's retries through /proc/self/fd for
- * O_PATH descriptors, which iomon never makes (0.3 KiB with its helper). */
+ * O_PATH descriptors, which iomon never makes. */
 int fchmod(int fd, mode_t mode)
 {
 	return (int)syscall(SYS_fchmod, fd, mode);
 }
 
 /* sigaction and signal straight to rt_sigaction: musl's bring its locks
- * for threads and abort() (0.9 KiB), and iomon has one thread.  The
+ * for threads and abort(), and iomon has one thread.  The
  * handler is always called the SA_SIGINFO way, so the kernel always makes
  * an rt frame and musl's __restore_rt is always the way back (a one-int
  * handler ignores the two extra arguments on every ABI we build for).
@@ -67,10 +66,10 @@ void (*signal(int sig, void (*fn)(int)))(int)
 #endif
 
 /* strerror for the errors iomon can meet, in musl's words: musl's own
- * carries all 130 (2.2 KiB).  Each entry is the number as one byte, then
+ * carries all 130.  Each entry is the number as one byte, then
  * its text; the rest read "Unknown error N" as glibc's do.  The numbers
  * are those of x86, s390, arm and arm64 alike.  The build packs the texts
- * with the usage texts (USAGE, iomon.h): 1,109 bytes in 721 alone. */
+ * with the usage texts (USAGE, iomon.h). */
 _Static_assert(ELOOP == 40 && EOPNOTSUPP == 95 && ETIMEDOUT == 110 && EDQUOT == 122, "errno numbering");
 USAGE(errs,
 	"\001" "Operation not permitted\0" "\002" "No such file or directory\0"
@@ -110,7 +109,7 @@ char *strerror(int e)
 }
 
 /* atol and atoi as C has them (leading space, a sign, digits, wrapping
- * past the type as musl's do), one body for both: musl's two are 0.3 KiB.
+ * past the type as musl's do), one body for both where musl has two.
  * They replace libc's by name, so every caller (options, tracefs formats,
  * pids) keeps its call. */
 long atol(const char *s)
@@ -134,7 +133,7 @@ int atoi(const char *s)
 
 /* The string functions iomon calls on short strings (names, options,
  * formats once), as byte loops: musl's read a word at a time and bring
- * strchrnul, memrchr, stpcpy and tolower (0.6 KiB together).  Same
+ * strchrnul, memrchr, stpcpy and tolower.  Same
  * results as musl's; they replace libc's by name. */
 char *strchr(const char *s, int c)
 {
@@ -193,8 +192,8 @@ int strcasecmp(const char *a, const char *b)
 #ifdef __x86_64__
 /* stat, lstat and fstat as the system calls: on x86_64 the kernel's struct
  * stat is the C library's, field for field, and musl's fstatat, which the
- * three go through, converts it and carries fallbacks for old kernels
- * (0.6 KiB).  Other architectures keep libc's. */
+ * three go through, converts it and carries fallbacks for old kernels.
+ * Other architectures keep libc's. */
 int stat(const char *path, struct stat *st)
 {
 	return (int)syscall(SYS_stat, path, st);
@@ -210,12 +209,3 @@ int fstat(int fd, struct stat *st)
 	return (int)syscall(SYS_fstat, fd, st);
 }
 #endif
-
-/* isatty as the one ioctl it is (musl's then rewrites errno, which no
- * caller here reads) */
-int isatty(int fd)
-{
-	struct winsize ws;
-
-	return !ioctl(fd, TIOCGWINSZ, &ws);
-}

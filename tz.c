@@ -1,6 +1,6 @@
 /* tz.c: bottom: local time: TZ, zoneinfo (TZif) files and POSIX TZ rules */
-/* libc's localtime_r brought 6 KiB into the binary (musl's TZ parser, its
- * file mapping, mmap, an allocator hook) for three clocks: blkiomon's time
+/* libc's localtime_r brought musl's TZ parser, its file mapping, mmap
+ * and an allocator hook into the binary for three clocks: blkiomon's time
  * line, top's clock and the exports' stamps.  This one reads the zone once
  * into a fixed buffer and gives what glibc's localtime_r gives (checked
  * zone by zone by tests/tools/tzcheck.c), leap seconds apart: like musl, it

@@ -1,7 +1,7 @@
 /* capture/addr.c: capture: network addresses: IPv4 and IPv6 numbers, /etc/hosts, one DNS question, their text and sockets */
 /* trace -h takes what blktrace -h takes (a dotted quad, or a name looked
  * up as gethostbyname does), and IPv6 besides, without musl's resolver
- * (getaddrinfo is 28 KiB).  A name is looked up as a plain resolver
+ * (getaddrinfo would be most of a small build).  A name is looked up as a plain resolver
  * configuration does it ("files dns"): /etc/hosts, then one question
  * over UDP to /etc/resolv.conf's first nameserver, A then AAAA, each
  * asked twice at most.  Addresses are kept as 16 bytes and a length: 4

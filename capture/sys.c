@@ -41,7 +41,7 @@ static int sys_path(char *p, const char *fmt, va_list ap)
 	return -1;
 }
 
-NOFPARGS int sys_readf(char *buf, size_t len, const char *fmt, ...)
+int sys_readf(char *buf, size_t len, const char *fmt, ...)
 {
 	char p[PATH_LEN];
 	va_list ap;
@@ -58,7 +58,7 @@ NOFPARGS int sys_readf(char *buf, size_t len, const char *fmt, ...)
 }
 
 /* A decimal number from the file; -1 (v untouched) when there is none. */
-NOFPARGS int sys_u64f(u64 *v, const char *fmt, ...)
+int sys_u64f(u64 *v, const char *fmt, ...)
 {
 	char p[PATH_LEN], buf[32];
 	va_list ap;
@@ -137,8 +137,8 @@ int sys_cpus(void)
 	u64 hi = 0;
 
 	if (n == -1) {
-		/* what musl's sysconf(_SC_NPROCESSORS_CONF) answers (1 KiB
-		 * of code): the CPUs this process may run on */
+		/* what musl's sysconf(_SC_NPROCESSORS_CONF) answers, without
+		 * sysconf's table: the CPUs this process may run on */
 		u8 set[128] = { 1 };
 		int i, cnt = 0;
 

@@ -16,7 +16,7 @@ const char *const tp_fname[NF] = { "dev", "sector", "nr_sector", "bytes", "error
 				   "comm", "new_sector", "old_dev", "old_sector", "nr_rq", "cmd" };
 
 /* The tracepoints and their actions, constant: tp_ev, which the formats
- * fill, is then bss, not 1.1 KiB of data in the file (tp_init copies). */
+ * fill, is then bss, not data in the file (tp_init copies). */
 static const struct { const char *name; u32 act; } tp_names[TP_NEV] = {
 	{ "block_bio_queue", TA_QUEUE | TC(TC_QUEUE) },
 	{ "block_getrq", TA_GETRQ | TC(TC_QUEUE) },

@@ -113,7 +113,7 @@ static void header_page(void)
 		tp_commit_size = (u32)atoi(p + 5);
 	if ((p = str_find(buf, "data;")) && (p = str_find(p, "offset:")))
 		tp_data_off = (u32)atoi(p + 7);
-	page_size = (u32)getauxval(AT_PAGESZ);	/* sysconf's table costs 1 KiB */
+	page_size = (u32)getauxval(AT_PAGESZ);	/* not sysconf: its table of every setting */
 	/* newer kernels can make sub-buffers larger than a page */
 	if (get(inst[0] ? inst : root, "buffer_subbuf_size_kb", buf, sizeof(buf)) > 0 && atoi(buf) > 0)
 		page_size = (u32)atoi(buf) << 10;

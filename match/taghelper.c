@@ -31,7 +31,7 @@ static struct helper {
 	struct { u32 id; char label[TOP_LABEL]; } tags[TOP_TAGS];
 	int failed;
 	void (*on_fail)(void);
-} H;		/* zero-initialised: bss, not 11 KiB of data */
+} H;		/* zero-initialised: bss, not data in the file */
 
 static void helper_fail(const char *why)
 {
@@ -47,7 +47,6 @@ int tag_start(const char *cmd)
 {
 	static const int term_sigs[] = { SIGINT, SIGQUIT, SIGHUP };
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old[3];
-	/* execv, not execl: musl's execl copies its variadic list (0.3 KiB) */
 	char *sh[] = { "sh", "-c", (char *)cmd, NULL };
 	int in[2], out[2], i;
 
@@ -62,7 +61,7 @@ int tag_start(const char *cmd)
 	 * disposition survives exec) and ends at EOF, after our last record. */
 	for (i = 0; i < 3; i++)
 		sigaction(term_sigs[i], &ign, &old[i]);
-	/* vfork: musl's fork() brings its atfork and lock machinery (15 KiB);
+	/* vfork: musl's fork() brings its atfork and lock machinery;
 	 * the child here only moves two fds and execs. */
 	H.pid = vfork();
 	if (!H.pid) {

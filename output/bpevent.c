@@ -255,10 +255,7 @@ static void remap_dev(const struct rec *r, u32 *dev)
 	*dev = be32_load(b + 4);
 }
 
-/* no-ipa-sra: GCC would pass c->cpu for c, a load at each of the 18
- * callers instead of one here (96 bytes) */
-static __attribute__((optimize("no-ipa-sra"))) void show(struct cpuinfo *c, const struct rec *r,
-							 u64 time, const char *act, u64 el, int with_pdu)
+static void show(struct cpuinfo *c, const struct rec *r, u64 time, const char *act, u64 el, int with_pdu)
 {
 	struct ev e = { r, time, act, c->cpu, el, NULL, 0, r->dev };
 

@@ -8,13 +8,13 @@
  * distance), BTT_SEEK_HASH chains over a fixed pool of nodes (BTT_SEEKS)
  * shared by every device, and lists each tree's new distances in order;
  * the report builds the tree from that list, with the classic insertion,
- * its recolouring and rotations, in the chains' memory (dead by then), as
- * btt built it on the way.  The run keeps no links: a fifth of btt's
- * resident memory was the trees' links, touched for nothing until the end. */
+ * its recolouring and rotations, as btt built it on the way.  The run
+ * keeps no links: a fifth of btt's resident memory was the trees' links,
+ * touched for nothing until the end. */
 #include "stats/stats.h"
 
-/* 16 bytes, four to a line: what every seek touches (a trace has some
- * thousands of distances) */
+/* what every seek touches, small enough for four to share a cache line
+ * (a trace has some thousands of distances) */
 struct seek_node {
 	u64 key;		/* distance (below 2^48: 128 PiB) | device << 48 */
 	u32 cnt[2];		/* in tree t: 0 until the distance comes */
@@ -24,19 +24,17 @@ _Static_assert(BTT_DEVS < 32768, "BTT_DEVS: a tree's number (two a device) is a 
 static struct seek_node sn[BTT_SEEKS];
 static u16 ord[2][BTT_SEEKS];	/* tree t's nodes (slot + 1) in the order they came */
 static u32 sn_used, nord[2];
-/* the run's chains (the chain's links followed past its first node only),
- * then the report's tree in the pages they touched: children (left,
- * right), slot + 1 (0: none), then the colours (red, [0]: none, black) */
-static union {
-	struct { u16 bucket[BTT_SEEK_HASH], next[BTT_SEEKS + 1]; } h;
-	u16 kid[BTT_SEEKS + 1][2];
-	u8 room[5 * (BTT_SEEKS + 1)];
-} m;
-static u8 *red;	/* after the last node's links (build); written before read, [0] too */
+/* the run's hash chains: a bucket's first node, each node's next (slot + 1,
+ * 0: none) */
+static u16 bucket[BTT_SEEK_HASH], next[BTT_SEEKS + 1];
+/* the report's tree: children (left, right) and colour (1: red; [0], the
+ * nil node, stays black), each node rewritten when a build inserts it */
+static u16 kid[BTT_SEEKS + 1][2];
+static u8 red[BTT_SEEKS + 1];
 unsigned long long btt_seek_dropped;
 
 #define N(i) (&sn[(i) - 1])
-#define L(i) (m.kid[i])
+#define L(i) (kid[i])
 static s64 val(u32 i) { return (s64)(N(i)->key & 0xffffffffffffull); }
 
 /* x's child on side up comes up in x's place under p (0: x was the root) */
@@ -98,8 +96,6 @@ static u32 build(const struct btt_seek *k)
 {
 	u32 t = k->id & 1, j, root = 0;
 
-	red = m.room + 4 * (sn_used + 1);
-	red[0] = 0;	/* none: black (its byte was the chains') */
 	for (j = 0; j < nord[t]; j++)
 		if (N(ord[t][j])->key >> 48 == (u32)k->id >> 1)
 			insert(&root, ord[t][j]);
@@ -119,7 +115,7 @@ static __attribute__((noinline)) void seek_new(const struct btt_seek *k, u32 i, 
 		}
 		i = ++sn_used;
 		N(i)->key = key;
-		m.h.next[i] = *b;
+		next[i] = *b;
 		*b = (u16)i;
 	}
 	N(i)->cnt[t] = 1;
@@ -133,14 +129,14 @@ static __attribute__((noinline)) void seek_new(const struct btt_seek *k, u32 i, 
 HOTFN void btt_seek_count(struct btt_seek *k)
 {
 	u64 key = k->key;
-	u16 *b = &m.h.bucket[k->chain];
+	u16 *b = &bucket[k->chain];
 	u32 i;
 
 	if (key == ~0ull) {	/* 2^48 sectors or more */
 		btt_seek_dropped++;
 		return;
 	}
-	for (i = *b; i && N(i)->key != key; i = m.h.next[i])
+	for (i = *b; i && N(i)->key != key; i = next[i])
 		;
 	if (i && N(i)->cnt[k->id & 1]) {
 		N(i)->cnt[k->id & 1]++;
@@ -171,7 +167,7 @@ HOTFN void btt_seek_add(struct btt_seek *k, u64 sector, u32 bytes)
 	key = (u64)dist | (u64)(k->id >> 1) << 48;
 	k->key = (u64)dist >> 48 ? ~0ull : key;
 	k->chain = (u32)((key * 0x9e3779b97f4a7c15ull) >> 40) & (BTT_SEEK_HASH - 1);
-	i = m.h.bucket[k->chain];
+	i = bucket[k->chain];
 	__builtin_prefetch(&sn[i - (i != 0)]);	/* (an empty chain: node 1's line, harmless) */
 }
 
@@ -186,7 +182,6 @@ static int median(u32 i, u32 t, u64 target, s64 *v)
 	return median(L(i)[0], t, target, v) || median(L(i)[1], t, target, v);
 }
 
-/* (the report's: the chains are gone once a tree is built) */
 s64 btt_seek_median(const struct btt_seek *k)
 {
 	s64 v = 0;

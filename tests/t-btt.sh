@@ -149,11 +149,11 @@ if need "btt vs Debian's btt" btt blkparse; then
 		open(sys.argv[1], "wb").write(out)
 		PY
 	}
-	# The report builds the seek trees in the hash chains' pages (bttseek.c),
-	# where the nil node's colour byte was a chain's: a last new distance
-	# hashed to the chain under that byte made it red, and rising distances
-	# a red parent with no uncle, so the first tree built (Q2Q's, for its
-	# MEDIAN) took the wrong shape.  1000 and 3000 both reach half the
+	# The report once built the seek trees in the hash chains' pages
+	# (bttseek.c), where the nil node's colour byte was a chain's: a last
+	# new distance hashed to the chain under that byte made it red, and
+	# rising distances a red parent with no uncle, so the first tree built
+	# (Q2Q's, for its MEDIAN) took the wrong shape (kept against a return).  1000 and 3000 both reach half the
 	# seeks: the first in pre-order is the median (btt's 3000, the root)
 	qgidc "$OUT/seekred.dump" $(python3 - <<-'PY'
 	def h(key):	# bttseek.c's bucket of a distance on device 0 (BTT_SEEK_HASH 16384)

@@ -127,33 +127,3 @@ fi
 bash "$TOOLS/filetable.sh" >"$OUT/files.want"
 sed -n '/^<!-- files -->$/,/^<!-- \/files -->$/p' "$TOP/docs/architecture.md" | sed '1d;$d' >"$OUT/files.readme"
 same "docs/architecture.md's file table is current (bash tests/tools/filetable.sh --update)" "$OUT/files.readme" "$OUT/files.want"
-
-# NOFPARGS (iomon.h): on x86_64 these varargs functions do not save the
-# vector registers a double comes in, so no call may pass one: none of
-# their format strings may hold a floating conversion
-if need "NOFPARGS formats" python3; then
-	python3 - "$TOP" >"$OUT/nofp.bad" <<-'PY'
-	import re, sys, glob, os
-	top = sys.argv[1]
-	calls = {"warn_msg": 0, "note_msg": 0, "sys_readf": 2, "sys_u64f": 1}
-	lit = r'"((?:[^"\\]|\\.)*)"'
-	for f in sorted(glob.glob(top + "/*.c") + glob.glob(top + "/*/*.c")):
-	    if "/build/" in f or "/tests/" in f:
-	        continue
-	    s = open(f).read()
-	    for m in re.finditer(r"\b(%s)\s*\(" % "|".join(calls), s):
-	        args, depth, i = s[m.end():], 1, 0
-	        while depth and i < len(args):
-	            depth += {"(": 1, ")": -1}.get(args[i], 0)
-	            i += 1
-	        parts = re.split(r",(?![^(]*\))", args[:i - 1])
-	        if len(parts) <= calls[m.group(1)] or re.search(r"\bchar\b", parts[calls[m.group(1)]]):
-	            continue	# too few arguments, or the definition
-	        fmt = "".join(re.findall(lit, parts[calls[m.group(1)]]))
-	        if re.search(r"%[-+ #0-9.*]*[hlLqjzt]*[aAeEfFgG]", fmt) or '"' not in parts[calls[m.group(1)]]:
-	            print("%s: %s(%s" % (os.path.relpath(f, top), m.group(1), args[:60].replace("\n", " ")))
-	PY
-	check "NOFPARGS: no warn_msg, note_msg, sys_readf or sys_u64f call passes a double or a format not literal" \
-		test ! -s "$OUT/nofp.bad"
-	[ -s "$OUT/nofp.bad" ] && head -5 "$OUT/nofp.bad"
-fi

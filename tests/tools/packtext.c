@@ -4,7 +4,7 @@
  * them all as one packed stream (usage_lz), where each text starts and
  * ends once unpacked (U_id, one array each: a build with some applets
  * has only their texts), and the buffer base.c's usage_put unpacks
- * into.  Usage text is 6.5 KB of the binary's strings, much of it
+ * into.  Usage text is most of the binary's strings, much of it
  * repeated ("  -x FILE ...", "the "), so a byte-pair code pays:
  *   a byte below 0x80 stands for itself (the texts are ASCII);
  *   1LLLHHHH LLLLLLLL (two bytes) copies LLL+3 bytes from HHHH:LLLLLLLL+1
