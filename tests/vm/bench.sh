@@ -50,7 +50,7 @@ lat() {	# NAME SECTOR WHO: the pipeline started, wait for its tracer (WHO iomon 
 	if [ "$3" = iomon ]; then
 		said /out/lat-$1.err; sleep 0.5
 	else
-		made /sys/kernel/debug/block/nullb0/trace0
+		made /sys/kernel/debug/block/nullb0/trace0 "$(cat /tmp/tpid)"
 	fi
 	livelat write /dev/nullb0 ${LAT_N:-40} ${LAT_MS:-100} $2 > /out/lat-$1.w
 	sleep 2

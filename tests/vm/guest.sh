@@ -11,12 +11,15 @@ said() {
 	n=0
 	while ! grep -q 'capturing through' "$1" 2>/dev/null && [ "$n" -lt 300 ]; do n=$((n + 1)); sleep 0.1; done
 }
-# made PATH: wait (30 s at most) until PATH exists (blktrace's relay files,
-# made at its BLKTRACESETUP), then a moment for its BLKTRACESTART
+# made PATH [PID]: wait (30 s at most each) until PATH exists (blktrace's
+# relay files, made at its BLKTRACESETUP), then until blktrace (PID, else
+# the last job started) runs its reader threads: it starts them, then
+# issues BLKTRACESTART, within the moment the load takes to begin
 made() {
 	n=0
 	while [ ! -e "$1" ] && [ "$n" -lt 300 ]; do n=$((n + 1)); sleep 0.1; done
-	sleep 0.5
+	p=${2:-$!} n=0
+	while [ "$(ls /proc/"$p"/task 2>/dev/null | wc -l)" -lt 2 ] && [ "$n" -lt 300 ]; do n=$((n + 1)); sleep 0.1; done
 }
 # load DEV ROUNDS [BLOCKS]: 4 KiB direct I/O from dd, a fixed amount, so
 # twin devices see the same requests (iogen's threads soft-locked Debian's
