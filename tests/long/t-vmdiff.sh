@@ -29,7 +29,7 @@ if vm_ok "differential harness" && have_oracle "t-vmdiff.sh: Debian's blkparse, 
 				fail "seed $SEED $n ($what): a capture" "$(tail -3 "$w/blktrace.log")"
 				continue
 			fi
-			bad=$T_FAILS
+			bad=$(grep -c '^FAIL' "$T_RESULTS")
 			ins=""; for d in $devs; do ins="$ins -i $d"; done
 			( cd "$w" && blkparse $ins ) >"$OUT/bp" 2>&1
 			( cd "$w" && "$IOMON" parse $ins ) >"$OUT/ip" 2>&1
@@ -108,7 +108,7 @@ if vm_ok "differential harness" && have_oracle "t-vmdiff.sh: Debian's blkparse, 
 					test "$z" -gt 0
 				check "seed $SEED $n ($what): iomon monitor prints the interval there" grep -q '^device: ' "$OUT/im"
 			fi
-			if [ $T_FAILS != $bad ]; then
+			if [ "$(grep -c '^FAIL' "$T_RESULTS")" != "$bad" ]; then
 				# kept where the next run does not empty it
 				k=$TOP/tests/out/vmdiff-kept/$SEED-$n; rm -rf "$k"; mkdir -p "${k%/*}"; cp -r "$w" "$k"
 				echo "  seed $SEED $n differs: its capture is in $k (a fixture to be)"

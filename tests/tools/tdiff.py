@@ -2,7 +2,8 @@
 """tdiff.py IOMON-TEXT BLKPARSE-TEXT: blkparse -t's text from iomon and from
 Debian's blkparse, the same but for the one documented difference
 (blkparse.1, DIFFERENCES): where a request was dispatched without ever
-being inserted (no I since its Q), blkparse subtracts a queue time it
+being inserted (no I since its Q, or since the last C at its sector: a
+split's pieces have no Q), blkparse subtracts a queue time it
 never set and prints what its memory held; iomon prints no figure.  So a
 D line may lack the figure Debian's has, for such a request only, and -s's
 per-process "Dispatch wait" maxima may then be smaller than Debian's.
@@ -28,7 +29,7 @@ def main():
         if m:
             dev = m.group(1).split()[0]
             act, key = m.group(2), (dev, (m.group(4) or " 0").split()[0])
-            if act == "Q":
+            if act in ("Q", "C"):	# a new request, or blkparse's track gone
                 inserted[key] = False
             elif act == "I":
                 inserted[key] = True
