@@ -21,6 +21,10 @@ struct btt_q {
 	u32 len;		/* sectors */
 	u16 proc;		/* -A: its process + 1, or 0 */
 };
+/* the driver's view of one (btt_q_fn): time to len as they lie here */
+_Static_assert(offsetof(struct btt_q, d) - offsetof(struct btt_q, time) == offsetof(struct btt_qview, d) &&
+	       offsetof(struct btt_q, len) - offsetof(struct btt_q, time) == offsetof(struct btt_qview, len),
+	       "struct btt_qview is struct btt_q from its time on");
 /* slots of the shared table, unkeyed (ift_take): a Q is found by sector
  * in its device's tree, below, so hashing it and unlinking it from a
  * chain was 5% of btt's instructions for nothing */
@@ -41,6 +45,11 @@ void (*btt_lat_fn)(const struct btt_dev *d, int kind, u64 t, u64 lat);
 void (*btt_rate_fn)(u32 slot, s64 sec, u64 ios, u64 blks);
 struct btt_rate btt_rates[BTT_DEVS + 1];
 void (*btt_msg_fn)(const struct btt_dev *d, const struct rec *r);
+void (*btt_fold_fn)(const struct btt_live *l, u64 dt, u64 ct);
+void (*btt_ev_fn)(const struct btt_dev *d, const struct rec *r, u32 act);
+void (*btt_q_fn)(const struct btt_dev *d, u32 slot, const struct btt_qview *q, const struct rec *r);
+int btt_no_remaps, btt_bounded;
+double btt_t_start, btt_t_end;
 u32 btt_szhist[1025][2];
 
 /* major 9 (md), 253 and 254 (device mapper): btt's "dm" figures */
@@ -339,6 +348,8 @@ static void live_add(struct btt_live *l, u64 dt, u64 ct)
 	if (!l->n && l->folded && l->folded_ct >= dt)
 		btt_live_folds += 1 + (btt_ndevs == 1);	/* it should have joined a folded one (in both lists) */
 	if (l->n == BTT_LIVES) {	/* the oldest is final enough */
+		if (btt_fold_fn)
+			btt_fold_fn(l, SPAN(l, 0)->dt, SPAN(l, 0)->ct);
 		l->folded++;
 		l->folded_ct = SPAN(l, 0)->ct;
 		l->h = (l->h + 1) % BTT_LIVES;
@@ -373,6 +384,19 @@ static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 	q_drop(q);
 }
 
+/* with the option files: a Q as a D or C meets it (before it is stamped
+ * or dropped), and after a C's Qs its end (slot 0) */
+static COLD void q_opt(struct btt_dev *d, u32 slot, const struct rec *r, int done)
+{
+	struct btt_q *q = q_of(slot);
+
+	btt_q_fn(d, slot, (const struct btt_qview *)&q->time, r);
+	if (done)
+		completed(d, q, r);
+	else
+		issued(d, q, r);
+}
+
 /* every Q inside a D or C's range [sector, sector + len), issued or
  * completed (direct calls: through a pointer, D and C in turn missed) */
 static void each_q(struct btt_dev *d, const struct rec *r, int done)
@@ -380,7 +404,9 @@ static void each_q(struct btt_dev *d, const struct rec *r, int done)
 	u32 k, n = btt_rb_within((u32)(d - btt_devs), r->sector, r->sector + (r->bytes >> 9), hits);
 
 	for (k = 0; k < n; k++)	/* it may complete (drop) its Q */
-		if (done)
+		if (btt_q_fn)
+			q_opt(d, hits[k], r, done);
+		else if (done)
 			completed(d, q_of(hits[k]), r);
 		else
 			issued(d, q_of(hits[k]), r);
@@ -405,6 +431,19 @@ static void remapped(const struct rec *r)
 	both(from, q, from->dm ? BTT_Q2A_DM : BTT_Q2A, tdelta(q->time, r->time));
 }
 
+/* -t/-T: btt leaves out what comes before -t's second, and stops at the
+ * first record past -T's (0 unless given: -t alone stops at once) */
+static COLD int bounded(const struct rec *r)
+{
+	double t = btt_time(r->time);
+
+	if (t < btt_t_start)
+		return 1;
+	if (t > btt_t_end)
+		btt_bounded = 2;	/* nothing more, notes neither */
+	return btt_bounded == 2;
+}
+
 void btt_event(const struct rec *r)
 {
 	u32 a = ACT32(r), act = a & 0xffff, proc;
@@ -414,24 +453,35 @@ void btt_event(const struct rec *r)
 	if (!(d = last_dev) || d->dev != r->dev)
 		d = dev_find(r->dev);
 	if (a & (TC(TC_NOTIFY) | TC(TC_PC))) {
+		if (btt_bounded == 2)
+			return;
 		if ((u32)r->action == TN_PROCESS)
 			proc_add(r->pid, r->pdu, r->pdu_len);
 		if (!msg)
 			return;
 	} else {
+		if (btt_bounded && bounded(r))
+			return;
 		if (btt_ios_fn)
 			btt_ios_time(r->time);
 		switch (act) {	/* plugs, the kinds btt takes, the rest (a jump table, Makefile) */
 		case TA_PLUG: case TA_UNPLUG_IO: case TA_UNPLUG_TIMER:
-			if (d)
+			if (d) {
 				plug(d, r, act);
+				if (btt_ev_fn && act == TA_UNPLUG_IO)
+					btt_ev_fn(d, r, act);
+			}
 			return;
 		case TA_QUEUE: case TA_INSERT: case TA_BACKMERGE: case TA_FRONTMERGE: case TA_ISSUE:
 		case TA_COMPLETE: case TA_GETRQ: case TA_SLEEPRQ:
 			if (!r->bytes)
 				return;
+			break;
+		case TA_REMAP:
+			if (btt_no_remaps)	/* -r: btt makes no device for it */
+				return;
 			/* fall through */
-		case TA_REMAP: case TA_REQUEUE:
+		case TA_REQUEUE:
 			break;
 		default:
 			return;
@@ -451,6 +501,8 @@ void btt_event(const struct rec *r)
 		btt_msg_fn(d, r);
 		return;
 	}
+	if (btt_ev_fn)
+		btt_ev_fn(d, r, act);
 	if (btt_ios_fn && (BIT(act) & (BIT(TA_GETRQ) | BIT(TA_BACKMERGE) | BIT(TA_FRONTMERGE) | BIT(TA_ISSUE))))
 		btt_ios_event((u32)(d - btt_devs), r, act);
 	switch (act) {
@@ -474,6 +526,8 @@ void btt_event(const struct rec *r)
 			rate((u32)(d - btt_devs) + 1, sec, r->bytes >> 9);
 		}
 		each_q(d, r, 1);
+		if (btt_q_fn)
+			btt_q_fn(d, 0, NULL, r);
 		break;
 	case TA_REQUEUE: break;
 	case TA_BACKMERGE:

@@ -252,6 +252,18 @@ extern void (*btt_rate_fn)(u32 slot, s64 sec, u64 ios, u64 blks);	/* a second's 
 void btt_ranges_add(struct btt_dev *d, u32 proc, int c, u64 t);	/* a Q (c 0) or C (c 1) of proc (+ 1, or 0) */
 void btt_ranges_split(void);	/* (stats/bttrange.c) */
 extern void (*btt_msg_fn)(const struct btt_dev *d, const struct rec *r);	/* btt's NAME.msg (the driver's) */
+/* btt's option files (output/bttopt.c, set by the driver): btt_ev_fn
+ * each event btt links (past culling) and each unplug of a known device;
+ * btt_q_fn each Q a D or C meets, before it is stamped or dropped (slot:
+ * its node in stats/bttrb.c), and a C's end (slot 0, q NULL) */
+struct btt_qview { u64 time, g, s, i, m, d; u32 len; };
+extern void (*btt_fold_fn)(const struct btt_live *l, u64 dt, u64 ct);	/* a busy span let go (final) */
+extern void (*btt_ev_fn)(const struct btt_dev *d, const struct rec *r, u32 act);
+extern void (*btt_q_fn)(const struct btt_dev *d, u32 slot, const struct btt_qview *q, const struct rec *r);
+u64 btt_rb_start(u32 slot);
+extern int btt_no_remaps, btt_seek_abs;	/* -r, -a */
+extern int btt_bounded;			/* -t/-T given (2: past -T, stopped) */
+extern double btt_t_start, btt_t_end;
 /* stats/latstat.c: biolatency's histograms (per interval; lat_clear).
  * Keys: 0, or the device (-D), or the flags (-F); -P's series per device
  * and direction, log-linear buckets: LAT_PSUB to a power of two. */
