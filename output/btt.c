@@ -246,8 +246,11 @@ static COLD int file_opt(int c, char *arg)
 	case 'h':
 		usage_put(1, U_btt);
 		return -1;
-	default:
+	case 'l': case 'q': case 'z': case 'd': case 'L': case 'S':
 		return btt_files_opt(c, arg);
+	default:
+		usage_put(2, U_btt);
+		return 1;
 	}
 	return 0;
 }
@@ -293,15 +296,9 @@ COLD int btt_main(int argc, char **argv)
 		case 'S':	/* btt's iostat interval, and the exports' */
 			A.every = atoi(opt_arg);
 			/* fall through */
-		case 'l': case 'q': case 'z': case 'd': case 'L':
-		case 'B': case 's': case 'm': case 'Q': case 'u': case 'p': case 'P': case 'Z':
-		case 'a': case 'r': case 't': case 'T': case 'V': case 'h': case 'X':
+		default:	/* the rest of btt's (and unknown ones) */
 			if ((rc = file_opt(c, opt_arg)))
 				return rc > 0;
-			break;
-		default:
-			usage_put(2, U_btt);
-			return 1;
 		}
 	}
 	if (btt_opt.sps && !btt_opt.seek) {
@@ -325,7 +322,7 @@ COLD int btt_main(int argc, char **argv)
 	A.t0 = mono_ms();
 	A.next = A.t0 + (u64)A.every * 1000;
 	ob_init(&A.text, 1, "(stdout)", btt_out, sizeof(btt_out));
-	rc = bp_read_in(A.in, A.nin, &cfg, btt_event, live_round);
+	rc = bp_read_in(A.in, A.nin, &cfg, btt_bounded | btt_no_remaps ? btt_event_window : btt_event, live_round);
 	if (!A.nin)
 		interval_text();	/* live: the last one, cut short */
 	rc |= btt_files_end() | btt_opt_end() | (A.out ? ob_close(&A.msg) : (ob_flush(&A.text), 0));
@@ -333,5 +330,5 @@ COLD int btt_main(int argc, char **argv)
 	if (A.json_on || A.prom)	/* the last (or only) interval */
 		export_now();
 	rc |= report();
-	return (btt_xvg && ob_close(btt_xvg)) | (A.json_on && ob_close(&A.json)) | rc;
+	return ((btt_xvg && ob_close(btt_xvg)) | (A.json_on && ob_close(&A.json)) | rc) != 0;
 }

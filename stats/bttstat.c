@@ -128,8 +128,11 @@ static void plug(struct btt_dev *d, const struct rec *r, u32 act)
 			d->plugged = 1;
 			d->last_plug = btt_time(r->time);
 		}
-	} else
+	} else {
 		btt_unplug(d, r->time, r->pdu_len >= 8 ? be64_load(r->pdu) : 0, act == TA_UNPLUG_TIMER);
+		if (btt_ev_fn && act == TA_UNPLUG_IO)	/* -u */
+			btt_ev_fn(d, r, act);
+	}
 }
 
 static void avg_add(struct btt_avg *a, u64 t)
@@ -384,29 +387,28 @@ static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 	q_drop(q);
 }
 
-/* with the option files: a Q as a D or C meets it (before it is stamped
- * or dropped), and after a C's Qs its end (slot 0) */
-static COLD void q_opt(struct btt_dev *d, u32 slot, const struct rec *r, int done)
+/* with the option files: each Q a D or C meets, before any is stamped
+ * or dropped (each Q's figures are its own), then a C's end */
+static COLD __attribute__((noinline)) void q_opts(const struct btt_dev *d, const struct rec *r, u32 n, int done)
 {
-	struct btt_q *q = q_of(slot);
+	u32 k;
 
-	btt_q_fn(d, slot, (const struct btt_qview *)&q->time, r);
+	for (k = 0; k < n; k++)
+		btt_q_fn(d, hits[k], (const struct btt_qview *)&q_of(hits[k])->time, r);
 	if (done)
-		completed(d, q, r);
-	else
-		issued(d, q, r);
+		btt_q_fn(d, 0, NULL, r);
 }
 
 /* every Q inside a D or C's range [sector, sector + len), issued or
  * completed (direct calls: through a pointer, D and C in turn missed) */
-static void each_q(struct btt_dev *d, const struct rec *r, int done)
+static inline __attribute__((always_inline)) void each_q(struct btt_dev *d, const struct rec *r, int done)
 {
 	u32 k, n = btt_rb_within((u32)(d - btt_devs), r->sector, r->sector + (r->bytes >> 9), hits);
 
+	if (btt_q_fn)
+		q_opts(d, r, n, done);
 	for (k = 0; k < n; k++)	/* it may complete (drop) its Q */
-		if (btt_q_fn)
-			q_opt(d, hits[k], r, done);
-		else if (done)
+		if (done)
 			completed(d, q_of(hits[k]), r);
 		else
 			issued(d, q_of(hits[k]), r);
@@ -431,19 +433,6 @@ static void remapped(const struct rec *r)
 	both(from, q, from->dm ? BTT_Q2A_DM : BTT_Q2A, tdelta(q->time, r->time));
 }
 
-/* -t/-T: btt leaves out what comes before -t's second, and stops at the
- * first record past -T's (0 unless given: -t alone stops at once) */
-static COLD int bounded(const struct rec *r)
-{
-	double t = btt_time(r->time);
-
-	if (t < btt_t_start)
-		return 1;
-	if (t > btt_t_end)
-		btt_bounded = 2;	/* nothing more, notes neither */
-	return btt_bounded == 2;
-}
-
 void btt_event(const struct rec *r)
 {
 	u32 a = ACT32(r), act = a & 0xffff, proc;
@@ -453,35 +442,24 @@ void btt_event(const struct rec *r)
 	if (!(d = last_dev) || d->dev != r->dev)
 		d = dev_find(r->dev);
 	if (a & (TC(TC_NOTIFY) | TC(TC_PC))) {
-		if (btt_bounded == 2)
-			return;
 		if ((u32)r->action == TN_PROCESS)
 			proc_add(r->pid, r->pdu, r->pdu_len);
 		if (!msg)
 			return;
 	} else {
-		if (btt_bounded && bounded(r))
-			return;
 		if (btt_ios_fn)
 			btt_ios_time(r->time);
 		switch (act) {	/* plugs, the kinds btt takes, the rest (a jump table, Makefile) */
 		case TA_PLUG: case TA_UNPLUG_IO: case TA_UNPLUG_TIMER:
-			if (d) {
+			if (d)
 				plug(d, r, act);
-				if (btt_ev_fn && act == TA_UNPLUG_IO)
-					btt_ev_fn(d, r, act);
-			}
 			return;
 		case TA_QUEUE: case TA_INSERT: case TA_BACKMERGE: case TA_FRONTMERGE: case TA_ISSUE:
 		case TA_COMPLETE: case TA_GETRQ: case TA_SLEEPRQ:
 			if (!r->bytes)
 				return;
-			break;
-		case TA_REMAP:
-			if (btt_no_remaps)	/* -r: btt makes no device for it */
-				return;
 			/* fall through */
-		case TA_REQUEUE:
+		case TA_REMAP: case TA_REQUEUE:
 			break;
 		default:
 			return;
@@ -526,8 +504,6 @@ void btt_event(const struct rec *r)
 			rate((u32)(d - btt_devs) + 1, sec, r->bytes >> 9);
 		}
 		each_q(d, r, 1);
-		if (btt_q_fn)
-			btt_q_fn(d, 0, NULL, r);
 		break;
 	case TA_REQUEUE: break;
 	case TA_BACKMERGE:
@@ -536,4 +512,26 @@ void btt_event(const struct rec *r)
 		/* fall through */
 	default: stamped(d, r, act);
 	}
+}
+
+/* -t/-T, -r (the driver's callback then): btt leaves out the records
+ * before -t's second, and stops at the first past -T's (0 unless given:
+ * -t alone stops at once), the notes too from there; -r: remaps, for
+ * which btt then makes no device */
+void btt_event_window(const struct rec *r)
+{
+	double t = btt_time(r->time);
+
+	if (btt_bounded == 2 || (btt_no_remaps && !(ACT32(r) & (TC(TC_NOTIFY) | TC(TC_PC))) &&
+				 (ACT32(r) & 0xffff) == TA_REMAP))
+		return;
+	if (btt_bounded && !(ACT32(r) & (TC(TC_NOTIFY) | TC(TC_PC)))) {
+		if (t < btt_t_start)
+			return;
+		if (t > btt_t_end) {
+			btt_bounded = 2;
+			return;
+		}
+	}
+	btt_event(r);
 }

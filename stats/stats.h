@@ -263,6 +263,7 @@ extern void (*btt_q_fn)(const struct btt_dev *d, u32 slot, const struct btt_qvie
 u64 btt_rb_start(u32 slot);
 extern int btt_no_remaps, btt_seek_abs;	/* -r, -a */
 extern int btt_bounded;			/* -t/-T given (2: past -T, stopped) */
+void btt_event_window(const struct rec *r);	/* btt_event within -t/-T, without -r's remaps */
 extern double btt_t_start, btt_t_end;
 /* stats/latstat.c: biolatency's histograms (per interval; lat_clear).
  * Keys: 0, or the device (-D), or the flags (-F); -P's series per device

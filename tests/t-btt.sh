@@ -198,6 +198,26 @@ if need "btt vs Debian's btt" btt blkparse; then
 		grep -q "^0.499990 18446744073.709541$" "$OUT/ref-backwards.d/Z_8,0_q2d.dat"
 fi
 
+# btt's option files: each option against Debian's btt on every fixture,
+# every file it writes (names and bytes) and its stdout.  -m -s: btt's two
+# streams on one name; -t alone: btt stops at the first record (-T is 0)
+if need "btt's options vs Debian's btt" btt; then
+	for f in "$FIX"/*/; do
+		f=$(basename "$f")
+		[ -s "$OUT/$f.dump" ] || continue
+		for o in "-B B" "-p P" "-P T" "-Q Q" "-u U" "-s S" "-s S -m M" "-a -s S" "-L 0.05" "-Z" \
+			"-X -o out" "-a -o out" "-r -o out" "-t 0.2 -T 1.5 -o out -l L" "-t 0.5" "-T 0.3 -A -o out"; do
+			k=$(echo "$o" | tr -d ' .-')
+			btt_pair "opt$k-$f" -i "$OUT/$f.dump" $o
+			btt_same "opt$k-$f" "$o"
+		done
+	done
+	btt_pair optV -V
+	btt_same optV "-V"
+	btt_pair optm -i "$OUT/two-devs.dump" -m M
+	check "btt -m without -s: refused as btt refuses it" test -s "$OUT/optm/got.err"
+fi
+
 # the tiny build's pools (BTT_DEVS=1, BTT_REQS=4, BTT_LIVES=1) run out, and say so
 if [ -s "$OUT/two-devs.dump" ]; then
 	"$IOMON_TINY" btt -i "$OUT/two-devs.dump" >/dev/null 2>"$OUT/tiny.err"
