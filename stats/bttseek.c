@@ -13,6 +13,8 @@
  * resident memory was the trees' links, touched for nothing until the end. */
 #include "stats/stats.h"
 
+int btt_seek_abs;
+
 /* 16 bytes, four to a line: what every seek touches (a trace has some
  * thousands of distances) */
 struct seek_node {
@@ -162,6 +164,8 @@ HOTFN void btt_seek_add(struct btt_seek *k, u64 sector, u32 bytes)
 	dist = start > k->last_end ? start - k->last_end : k->last_start - start;
 	if (((k->last_start <= start) & (start <= k->last_end)) | ((k->last_start <= end) & (end <= k->last_end)))
 		dist = 0;
+	if (btt_seek_abs)	/* -a: from the last one's end */
+		dist = start - k->last_end;
 	k->last_start = start;
 	k->last_end = end;
 	if (dist < 0)

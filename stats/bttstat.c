@@ -21,6 +21,10 @@ struct btt_q {
 	u32 len;		/* sectors */
 	u16 proc;		/* -A: its process + 1, or 0 */
 };
+/* what -p -P see of one (struct btt_qseen): time to len as they lie here */
+_Static_assert(offsetof(struct btt_q, d) - offsetof(struct btt_q, time) == offsetof(struct btt_qview, d) &&
+	       offsetof(struct btt_q, len) - offsetof(struct btt_q, time) == offsetof(struct btt_qview, len),
+	       "struct btt_qview is struct btt_q from its time on");
 /* slots of the shared table, unkeyed (ift_take): a Q is found by sector
  * in its device's tree, below, so hashing it and unlinking it from a
  * chain was 5% of btt's instructions for nothing */
@@ -43,6 +47,12 @@ struct btt_lat btt_lats[2 * BTT_REQS];
 struct btt_rline btt_rlines[2];
 u32 btt_nlats, btt_nrlines;
 const struct btt_dev *btt_msg_dev;
+int btt_opt_on, btt_opt_qs, btt_opt_live;
+const struct btt_dev *btt_opt_dev;
+u32 btt_opt_act, btt_nqseen, btt_nfolds;
+struct btt_qseen btt_qseen[BTT_OPT_QS];
+struct btt_fold btt_folds[BTT_OPT_FOLDS];
+unsigned long long btt_opt_lost;
 u32 btt_szhist[1025][2];
 
 /* major 9 (md), 253 and 254 (device mapper): btt's "dm" figures */
@@ -121,8 +131,11 @@ static void plug(struct btt_dev *d, const struct rec *r, u32 act)
 			d->plugged = 1;
 			d->last_plug = btt_time(r->time);
 		}
-	} else
+	} else {
 		btt_unplug(d, r->time, r->pdu_len >= 8 ? be64_load(r->pdu) : 0, act == TA_UNPLUG_TIMER);
+		if (btt_opt_on && act == TA_UNPLUG_IO)	/* -u */
+			btt_opt_dev = d, btt_opt_act = act;
+	}
 }
 
 static void avg_add(struct btt_avg *a, u64 t)
@@ -350,6 +363,12 @@ static void live_add(struct btt_live *l, u64 dt, u64 ct)
 	if (!l->n && l->folded && l->folded_ct >= dt)
 		btt_live_folds += 1 + (btt_ndevs == 1);	/* it should have joined a folded one (in both lists) */
 	if (l->n == BTT_LIVES) {	/* the oldest is final enough */
+		if (btt_opt_live) {	/* -Z */
+			if (btt_nfolds < BTT_OPT_FOLDS)
+				btt_folds[btt_nfolds++] = (struct btt_fold){ l, SPAN(l, 0)->dt, SPAN(l, 0)->ct };
+			else
+				btt_opt_lost++;
+		}
 		l->folded++;
 		l->folded_ct = SPAN(l, 0)->ct;
 		l->h = (l->h + 1) % BTT_LIVES;
@@ -384,12 +403,27 @@ static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 	q_drop(q);
 }
 
+/* -p, -P: each Q a D or C meets, kept before any is stamped or dropped */
+static COLD __attribute__((noinline)) void q_opts(u32 n)
+{
+	u32 k;
+
+	for (k = 0; k < n; k++)
+		if (btt_nqseen < BTT_OPT_QS)
+			btt_qseen[btt_nqseen++] = (struct btt_qseen){ hits[k], btt_rb_start(hits[k]),
+								       *(const struct btt_qview *)&q_of(hits[k])->time };
+		else
+			btt_opt_lost++;
+}
+
 /* every Q inside a D or C's range [sector, sector + len), issued or
  * completed (direct calls: through a pointer, D and C in turn missed) */
-static void each_q(struct btt_dev *d, const struct rec *r, int done)
+static inline __attribute__((always_inline)) void each_q(struct btt_dev *d, const struct rec *r, int done)
 {
 	u32 k, n = btt_rb_within((u32)(d - btt_devs), r->sector, r->sector + (r->bytes >> 9), hits);
 
+	if (btt_opt_qs)
+		q_opts(n);
 	for (k = 0; k < n; k++)	/* it may complete (drop) its Q */
 		if (done)
 			completed(d, q_of(hits[k]), r);
@@ -462,6 +496,8 @@ void btt_event(const struct rec *r)
 		btt_msg_dev = d;
 		return;
 	}
+	if (btt_opt_on)
+		btt_opt_dev = d, btt_opt_act = act;
 	if (btt_ios_on && (BIT(act) & (BIT(TA_GETRQ) | BIT(TA_BACKMERGE) | BIT(TA_FRONTMERGE) | BIT(TA_ISSUE))))
 		btt_ios_event((u32)(d - btt_devs), r, act);
 	switch (act) {
