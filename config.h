@@ -421,9 +421,6 @@
 #ifndef BTT_OPT_QS
 #define BTT_OPT_QS 1024	/* -p -P: the Qs one D or C meets that they see */
 #endif
-#ifndef BTT_OPT_FOLDS
-#define BTT_OPT_FOLDS 4	/* -Z: busy spans one record lets go of (two lists: two) */
-#endif
 #ifndef BTT_OPT_BUF
 #define BTT_OPT_BUF 4096	/* each one's buffer: stdio's page, which -m's file needs */
 #endif

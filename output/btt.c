@@ -154,6 +154,8 @@ static COLD __attribute__((noinline)) void slow_record(const struct rec *r)
 	drain();
 	if (A.slow && outside(r))
 		return;
+	if (A.slow)
+		btt_opt_before(r);
 	btt_event(r);
 	if (btt_msg_dev) {
 		message(btt_msg_dev, r);
@@ -385,7 +387,8 @@ COLD int btt_main(int argc, char **argv)
 	A.t0 = mono_ms();
 	A.next = A.t0 + (u64)A.every * 1000;
 	ob_init(&A.text, 1, "(stdout)", btt_out, sizeof(btt_out));
-	A.slow = A.bounded | A.no_remaps | btt_opt_on | btt_opt_live;
+	btt_ev_more = btt_ios_on | btt_opt_on;
+	A.slow = A.bounded | A.no_remaps | btt_opt_on | btt_opt.live | !!btt_opt.unplug;
 	btt_pending = A.slow;
 	rc = in_run(&(struct input){ A.in, A.nin, &cfg, record, live_round, NULL });
 	if (rc && !btt_ndevs)	/* nothing read (inputs of mixed kinds): no files */

@@ -426,25 +426,51 @@ int btt_opt_end(void)
 	if (btt_opt_dropped)
 		warn_msg("%llu files past %d (BTT_OPT_FILES) not written", btt_opt_dropped, BTT_OPT_FILES);
 	if (btt_opt_lost)
-		warn_msg("%llu I/Os one D or C met past %d (BTT_OPT_QS), or busy periods past %d (BTT_OPT_FOLDS), left out of -p -P -Z's files",
-			 btt_opt_lost, BTT_OPT_QS, BTT_OPT_FOLDS);
+		warn_msg("%llu I/Os one D or C met past %d (BTT_OPT_QS), or busy periods let go of together, left out of -p -P -Z's files",
+			 btt_opt_lost, BTT_OPT_QS);
 	return rc;
 }
 
-/* after each record (the driver's, with btt_opt_on): what btt's options
- * write of it, from what stats/bttstat.c kept of it */
+/* -Z: the two lists a record may touch (its device's, all's), each's
+ * count of spans let go and its oldest span, before the record: the span
+ * a record lets go of is that one (more than one, from times gone back,
+ * are counted) */
+static struct { const struct btt_live *l; u64 folded, dt, ct; } pre[2];
+
+void btt_opt_before(const struct rec *r)
+{
+	const struct btt_dev *d = btt_opt.live ? btt_dev_get(r->dev) : NULL;
+	int k;
+
+	pre[0].l = d ? &d->live : NULL;
+	pre[1].l = btt_opt.live ? &btt_live_all : NULL;
+	for (k = 0; k < 2; k++)
+		if (pre[k].l) {
+			pre[k].folded = pre[k].l->folded;
+			pre[k].dt = pre[k].l->span[pre[k].l->h].dt;
+			pre[k].ct = pre[k].l->span[pre[k].l->h].ct;
+		}
+}
+
+/* after each record (the driver's, with an option): what btt's options
+ * write of it, from what stats/bttstat.c kept of it and its figures */
 void btt_opt_after(const struct rec *r)
 {
 	const struct btt_dev *d = btt_opt_dev;
 	u32 k, act = btt_opt_act;
 
-	for (k = 0; k < btt_nfolds; k++)
-		live_fold(btt_folds[k].l, btt_folds[k].dt, btt_folds[k].ct);
-	btt_nfolds = 0;
-	if (!d)
+	for (k = 0; k < 2; k++)
+		if (pre[k].l && pre[k].l->folded != pre[k].folded) {
+			live_fold(pre[k].l, pre[k].dt, pre[k].ct);
+			btt_opt_lost += pre[k].l->folded - pre[k].folded - 1;
+		}
+	if (btt_opt.unplug && !(ACT32(r) & (TC(TC_NOTIFY) | TC(TC_PC))) && (ACT32(r) & 0xffff) == TA_UNPLUG_IO &&
+	    (d = btt_dev_get(r->dev)))	/* -u: each unplug of a known device */
+		ev(d, r, TA_UNPLUG_IO);
+	if (!(d = btt_opt_dev))
 		return;
 	btt_opt_dev = NULL;
-	if (btt_opt.bno || btt_opt.seek || btt_opt.sps || btt_opt.aqd || btt_opt.unplug)
+	if (btt_opt.bno || btt_opt.seek || btt_opt.sps || btt_opt.aqd)
 		ev(d, r, act);
 	if (btt_opt_qs && (act == TA_ISSUE || act == TA_COMPLETE))
 		q_seen(d, r, act);
@@ -462,8 +488,7 @@ int btt_opt_start(void)
 		ob_init(&pio, fd, btt_opt.pio, pio_buf, sizeof(pio_buf));
 	}
 	btt_opt_qs = btt_opt.pio || btt_opt.pit;
-	btt_opt_on = btt_opt.bno || btt_opt.seek || btt_opt.sps || btt_opt.aqd || btt_opt.unplug || btt_opt_qs;
-	btt_opt_live = btt_opt.live;
+	btt_opt_on = btt_opt.bno || btt_opt.seek || btt_opt.sps || btt_opt.aqd || btt_opt_qs;
 	pit_d = ~0ull;
 	return 0;
 }

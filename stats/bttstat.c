@@ -47,11 +47,10 @@ struct btt_lat btt_lats[2 * BTT_REQS];
 struct btt_rline btt_rlines[2];
 u32 btt_nlats, btt_nrlines;
 const struct btt_dev *btt_msg_dev;
-int btt_opt_on, btt_opt_qs, btt_opt_live;
+int btt_ev_more, btt_opt_on, btt_opt_qs;
 const struct btt_dev *btt_opt_dev;
-u32 btt_opt_act, btt_nqseen, btt_nfolds;
+u32 btt_opt_act, btt_nqseen;
 struct btt_qseen btt_qseen[BTT_OPT_QS];
-struct btt_fold btt_folds[BTT_OPT_FOLDS];
 unsigned long long btt_opt_lost;
 u32 btt_szhist[1025][2];
 
@@ -73,6 +72,11 @@ static __attribute__((noinline)) struct btt_dev *dev_find(u32 dev)
 		if (btt_devs[i].dev == dev)
 			return last_dev = &btt_devs[i];
 	return NULL;
+}
+
+const struct btt_dev *btt_dev_get(u32 dev)
+{
+	return last_dev && last_dev->dev == dev ? last_dev : dev_find(dev);
 }
 
 /* the device's entry, made at its first event as btt makes its d_info */
@@ -131,11 +135,8 @@ static void plug(struct btt_dev *d, const struct rec *r, u32 act)
 			d->plugged = 1;
 			d->last_plug = btt_time(r->time);
 		}
-	} else {
+	} else
 		btt_unplug(d, r->time, r->pdu_len >= 8 ? be64_load(r->pdu) : 0, act == TA_UNPLUG_TIMER);
-		if (btt_opt_on && act == TA_UNPLUG_IO)	/* -u */
-			btt_opt_dev = d, btt_opt_act = act;
-	}
 }
 
 static void avg_add(struct btt_avg *a, u64 t)
@@ -363,12 +364,6 @@ static void live_add(struct btt_live *l, u64 dt, u64 ct)
 	if (!l->n && l->folded && l->folded_ct >= dt)
 		btt_live_folds += 1 + (btt_ndevs == 1);	/* it should have joined a folded one (in both lists) */
 	if (l->n == BTT_LIVES) {	/* the oldest is final enough */
-		if (btt_opt_live) {	/* -Z */
-			if (btt_nfolds < BTT_OPT_FOLDS)
-				btt_folds[btt_nfolds++] = (struct btt_fold){ l, SPAN(l, 0)->dt, SPAN(l, 0)->ct };
-			else
-				btt_opt_lost++;
-		}
 		l->folded++;
 		l->folded_ct = SPAN(l, 0)->ct;
 		l->h = (l->h + 1) % BTT_LIVES;
@@ -403,11 +398,21 @@ static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 	q_drop(q);
 }
 
-/* -p, -P: each Q a D or C meets, kept before any is stamped or dropped */
-static COLD __attribute__((noinline)) void q_opts(u32 n)
+/* -I's counts; the option files' view of a linked record (btt_opt_dev),
+ * and for -p, -P each Q a D or C meets, kept before any is stamped or
+ * dropped */
+static COLD __attribute__((noinline)) void ev_more(struct btt_dev *d, const struct rec *r, u32 act)
 {
-	u32 k;
+	u32 k, n;
 
+	if (btt_ios_on && (BIT(act) & (BIT(TA_GETRQ) | BIT(TA_BACKMERGE) | BIT(TA_FRONTMERGE) | BIT(TA_ISSUE))))
+		btt_ios_event((u32)(d - btt_devs), r, act);
+	if (!btt_opt_on)
+		return;
+	btt_opt_dev = d, btt_opt_act = act;
+	if (!btt_opt_qs || (act != TA_ISSUE && act != TA_COMPLETE))
+		return;
+	n = btt_rb_within((u32)(d - btt_devs), r->sector, r->sector + (r->bytes >> 9), hits);
 	for (k = 0; k < n; k++)
 		if (btt_nqseen < BTT_OPT_QS)
 			btt_qseen[btt_nqseen++] = (struct btt_qseen){ hits[k], btt_rb_start(hits[k]),
@@ -418,12 +423,10 @@ static COLD __attribute__((noinline)) void q_opts(u32 n)
 
 /* every Q inside a D or C's range [sector, sector + len), issued or
  * completed (direct calls: through a pointer, D and C in turn missed) */
-static inline __attribute__((always_inline)) void each_q(struct btt_dev *d, const struct rec *r, int done)
+static void each_q(struct btt_dev *d, const struct rec *r, int done)
 {
 	u32 k, n = btt_rb_within((u32)(d - btt_devs), r->sector, r->sector + (r->bytes >> 9), hits);
 
-	if (btt_opt_qs)
-		q_opts(n);
 	for (k = 0; k < n; k++)	/* it may complete (drop) its Q */
 		if (done)
 			completed(d, q_of(hits[k]), r);
@@ -496,10 +499,8 @@ void btt_event(const struct rec *r)
 		btt_msg_dev = d;
 		return;
 	}
-	if (btt_opt_on)
-		btt_opt_dev = d, btt_opt_act = act;
-	if (btt_ios_on && (BIT(act) & (BIT(TA_GETRQ) | BIT(TA_BACKMERGE) | BIT(TA_FRONTMERGE) | BIT(TA_ISSUE))))
-		btt_ios_event((u32)(d - btt_devs), r, act);
+	if (btt_ev_more)	/* -I, the option files */
+		ev_more(d, r, act);
 	switch (act) {
 	case TA_QUEUE: queued(d, r, proc); break;
 	case TA_REMAP: remapped(r); break;

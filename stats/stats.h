@@ -267,23 +267,22 @@ extern struct btt_rate btt_rates[];
 void btt_ranges_add(struct btt_dev *d, u32 proc, int c, u64 t);	/* a Q (c 0) or C (c 1) of proc (+ 1, or 0) */
 void btt_ranges_split(void);	/* (stats/bttrange.c) */
 /* btt's option files (output/bttopt.c), read by the driver after each
- * record, never called from here.  btt_opt_on (the driver's: -B -s -m -Q
- * -u -p -P): btt_opt_dev is the record's device once btt links it, or
- * an unplug's of a known device (NULL: neither), btt_opt_act its kind.
- * btt_opt_qs (-p -P): btt_qseen holds each Q the D or C met, as it was
- * before it was stamped or dropped (slot: its node in stats/bttrb.c,
- * start: its sector), BTT_OPT_QS of them, the rest counted.  btt_opt_live
- * (-Z): btt_folds holds the busy spans the record let go of (final), one
- * a list at most, BTT_OPT_FOLDS kept. */
+ * record, never called from here.  btt_ev_more (the driver's: -I or
+ * btt_opt_on) is checked once a linked record.  btt_opt_on (-B -s -m -Q
+ * -p -P): btt_opt_dev is the record's device once btt links it (NULL:
+ * not linked), btt_opt_act its kind.  btt_opt_qs (-p -P): btt_qseen holds
+ * each Q the D or C met, as it was before it was stamped or dropped
+ * (slot: its node in stats/bttrb.c, start: its sector), BTT_OPT_QS of
+ * them, the rest counted.  -u's unplugs and -Z's busy spans the driver
+ * reads from the devices (btt_dev_get) around the record. */
 struct btt_qview { u64 time, g, s, i, m, d; u32 len; };
 struct btt_qseen { u32 slot; u64 start; struct btt_qview q; };
-struct btt_fold { const struct btt_live *l; u64 dt, ct; };
-extern int btt_opt_on, btt_opt_qs, btt_opt_live;
+extern int btt_ev_more, btt_opt_on, btt_opt_qs;
 extern const struct btt_dev *btt_opt_dev;
-extern u32 btt_opt_act, btt_nqseen, btt_nfolds;
+extern u32 btt_opt_act, btt_nqseen;
 extern struct btt_qseen btt_qseen[BTT_OPT_QS];
-extern struct btt_fold btt_folds[BTT_OPT_FOLDS];
-extern unsigned long long btt_opt_lost;	/* Qs or spans past those kept */
+extern unsigned long long btt_opt_lost;	/* Qs past those kept, and busy spans missed */
+const struct btt_dev *btt_dev_get(u32 dev);	/* the device's figures, or NULL */
 extern int btt_seek_abs;	/* -a */
 /* stats/latstat.c: biolatency's histograms (per interval; lat_clear).
  * Keys: 0, or the device (-D), or the flags (-F); -P's series per device
