@@ -230,6 +230,9 @@ if [ -s "$OUT/two-devs.dump" ]; then
 	check "tiny btt: busy ranges past BTT_RANGES make an announced approximation" grep -q "(BTT_RANGES) joined the one before: the range data are approximate" "$OUT/tiny.err"
 	"$IOMON_TINY" btt -A -i "$OUT/ext4.dump" >"$OUT/tinyA.avg" 2>"$OUT/tiny.err"
 	check "tiny btt -A: processes past BTT_PROCS are counted and named" grep -q "(BTT_PROCS): the Per Process figures leave them out" "$OUT/tiny.err"
+	mkdir -p "$OUT/tinyp.d"
+	(cd "$OUT/tinyp.d" && "$IOMON_TINY" btt -i "$OUT/ext4.dump" -p P >/dev/null 2>"$OUT/tiny.err")
+	check "tiny btt -p: I/Os a D or C meets past BTT_OPT_QS are counted and named" grep -q "past 1 (BTT_OPT_QS)" "$OUT/tiny.err"
 	check "tiny btt -A: names past PROC_MAX are counted and named" grep -q "(PROC_MAX): their processes go by pidNNNNNNNNN" "$OUT/tiny.err"
 	check "tiny btt -A: the first BTT_PROCS names are still reported" grep -q "^mount " "$OUT/tinyA.avg"
 	mkdir -p "$OUT/tiny.d"
