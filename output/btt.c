@@ -322,6 +322,22 @@ static COLD int file_opt(int c, char *arg)
 	return 0;
 }
 
+/* the files made before the run, and what the figures keep: with -t/-T,
+ * -r or an option file every record goes by slow_record */
+static COLD int run_start(void)
+{
+	if (msg_open() || btt_opt_start())
+		return 1;
+	btt_more = A.hist | A.json_on | A.every | !!A.prom;
+	A.t0 = mono_ms();
+	A.next = A.t0 + (u64)A.every * 1000;
+	ob_init(&A.text, 1, "(stdout)", btt_out, sizeof(btt_out));
+	btt_ev_more = btt_ios_on | btt_opt_on;
+	A.slow = A.bounded | A.no_remaps | btt_opt_on | btt_opt.live | !!btt_opt.unplug;
+	btt_pending = A.slow;
+	return 0;
+}
+
 COLD int btt_main(int argc, char **argv)
 {
 	struct cap_cfg cfg;
@@ -381,15 +397,8 @@ COLD int btt_main(int argc, char **argv)
 		return 0;
 	if (A.ios && btt_files_opt('I', A.ios))
 		return 1;
-	if (msg_open() || btt_opt_start())
+	if (run_start())
 		return 1;
-	btt_more = A.hist | A.json_on | A.every | !!A.prom;
-	A.t0 = mono_ms();
-	A.next = A.t0 + (u64)A.every * 1000;
-	ob_init(&A.text, 1, "(stdout)", btt_out, sizeof(btt_out));
-	btt_ev_more = btt_ios_on | btt_opt_on;
-	A.slow = A.bounded | A.no_remaps | btt_opt_on | btt_opt.live | !!btt_opt.unplug;
-	btt_pending = A.slow;
 	rc = in_run(&(struct input){ A.in, A.nin, &cfg, record, live_round, NULL });
 	if (rc && !btt_ndevs)	/* nothing read (inputs of mixed kinds): no files */
 		return 1;
