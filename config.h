@@ -415,6 +415,15 @@
 #ifndef PLOT_BIN_NS
 #define PLOT_BIN_NS 1000000	/* a column's first width: 1 ms */
 #endif
+#ifndef BTT_OPT_FILES
+#define BTT_OPT_FILES 32	/* btt -B -s -m -Q -L -P: their files, all devices */
+#endif
+#ifndef BTT_OPT_QS
+#define BTT_OPT_QS 1024	/* -p -P: the Qs one D or C meets that they see */
+#endif
+#ifndef BTT_OPT_BUF
+#define BTT_OPT_BUF 4096	/* each one's buffer: stdio's page, which -m's file needs */
+#endif
 #ifndef BTT_FILE_BUF
 #define BTT_FILE_BUF 2048	/* each -l/-q/-z file's buffer (3 a device) */
 #endif

@@ -320,7 +320,7 @@ COLD int in_run(const struct input *in)
 		if (in_kind(in->names[i]) != k || k != 1)
 			k = 4;
 	if (k == 4 || (in->n && cap_ndev())) {
-		warn_msg("one dump, one -, trace names, or -t");
+		warn_msg("one dump, one -, trace names, or devices to trace");
 		return 1;
 	}
 	return k == 3 ? read_live(in->cap) : k == 2 ? read_stdin() : k ? read_traces() : read_dump(0);

@@ -1,11 +1,11 @@
 /* output/btt.c: driver: btt: options, the report, live intervals, the exports */
 //applet: btt btt btt_main
 //sources: @trace capture/input.c capture/merge.c capture/window.c match/inflight.c match/procs.c
-//sources: output/bttexp.c output/bttfiles.c output/bttrep.c
+//sources: output/bttexp.c output/bttfiles.c output/bttopt.c output/bttrep.c
 //sources: output/export.c stats/bttios.c stats/bttproc.c stats/bttrange.c
 //sources: stats/bttrb.c stats/bttseek.c stats/bttstat.c stats/exact.c stats/monstat.c
 //readme: btt 1.2.0: the `.avg` report and its files, iostat, latency files | btt.1
-/* usage: iomon btt -i INPUT... | -t DEV... [-o NAME]
+/* usage: iomon btt -i INPUT... | --trace DEV... [-o NAME]
  * The inputs are read by capture/input.c (shared with plot) into
  * stats/bttstat.c's figures. */
 #include <fcntl.h>
@@ -16,20 +16,45 @@
 #include "output/output.h"
 
 USAGE(btt,
-"usage: btt -i INPUT... | -t DEV... | --listen[=PORT] [-w SECS] [-S SECS] [-o NAME] [-A] [-e EXE,...]\n"
-"  [-d SECS] [-l|-q|-z|-I NAME] [--hist] [--json FILE] [--prom FILE]\n"
-"  INPUT: a dump, a trace's NAME, or -; --listen: trace -h's clients (8462)\n")
+"usage: btt -i INPUT... | --trace DEV... | --listen[=PORT] [options]\n"
+"  -i, --input-file INPUT    a dump (blkparse -d), a trace's NAME, or -\n"
+"  -o, --output-file NAME    NAME.avg, .dat, .msg, _qhist.dat, _dhist.dat (-X: .xvg)\n"
+"  -A, --all-data            per process and per device tables, Q2D histogram\n"
+"  -a, --seek-absolute       seeks from the last I/O's end\n"
+"  -B, --dump-blocknos NAME  NAME_DEV_{r,w,c}.dat: each D's time and blocks\n"
+"  -d, --range-delta SECS    a gap that ends a range in NAME.dat (0.1)\n"
+"  -e, --exes EXE,...        only these processes' figures\n"
+"  -I, --iostat NAME         an iostat-like table a -S interval\n"
+"  -l, -q, -z NAME           NAME_DEV_{d2c,q2c,q2d}.dat: each I/O's latency\n"
+"  -L, --periodic-latencies SECS  DEV_{q2d,d2c,q2c}_plat.dat: means a SECS\n"
+"  -m, --seeks-per-second NAME    NAME_DEV.dat (with -s)\n"
+"  -p, --per-io-dump NAME    each I/O's Q, G, I, M, D, C\n"
+"  -P, --per-io-trees NAME   DEV_pit.dat: each C's Q times | D | C\n"
+"  -Q, --active-queue-depth NAME  NAME_DEV_aqd.dat: I/Os issued, not done\n"
+"  -r, --no-remaps           leave remaps out\n"
+"  -s, --seeks NAME          NAME_DEV_{d2d,q2q}_{r,w,c}.dat: each seek\n"
+"  -S, --iostat-interval SECS  -I's interval (1); live: the report's too\n"
+"  -t, --time-start SECS, -T, --time-end SECS  only records between\n"
+"  -u, --unplug-hist NAME    NAME_DEV.dat: unplugs by I/Os let go\n"
+"  -V, --version             btt's version; -h, --help: this\n"
+"  -Z, --do-active           DEV_live.dat, sys_live.dat: busy periods\n"
+"  --trace DEV [-w SECS]     trace DEV live; --hist, --json FILE, --prom FILE\n")
 
 static char btt_out[8192];
 
-static char json_buf[4096], msg_buf[1024];
+static char json_buf[4096], msg_buf[1024], xvg_buf[1024];
 
 static struct {
 	char *in[IN_NAMES];
 	const char *out, *prom, *ios;
 	struct obuf json, text;	/* text: live -S's interval report, stdout */
 	struct obuf msg, *msgs;	/* msgs: NAME.msg, or text */
-	int nin, hist, json_on, every;
+	const char *argv0;
+	int nin, hist, json_on, every, xvg;
+	int slow;		/* -t/-T, -r or an option file: each record by slow_record */
+	int bounded, no_remaps;	/* -t/-T given (2: past -T, stopped), -r */
+	double t_start, t_end;
+	struct obuf x;		/* -X with -o: NAME.xvg */
 	u64 t0;
 	u64 next;		/* -S: mono_ms of the next interval's end */
 } A;
@@ -90,24 +115,54 @@ static void message(const struct btt_dev *d, const struct rec *r)
 		  (u32)(r->time % 1000000000), (int)r->pdu_len, (const char *)r->pdu);
 }
 
-/* the lines the last record's figures left (stats/bttstat.c) */
+/* the lines the last record's figures left (stats/bttstat.c); with
+ * A.slow, btt_pending stays set, so that every record comes this way */
 static void drain(void)
 {
 	if (btt_pending) {
-		btt_pending = 0;
+		btt_pending = A.slow;
 		btt_files_after();
 	}
 }
 
-/* a message, or a record after one that left lines */
+/* -t/-T, -r: btt leaves out the records before -t's second, and stops at
+ * the first past -T's (0 unless given: -t alone stops at once), the
+ * notes too from there; -r: remaps, for which btt then makes no device */
+static int outside(const struct rec *r)
+{
+	int note = !!(ACT32(r) & (TC(TC_NOTIFY) | TC(TC_PC)));
+	double t;
+
+	if (A.bounded == 2 || (A.no_remaps && !note && (ACT32(r) & 0xffff) == TA_REMAP))
+		return 1;
+	if (A.bounded && !note) {
+		t = btt_time(r->time);
+		if (t < A.t_start)
+			return 1;
+		if (t > A.t_end) {
+			A.bounded = 2;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* a message, a record after one that left lines, or any with -t/-T, -r
+ * or an option file (what stats/bttstat.c kept of it then read) */
 static COLD __attribute__((noinline)) void slow_record(const struct rec *r)
 {
 	drain();
+	if (A.slow && outside(r))
+		return;
+	if (A.slow)
+		btt_opt_before(r);
 	btt_event(r);
 	if (btt_msg_dev) {
 		message(btt_msg_dev, r);
 		btt_msg_dev = NULL;
 	}
+	if (A.slow)
+		btt_opt_after(r);
 }
 
 /* each record in time order to its figures; what the one before left to
@@ -148,6 +203,12 @@ static COLD __attribute__((noinline)) int msg_open(void)
 		return 1;
 	A.msg.name = A.out;	/* (path is gone by its end) */
 	A.msgs = &A.msg;
+	if (A.xvg) {		/* made now, kept empty */
+		if (out_open(&A.x, path, ".xvg", xvg_buf, sizeof(xvg_buf)))
+			return 1;
+		A.x.name = A.out;
+		btt_xvg = &A.x;
+	}
 	return 0;
 }
 
@@ -181,15 +242,101 @@ static COLD int report(void)
 }
 
 static const struct lopt longopts[] = {
+	{ "seek-absolute", 0, 0, 'a' },
+	{ "all-data", 0, 0, 'A' },
+	{ "dump-blocknos", 1, 0, 'B' },
+	{ "range-delta", 1, 0, 'd' },
+	{ "devices", 1, 0, 'D' },
+	{ "exes", 1, 0, 'e' },
+	{ "help", 0, 0, 'h' },
 	{ "input-file", 1, 0, 'i' },
+	{ "iostat", 1, 0, 'I' },
+	{ "d2c-latencies", 1, 0, 'l' },
+	{ "periodic-latencies", 1, 0, 'L' },
+	{ "seeks-per-second", 1, 0, 'm' },
+	{ "dev-maps", 1, 0, 'M' },
 	{ "output-file", 1, 0, 'o' },
-	{ "trace", 1, 0, 't' },
+	{ "per-io-dump", 1, 0, 'p' },
+	{ "per-io-trees", 1, 0, 'P' },
+	{ "q2c-latencies", 1, 0, 'q' },
+	{ "active-queue-depth", 1, 0, 'Q' },
+	{ "no-remaps", 0, 0, 'r' },
+	{ "seeks", 1, 0, 's' },
+	{ "iostat-interval", 1, 0, 'S' },
+	{ "time-start", 1, 0, 't' },
+	{ "time-end", 1, 0, 'T' },
+	{ "unplug-hist", 1, 0, 'u' },
+	{ "version", 0, 0, 'V' },
+	{ "verbose", 0, 0, 'v' },
+	{ "do-active", 0, 0, 'z' },	/* btt's table gives it -z's letter, not -Z's */
+	{ "easy-parse-avgs", 0, 0, 'X' },
+	{ "q2d-latencies", 1, 0, 'z' },
+	{ "trace", 1, 0, 't' | 256 },
+	{ "wait", 1, 0, 'w' },
 	{ "hist", 0, 0, 'H' },
 	{ "json", 1, 0, 'J' },
-	{ "prom", 1, 0, 'P' },
+	{ "prom", 1, 0, 'P' | 256 },
 	{ "listen", 2, 0, 'l' | 256 },
 	{ 0, 0, 0, 0 },
 };
+
+/* btt's options of the files beside the report (output/bttopt.c) */
+static COLD int file_opt(int c, char *arg)
+{
+	const char *e;
+
+	switch (c) {
+	case 'B': btt_opt.bno = arg; break;
+	case 's': btt_opt.seek = arg; break;
+	case 'm': btt_opt.sps = arg; break;
+	case 'Q': btt_opt.aqd = arg; break;
+	case 'u': btt_opt.unplug = arg; break;
+	case 'p': btt_opt.pio = arg; break;
+	case 'P': btt_opt.pit = arg; break;
+	case 'Z': btt_opt.live = 1; break;
+	case 'X': A.xvg = 1; break;
+	case 'a': btt_seek_abs = 1; break;
+	case 'r': A.no_remaps = 1; break;
+	case 't': case 'T':	/* btt's sscanf %lf: a value not read leaves 0 */
+		*(c == 't' ? &A.t_start : &A.t_end) = scan_double(arg, &e);
+		A.bounded = 1;
+		break;
+	case 'V': {		/* btt's version of its report, 2.09, under its name */
+		char b[PATH_LEN];
+		struct obuf o;
+
+		ob_init(&o, 1, "(stdout)", b, sizeof(b));
+		ob_printf(&o, "%s version 2.09\n", A.argv0);
+		ob_close(&o);
+		return -1;
+	}
+	case 'h':
+		usage_put(1, U_btt);
+		return -1;
+	case 'l': case 'q': case 'z': case 'd': case 'L': case 'S':
+		return btt_files_opt(c, arg);
+	default:
+		usage_put(2, U_btt);
+		return 1;
+	}
+	return 0;
+}
+
+/* the files made before the run, and what the figures keep: with -t/-T,
+ * -r or an option file every record goes by slow_record */
+static COLD int run_start(void)
+{
+	if (msg_open() || btt_opt_start())
+		return 1;
+	btt_more = A.hist | A.json_on | A.every | !!A.prom;
+	A.t0 = mono_ms();
+	A.next = A.t0 + (u64)A.every * 1000;
+	ob_init(&A.text, 1, "(stdout)", btt_out, sizeof(btt_out));
+	btt_ev_more = btt_ios_on | btt_opt_on;
+	A.slow = A.bounded | A.no_remaps | btt_opt_on | btt_opt.live | !!btt_opt.unplug;
+	btt_pending = A.slow;
+	return 0;
+}
 
 COLD int btt_main(int argc, char **argv)
 {
@@ -198,7 +345,8 @@ COLD int btt_main(int argc, char **argv)
 	int c, rc;
 
 	cap_defaults(&cfg);
-	while ((c = opt_get(argc, argv, "Ae:i:o:t:w:S:l:q:z:I:d:", longopts)) != -1) {
+	A.argv0 = argv[0];
+	while ((c = opt_get(argc, argv, "aAB:d:D:e:hi:I:l:L:m:M:o:p:P:q:Q:rs:S:t:T:u:VvXz:Zw:", longopts)) != -1) {
 		switch (c) {
 		case 'i':
 			if (A.nin == IN_NAMES) {
@@ -211,14 +359,14 @@ COLD int btt_main(int argc, char **argv)
 		case 'A': btt_per_proc = 1; break;
 		case 'e': btt_exes = opt_arg; break;
 		case 'H': A.hist = 1; break;
-		case 'P': A.prom = opt_arg; break;
+		case 'P' | 256: A.prom = opt_arg; break;
 		case 'J':
 			if ((c = strcmp(opt_arg, "-") ? open_out(opt_arg, 0644) : 1) < 0)
 				return 1;
 			ob_init(&A.json, c, opt_arg, json_buf, sizeof(json_buf));
 			A.json_on = 1;
 			break;
-		case 't':
+		case 't' | 256:
 			if (cap_add_device(opt_arg))
 				return 1;
 			break;
@@ -231,17 +379,17 @@ COLD int btt_main(int argc, char **argv)
 		case 'S':	/* btt's iostat interval, and the exports' */
 			A.every = atoi(opt_arg);
 			/* fall through */
-		case 'l': case 'q': case 'z': case 'd':
-			if (btt_files_opt(c, opt_arg))
-				return 1;
-			break;
-		default:
-			usage_put(2, U_btt);
-			return 1;
+		default:	/* the rest of btt's (and unknown ones) */
+			if ((rc = file_opt(c, opt_arg)))
+				return rc > 0;
 		}
 	}
+	if (btt_opt.sps && !btt_opt.seek) {
+		warn_msg("FATAL: -m option requires -s options");
+		return 1;
+	}
 	if (!!A.nin + !!cap_ndev() + cfg.listen != 1 || opt_ind < argc) {
-		warn_msg("%s", opt_ind < argc ? "unexpected argument" : "one of -i INPUT, -t DEV, --listen");
+		warn_msg("%s", opt_ind < argc ? "unexpected argument" : "one of -i INPUT, --trace DEV, --listen");
 		return 1;
 	}
 	/* btt reads an empty dump as nothing to do: no report, no files */
@@ -249,19 +397,18 @@ COLD int btt_main(int argc, char **argv)
 		return 0;
 	if (A.ios && btt_files_opt('I', A.ios))
 		return 1;
-	if (msg_open())
+	if (run_start())
 		return 1;
-	btt_more = A.hist | A.json_on | A.every | !!A.prom;
-	A.t0 = mono_ms();
-	A.next = A.t0 + (u64)A.every * 1000;
-	ob_init(&A.text, 1, "(stdout)", btt_out, sizeof(btt_out));
 	rc = in_run(&(struct input){ A.in, A.nin, &cfg, record, live_round, NULL });
+	if (rc && !btt_ndevs)	/* nothing read (inputs of mixed kinds): no files */
+		return 1;
 	drain();
 	if (!A.nin)
 		interval_text();	/* live: the last one, cut short */
-	rc |= btt_files_end() | (A.out ? ob_close(&A.msg) : (ob_flush(&A.text), 0));
+	rc |= btt_files_end() | btt_opt_end() | (A.out ? ob_close(&A.msg) : (ob_flush(&A.text), 0));
 	pools_report();
 	if (A.json_on || A.prom)	/* the last (or only) interval */
 		export_now();
-	return report() || (A.json_on && ob_close(&A.json)) || rc;
+	rc |= report();
+	return ((btt_xvg && ob_close(btt_xvg)) | (A.json_on && ob_close(&A.json)) | rc) != 0;
 }

@@ -33,6 +33,8 @@ static struct obuf *file_at(struct obuf *o, char *buf, u32 cap, const char *pre,
 
 static void lat_line(u32 i, u32 k, u64 t, u64 lat)
 {
+	if (btt_opt.plat > 0)	/* -L */
+		btt_plat(&btt_devs[i], (int)k, t, lat);
 	if (lat_name[k])
 		ob_printf(file_at(&lat_ob[k][i], lat_buf[k][i], BTT_FILE_BUF, lat_name[k], (int)i, lat_post[k]), "%f %f\n",
 			  btt_sec(t), btt_sec(lat));
@@ -119,6 +121,12 @@ int btt_files_opt(int c, const char *arg)
 		const char *e;
 		double x = scan_double(arg, &e);
 		btt_range_gap = x > 0 ? (u64)(x * 1e9 + 0.999999) : 0;
+	} else if (c == 'L') {
+		const char *e;
+
+		btt_opt.plat = scan_double(arg, &e);
+		if (btt_opt.plat > 0)
+			btt_lat_on = 1;
 	} else if (c == 'S') {
 		btt_ios_every = scan_u64(arg, NULL, 10) * 1000000000;
 	} else if (c == 'I') {
@@ -165,7 +173,7 @@ int btt_files_end(void)
 		for (i = 0; i < btt_ndevs; i++)
 			if (lat_ob[k][i].buf)
 				rc |= ob_close(&lat_ob[k][i]);
-	for (i = 0; btt_ndevs && i <= btt_ndevs; i++) {	/* (none when no device came) */
+	for (i = 0; i <= btt_ndevs; i++) {	/* (sys_*: -1 0 when no device came) */
 		btt_rate_line(i, btt_rates[i].ios ? btt_rates[i].sec : -1, btt_rates[i].ios, btt_rates[i].blks);
 		for (k = 0; k < 2; k++)
 			rc |= ob_close(&rate[i].ob[k]);

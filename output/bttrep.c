@@ -16,6 +16,13 @@ static void dev_name(char *buf, u32 dev)
 
 #define bit_time btt_time
 
+struct obuf *btt_xvg;	/* -X: NAME.xvg, the figures in words and numbers */
+
+static void xdev(char *buf, u32 dev)	/* a device as -X names it */
+{
+	sfmt(buf, 16, "%u,%u", DEV_MAJOR(dev), DEV_MINOR(dev));
+}
+
 static void avg_line(struct obuf *o, const char *name, const struct btt_avg *a)
 {
 	if (a->n)
@@ -43,6 +50,9 @@ static void avg_block(struct obuf *o, const char *title, const struct btt_avg *a
 	avg_head(o, "ALL");
 	for (i = 0; i < BTT_NAVG; i++) {
 		avg_line(o, avg_names[i], &a[i]);
+		if (btt_xvg && a == btt_all && i >= BTT_Q2Q && a[i].n)
+			ob_printf(btt_xvg, "%s %.9f %.9f %.9f %d\n", avg_names[i], bit_time(a[i].min),
+				  bit_time(a[i].total) / (double)a[i].n, bit_time(a[i].max), (int)a[i].n);
 		if (i == BTT_Q2C_DM || i == BTT_Q2C)
 			ob_puts(o, "\n");
 	}
@@ -207,6 +217,13 @@ static void merge_info(struct obuf *o)
 			  (unsigned long long)d->blks.min,
 			  (unsigned long long)((double)d->blks.total / (double)d->n_ds),
 			  (unsigned long long)d->blks.max, (unsigned long long)d->blks.total);
+		if (btt_xvg) {
+			xdev(name, d->dev);
+			ob_printf(btt_xvg, "DMI %s %llu %llu %.9f %llu %llu %llu %llu\n", name, (unsigned long long)q,
+				  (unsigned long long)d->n_ds, (double)q / (double)d->n_ds, (unsigned long long)d->blks.min,
+				  (unsigned long long)((double)d->blks.total / (double)d->n_ds),
+				  (unsigned long long)d->blks.max, (unsigned long long)d->blks.total);
+		}
 		if (!n++ || d->blks.min < bmin)
 			bmin = d->blks.min;
 		if (n == 1 || d->blks.max > bmax)
@@ -288,6 +305,14 @@ static void seek_info(struct obuf *o, const char *title, int d2d)
 				ob_printf(o, " %lld", (long long)m.val[j]);
 			ob_puts(o, "\n");
 		}
+		if (btt_xvg) {
+			xdev(name, btt_devs[i].dev);
+			ob_printf(btt_xvg, "%s %s %lld %.9f %lld %lld %d", d2d ? "DSK" : "QSK", name, (long long)k->n, mean,
+				  (long long)med, (long long)m.val[0], (int)m.most);
+			for (j = 1; j < m.n && j < m.cap; j++)
+				ob_printf(btt_xvg, " %lld", (long long)m.val[j]);
+			ob_puts(btt_xvg, "\n");
+		}
 		nd++;
 		tn += k->n;
 		tmean += (double)(long long)k->n * mean;
@@ -345,6 +370,10 @@ static void plug_info(struct obuf *o)
 		pct = 100.0 * (d->plugged_time / (bit_time(d->end) - bit_time(d->start)));
 		dev_name(name, d->dev);
 		ob_printf(o, plug_line, name, (long long)d->nplugs, (long long)d->nplugs_t, pct);
+		if (btt_xvg) {
+			xdev(name, d->dev);
+			ob_printf(btt_xvg, "PLG %s %d %d %.9f\n", name, (int)d->nplugs, (int)d->nplugs_t, pct);
+		}
 		n++;
 		np += d->nplugs;
 		nt += d->nplugs_t;
@@ -374,6 +403,10 @@ static void plug_info(struct obuf *o)
 		}
 		dev_name(name, d->dev);
 		ob_printf(o, unp_line, name, a, at);
+		if (btt_xvg) {
+			xdev(name, d->dev);
+			ob_printf(btt_xvg, "UPG %s %.9f %.9f\n", name, a, at);
+		}
 	}
 	if (nup || nupt) {
 		ob_puts(o, unp_dash);
@@ -403,6 +436,10 @@ static void active_q(struct obuf *o)
 			continue;
 		dev_name(name, d->dev);
 		ob_printf(o, "%10s | %13.1f\n", name, (double)d->t_act_q / (double)q);
+		if (btt_xvg) {
+			xdev(name, d->dev);
+			ob_printf(btt_xvg, "ARQ %s %.9f\n", name, (double)d->t_act_q / (double)q);
+		}
 		n++;
 		tq += q;
 		ta += d->t_act_q;

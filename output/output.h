@@ -58,6 +58,19 @@ int monitor_main(int, char **);
 int top_main(int, char **);
 /* output/bttrep.c: btt's report (NAME.avg); output/btt.c: its driver */
 void btt_report(struct obuf *o, int all_data);	/* all_data: -A's tables */
+/* output/bttopt.c: btt's option files (NULL or 0: not asked for) */
+struct bttopt_cfg {
+	const char *bno, *seek, *sps, *aqd, *unplug, *pio, *pit;	/* -B -s -m -Q -u -p -P */
+	double plat;	/* -L */
+	int live;	/* -Z */
+};
+extern struct bttopt_cfg btt_opt;
+extern struct obuf *btt_xvg;	/* output/bttrep.c: -X's NAME.xvg */
+int btt_opt_start(void);
+int btt_opt_end(void);
+void btt_opt_before(const struct rec *r);	/* around each record, with an option file */
+void btt_opt_after(const struct rec *r);
+void btt_plat(const struct btt_dev *d, int kind, u64 ts, u64 lat);	/* -L: each latency line's figures */
 void btt_interval_report(struct obuf *o, u64 secs);
 /* output/bttfiles.c: btt's -z, -l, -q, -I files */
 int btt_files_opt(int c, const char *arg);

@@ -15,6 +15,8 @@ static u32 kid[NODES][2], par[NODES], root[BTT_DEVS];
 static u8 red[NODES];
 static u64 from[NODES], to[NODES];	/* [start, end) sectors */
 
+u64 btt_rb_start(u32 slot) { return from[slot]; }
+
 static void relink(u32 r, u32 p, u32 old, u32 n)
 {
 	if (!p)

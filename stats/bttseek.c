@@ -13,6 +13,8 @@
  * touched for nothing until the end. */
 #include "stats/stats.h"
 
+int btt_seek_abs;
+
 /* what every seek touches, small enough for four to share a cache line
  * (a trace has some thousands of distances) */
 struct seek_node {
@@ -158,6 +160,8 @@ HOTFN void btt_seek_add(struct btt_seek *k, u64 sector, u32 bytes)
 	dist = start > k->last_end ? start - k->last_end : k->last_start - start;
 	if (((k->last_start <= start) & (start <= k->last_end)) | ((k->last_start <= end) & (end <= k->last_end)))
 		dist = 0;
+	if (btt_seek_abs)	/* -a: from the last one's end */
+		dist = start - k->last_end;
 	k->last_start = start;
 	k->last_end = end;
 	if (dist < 0)

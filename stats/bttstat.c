@@ -21,6 +21,10 @@ struct btt_q {
 	u32 len;		/* sectors */
 	u16 proc;		/* -A: its process + 1, or 0 */
 };
+/* what -p -P see of one (struct btt_qseen): time to len as they lie here */
+_Static_assert(offsetof(struct btt_q, d) - offsetof(struct btt_q, time) == offsetof(struct btt_qview, d) &&
+	       offsetof(struct btt_q, len) - offsetof(struct btt_q, time) == offsetof(struct btt_qview, len),
+	       "struct btt_qview is struct btt_q from its time on");
 /* slots of the shared table, unkeyed (ift_take): a Q is found by sector
  * in its device's tree, below, so hashing it and unlinking it from a
  * chain was 5% of btt's instructions for nothing */
@@ -43,6 +47,11 @@ struct btt_lat btt_lats[2 * BTT_REQS];
 struct btt_rline btt_rlines[2];
 u32 btt_nlats, btt_nrlines;
 const struct btt_dev *btt_msg_dev;
+int btt_ev_more, btt_opt_on, btt_opt_qs;
+const struct btt_dev *btt_opt_dev;
+u32 btt_opt_act, btt_nqseen;
+struct btt_qseen btt_qseen[BTT_OPT_QS];
+unsigned long long btt_opt_lost;
 u32 btt_szhist[1025][2];
 
 /* major 9 (md), 253 and 254 (device mapper): btt's "dm" figures */
@@ -63,6 +72,11 @@ static __attribute__((noinline)) struct btt_dev *dev_find(u32 dev)
 		if (btt_devs[i].dev == dev)
 			return last_dev = &btt_devs[i];
 	return NULL;
+}
+
+const struct btt_dev *btt_dev_get(u32 dev)
+{
+	return last_dev && last_dev->dev == dev ? last_dev : dev_find(dev);
 }
 
 /* the device's entry, made at its first event as btt makes its d_info */
@@ -384,6 +398,29 @@ static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 	q_drop(q);
 }
 
+/* -I's counts; the option files' view of a linked record (btt_opt_dev),
+ * and for -p, -P each Q a D or C meets, kept before any is stamped or
+ * dropped */
+static COLD __attribute__((noinline)) void ev_more(struct btt_dev *d, const struct rec *r, u32 act)
+{
+	u32 k, n;
+
+	if (btt_ios_on && (BIT(act) & (BIT(TA_GETRQ) | BIT(TA_BACKMERGE) | BIT(TA_FRONTMERGE) | BIT(TA_ISSUE))))
+		btt_ios_event((u32)(d - btt_devs), r, act);
+	if (!btt_opt_on)
+		return;
+	btt_opt_dev = d, btt_opt_act = act;
+	if (!btt_opt_qs || (act != TA_ISSUE && act != TA_COMPLETE))
+		return;
+	n = btt_rb_within((u32)(d - btt_devs), r->sector, r->sector + (r->bytes >> 9), hits);
+	for (k = 0; k < n; k++)
+		if (btt_nqseen < BTT_OPT_QS)
+			btt_qseen[btt_nqseen++] = (struct btt_qseen){ hits[k], btt_rb_start(hits[k]),
+								       *(const struct btt_qview *)&q_of(hits[k])->time };
+		else
+			btt_opt_lost++;
+}
+
 /* every Q inside a D or C's range [sector, sector + len), issued or
  * completed (direct calls: through a pointer, D and C in turn missed) */
 static void each_q(struct btt_dev *d, const struct rec *r, int done)
@@ -462,8 +499,8 @@ void btt_event(const struct rec *r)
 		btt_msg_dev = d;
 		return;
 	}
-	if (btt_ios_on && (BIT(act) & (BIT(TA_GETRQ) | BIT(TA_BACKMERGE) | BIT(TA_FRONTMERGE) | BIT(TA_ISSUE))))
-		btt_ios_event((u32)(d - btt_devs), r, act);
+	if (btt_ev_more)	/* -I, the option files */
+		ev_more(d, r, act);
 	switch (act) {
 	case TA_QUEUE: queued(d, r, proc); break;
 	case TA_REMAP: remapped(r); break;

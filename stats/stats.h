@@ -220,6 +220,7 @@ u32 btt_rb_ins(u32 r, u32 slot, u64 start, u64 end);	/* the slot it replaced, or
 void btt_rb_del(u32 r, u32 slot);
 u32 btt_rb_at(u32 r, u64 s);	/* the slot holding sector s: btt's search */
 u32 btt_rb_within(u32 r, u64 start, u64 end, u32 *slots);
+u64 btt_rb_start(u32 slot);	/* its Q's start sector */
 /* stats/bttios.c: btt's -I figures, kept when btt_ios_on (the driver's:
  * -I asked for).  A record that ends an interval leaves its rows (each
  * device's btt_ios_row at btt_ios_stamp) in btt_ios_rows for the driver
@@ -265,6 +266,24 @@ struct btt_rate { s64 next, sec; u64 ios, blks; };
 extern struct btt_rate btt_rates[];
 void btt_ranges_add(struct btt_dev *d, u32 proc, int c, u64 t);	/* a Q (c 0) or C (c 1) of proc (+ 1, or 0) */
 void btt_ranges_split(void);	/* (stats/bttrange.c) */
+/* btt's option files (output/bttopt.c), read by the driver after each
+ * record, never called from here.  btt_ev_more (the driver's: -I or
+ * btt_opt_on) is checked once a linked record.  btt_opt_on (-B -s -m -Q
+ * -p -P): btt_opt_dev is the record's device once btt links it (NULL:
+ * not linked), btt_opt_act its kind.  btt_opt_qs (-p -P): btt_qseen holds
+ * each Q the D or C met, as it was before it was stamped or dropped
+ * (slot: its node in stats/bttrb.c, start: its sector), BTT_OPT_QS of
+ * them, the rest counted.  -u's unplugs and -Z's busy spans the driver
+ * reads from the devices (btt_dev_get) around the record. */
+struct btt_qview { u64 time, g, s, i, m, d; u32 len; };
+struct btt_qseen { u32 slot; u64 start; struct btt_qview q; };
+extern int btt_ev_more, btt_opt_on, btt_opt_qs;
+extern const struct btt_dev *btt_opt_dev;
+extern u32 btt_opt_act, btt_nqseen;
+extern struct btt_qseen btt_qseen[BTT_OPT_QS];
+extern unsigned long long btt_opt_lost;	/* Qs past those kept, and busy spans missed */
+const struct btt_dev *btt_dev_get(u32 dev);	/* the device's figures, or NULL */
+extern int btt_seek_abs;	/* -a */
 /* stats/latstat.c: biolatency's histograms (per interval; lat_clear).
  * Keys: 0, or the device (-D), or the flags (-F); -P's series per device
  * and direction, log-linear buckets: LAT_PSUB to a power of two. */

@@ -198,6 +198,26 @@ if need "btt vs Debian's btt" btt blkparse; then
 		grep -q "^0.499990 18446744073.709541$" "$OUT/ref-backwards.d/Z_8,0_q2d.dat"
 fi
 
+# btt's option files: each option against Debian's btt on every fixture,
+# every file it writes (names and bytes) and its stdout.  -m -s: btt's two
+# streams on one name; -t alone: btt stops at the first record (-T is 0)
+if need "btt's options vs Debian's btt" btt; then
+	for f in "$FIX"/*/; do
+		f=$(basename "$f")
+		[ -s "$OUT/$f.dump" ] || continue
+		for o in "-B B" "-p P" "-P T" "-Q Q" "-u U" "-s S" "-s S -m M" "-a -s S" "-L 0.05" "-Z" \
+			"-X -o out" "-a -o out" "-r -o out" "-t 0.2 -T 1.5 -o out -l L" "-t 0.5" "-T 0.3 -A -o out"; do
+			k=$(echo "$o" | tr -d ' .-')
+			btt_pair "opt$k-$f" -i "$OUT/$f.dump" $o
+			btt_same "opt$k-$f" "$o"
+		done
+	done
+	btt_pair optV -V
+	btt_same optV "-V"
+	btt_pair optm -i "$OUT/two-devs.dump" -m M
+	check "btt -m without -s: refused as btt refuses it" test -s "$OUT/optm/got.err"
+fi
+
 # the tiny build's pools (BTT_DEVS=1, BTT_REQS=4, BTT_LIVES=1) run out, and say so
 if [ -s "$OUT/two-devs.dump" ]; then
 	"$IOMON_TINY" btt -i "$OUT/two-devs.dump" >/dev/null 2>"$OUT/tiny.err"
@@ -210,6 +230,9 @@ if [ -s "$OUT/two-devs.dump" ]; then
 	check "tiny btt: busy ranges past BTT_RANGES make an announced approximation" grep -q "(BTT_RANGES) joined the one before: the range data are approximate" "$OUT/tiny.err"
 	"$IOMON_TINY" btt -A -i "$OUT/ext4.dump" >"$OUT/tinyA.avg" 2>"$OUT/tiny.err"
 	check "tiny btt -A: processes past BTT_PROCS are counted and named" grep -q "(BTT_PROCS): the Per Process figures leave them out" "$OUT/tiny.err"
+	mkdir -p "$OUT/tinyp.d"
+	(cd "$OUT/tinyp.d" && "$IOMON_TINY" btt -i "$OUT/ext4.dump" -p P >/dev/null 2>"$OUT/tiny.err")
+	check "tiny btt -p: I/Os a D or C meets past BTT_OPT_QS are counted and named" grep -q "past 1 (BTT_OPT_QS)" "$OUT/tiny.err"
 	check "tiny btt -A: names past PROC_MAX are counted and named" grep -q "(PROC_MAX): their processes go by pidNNNNNNNNN" "$OUT/tiny.err"
 	check "tiny btt -A: the first BTT_PROCS names are still reported" grep -q "^mount " "$OUT/tinyA.avg"
 	mkdir -p "$OUT/tiny.d"
@@ -218,8 +241,8 @@ if [ -s "$OUT/two-devs.dump" ]; then
 else
 	skip "tiny btt pools" "no two-devs dump (needs Debian's blkparse or the run above)"
 fi
-testcmd "btt: -i is needed" "btt 2>&1; echo rc=\$?" "btt: one of -i INPUT, -t DEV, --listen\nrc=1\n"
-testcmd "btt: inputs of one kind, several only of trace names" "btt -i - -i - 2>&1 >/dev/null; echo rc=\$?" "btt: one dump, one -, trace names, or -t\nrc=1\n"
+testcmd "btt: -i is needed" "btt 2>&1; echo rc=\$?" "btt: one of -i INPUT, --trace DEV, --listen\nrc=1\n"
+testcmd "btt: inputs of one kind, several only of trace names" "btt -i - -i - 2>&1 >/dev/null; echo rc=\$?" "btt: one dump, one -, trace names, or devices to trace\nrc=1\n"
 # the dump on stdin (-i -): the same report as from the file
 if [ -s "$OUT/two-devs.dump" ]; then
 	"$IOMON_TINY" btt -i "$FIX/two-devs/nullb0" -i "$FIX/two-devs/nullb1" >/dev/null 2>"$OUT/tiny.err"
@@ -428,42 +451,42 @@ fi
 if live_ok "btt live"; then
 	LI=$OUT/loop.img; rm -f "$LI"; truncate -s 16M "$LI"
 	LOOP=$(losetup -f --show "$LI")
-	"$IOMON" btt -t "$LOOP" -o "$OUT/live" 2>"$OUT/live.err" &
+	"$IOMON" btt --trace "$LOOP" -o "$OUT/live" 2>"$OUT/live.err" &
 	pid=$!
 	# (once dd has returned its records are in the kernel's buffers, and
 	# a capture drains those when signalled: nothing to wait for)
 	capturing "$OUT/live.err" $pid && dd if=/dev/zero of="$LOOP" bs=4k count=100 oflag=direct 2>/dev/null
 	kill -INT $pid; wait $pid
-	check "btt -t: exit 0 on SIGINT" test $? = 0
+	check "btt --trace: exit 0 on SIGINT" test $? = 0
 	nfig() { awk -v f="$1" '$1 == f { print $5; exit }' "$2"; }
-	check "btt -t: D2C counts the 100 writes ($(nfig D2C "$OUT/live.avg"))" test "$(nfig D2C "$OUT/live.avg")" = 100
-	check "btt -t: Q2C counts the 100 writes ($(nfig Q2C "$OUT/live.avg"))" test "$(nfig Q2C "$OUT/live.avg")" = 100
-	check "btt -t: the device's overhead line" grep -q "^ (  7, *[0-9]*) |" "$OUT/live.avg"
+	check "btt --trace: D2C counts the 100 writes ($(nfig D2C "$OUT/live.avg"))" test "$(nfig D2C "$OUT/live.avg")" = 100
+	check "btt --trace: Q2C counts the 100 writes ($(nfig Q2C "$OUT/live.avg"))" test "$(nfig Q2C "$OUT/live.avg")" = 100
+	check "btt --trace: the device's overhead line" grep -q "^ (  7, *[0-9]*) |" "$OUT/live.avg"
 	# -S 1: the exports each second and at the end; they add up to the run
-	"$IOMON" btt -t "$LOOP" -S 1 -o "$OUT/lives" --json "$OUT/live.json" --prom "$OUT/live.prom" >"$OUT/live.iv" 2>"$OUT/lives.err" &
+	"$IOMON" btt --trace "$LOOP" -S 1 -o "$OUT/lives" --json "$OUT/live.json" --prom "$OUT/live.prom" >"$OUT/live.iv" 2>"$OUT/lives.err" &
 	pid=$!
 	if capturing "$OUT/lives.err" $pid; then
 		dd if=/dev/zero of="$LOOP" bs=4k count=100 oflag=direct 2>/dev/null
 		# an interval's exports written; SIGINT's end makes the second
-		wait_for 10 "btt -t -S 1 to print an interval" at_least 1 '^=+ \( *7, *[0-9]+\) at [0-9]+ s =+$' "$OUT/live.iv" &&
-			wait_for 10 "btt -t -S 1 to write an interval's JSON" at_least 1 '^\{' "$OUT/live.json"
+		wait_for 10 "btt --trace -S 1 to print an interval" at_least 1 '^=+ \( *7, *[0-9]+\) at [0-9]+ s =+$' "$OUT/live.iv" &&
+			wait_for 10 "btt --trace -S 1 to write an interval's JSON" at_least 1 '^\{' "$OUT/live.json"
 	fi
 	kill -INT $pid; wait $pid
-	check "btt -t -S 1: two JSON lines at least ($(wc -l <"$OUT/live.json"))" test "$(wc -l <"$OUT/live.json")" -ge 2
-	check "btt -t -S 1: the intervals' D2C counts and buckets add up to the 100 writes" python3 -c 'import json, sys
+	check "btt --trace -S 1: two JSON lines at least ($(wc -l <"$OUT/live.json"))" test "$(wc -l <"$OUT/live.json")" -ge 2
+	check "btt --trace -S 1: the intervals' D2C counts and buckets add up to the 100 writes" python3 -c 'import json, sys
 n = h = 0
 for l in open(sys.argv[1]):
     j = json.loads(l); n += j["d2c_ns"]["num"]; h += sum(j["d2c_hist_usec"])
 assert n == h == 100, (n, h)' "$OUT/live.json"
-	check "btt -t -S 1: an interval report on stdout, a block a second" test "$(grep -c '^==================== (  7, *[0-9]*) at [0-9]* s ====================$' "$OUT/live.iv")" -ge 2
-	check "btt -t -S 1: the interval reports' D2C counts add up to the 100 writes" test "$(awk '$1 == "D2C" { n += $5 } END { print n }' "$OUT/live.iv")" = 100
-	check "btt -t -S 1: the report at the end still counts all 100" test "$(nfig D2C "$OUT/lives.avg")" = 100
-	check "btt -t --prom: the run's D2C count" grep -qE '^iomon_btt_d2c_seconds_count\{device="7,[0-9]+"\} 100$' "$OUT/live.prom"
+	check "btt --trace -S 1: an interval report on stdout, a block a second" test "$(grep -c '^==================== (  7, *[0-9]*) at [0-9]* s ====================$' "$OUT/live.iv")" -ge 2
+	check "btt --trace -S 1: the interval reports' D2C counts add up to the 100 writes" test "$(awk '$1 == "D2C" { n += $5 } END { print n }' "$OUT/live.iv")" = 100
+	check "btt --trace -S 1: the report at the end still counts all 100" test "$(nfig D2C "$OUT/lives.avg")" = 100
+	check "btt --trace --prom: the run's D2C count" grep -qE '^iomon_btt_d2c_seconds_count\{device="7,[0-9]+"\} 100$' "$OUT/live.prom"
 	rm -f "$OUT/livew.err"
-	timeout 20 "$IOMON" btt -t "$LOOP" -w 2 >"$OUT/livew.avg" 2>"$OUT/livew.err" & pid=$!
+	timeout 20 "$IOMON" btt --trace "$LOOP" -w 2 >"$OUT/livew.avg" 2>"$OUT/livew.err" & pid=$!
 	capturing "$OUT/livew.err" $pid && dd if=/dev/zero of="$LOOP" bs=4k count=10 oflag=direct 2>/dev/null
 	wait $pid
-	check "btt -t -w 2: ends by itself, exit 0" test $? = 0
-	check "btt -t -w 2: a report on stdout" grep -q "^==================== All Devices" "$OUT/livew.avg"
+	check "btt --trace -w 2: ends by itself, exit 0" test $? = 0
+	check "btt --trace -w 2: a report on stdout" grep -q "^==================== All Devices" "$OUT/livew.avg"
 	losetup -d "$LOOP"
 fi

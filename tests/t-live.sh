@@ -2,7 +2,7 @@
 # serial: it times how soon each record shows, and other files' load would stretch it
 # Live capture (issue 27): every record reaches its consumer within a second
 # of the kernel writing it, *while the capture runs*: the stream (-o -), the
-# files of -D (parsed as they grow), btrace, monitor -t, top, btt -t and the
+# files of -D (parsed as they grow), btrace, monitor -t, top, btt --trace and the
 # network client (its server's files, parse -l), each under a slow load (a
 # 4 KiB direct write every 0.5 s) and a fast one (2000 writes as fast as the
 # loop device takes them).  Then a stream's time order across CPUs (blkparse,
@@ -154,12 +154,12 @@ if live_ok "live" taskset setsid timeout; then
 	v_top() { cp "$OUT/top.out" "$OUT/view.txt"; }
 	start top top -C -d "$LOOP" 1 $CAP; loads "top -C -d" $PID; ended "top -C -d" $PID
 
-	# 7. btt -t -S 1: each interval's figures on stdout as the capture runs
+	# 7. btt --trace -S 1: each interval's figures on stdout as the capture runs
 	KIND=count COUNT=btt VIEW=v_btt
 	v_btt() { cp "$OUT/btt.out" "$OUT/view.txt"; }
 	rm -f "$OUT/btt.err"
-	(cd "$OUT" && exec timeout -k 5 $CAP "$IOMON" btt -t "$LOOP" -S 1 -o "$OUT/btt") >"$OUT/btt.out" 2>"$OUT/btt.err" & PID=$!
-	capturing "$OUT/btt.err" $PID; loads "btt -t -S 1" $PID; ended "btt -t" $PID
+	(cd "$OUT" && exec timeout -k 5 $CAP "$IOMON" btt --trace "$LOOP" -S 1 -o "$OUT/btt") >"$OUT/btt.out" 2>"$OUT/btt.err" & PID=$!
+	capturing "$OUT/btt.err" $PID; loads "btt --trace -S 1" $PID; ended "btt --trace" $PID
 
 	# 8. the network client: the server's files grow as records arrive
 	KIND=text VIEW=v_srv

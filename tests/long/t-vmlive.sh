@@ -2,7 +2,7 @@
 # Live capture through relay (issue 27), in Debian's 6.1 kernel under qemu
 # (shared/tools/vm-capture.sh, TCG; a few minutes): tests/vm/live.sh runs
 # each live consumer on null_blk (the stream into parse, -D's files as they
-# grow, btrace, top, monitor -t, btt -t) under a slow load (a write every
+# grow, btrace, top, monitor -t, btt --trace) under a slow load (a write every
 # 0.5 s) and a fast one (2000 writes), and records, on the guest's clock,
 # when each write showed and whether the capture still ran; the checks
 # here assert on those lines (the requirement: a second; the deadline:

@@ -124,10 +124,10 @@ KIND=count COUNT=monitor VIEW=v_mon
 v_mon() { cp /out/mon.txt /tmp/view.txt; }
 start mon monitor -I 1 -t $D -h /out/mon.txt; loads monitor $PID; ended monitor $PID
 
-# 6. btt -t -S 1
+# 6. btt --trace -S 1
 COUNT=btt VIEW=v_btt
 v_btt() { cp /out/btt.out /tmp/view.txt; }
-cd /tmp; start btt btt -t $D -S 1 -o /tmp/btt; loads btt $PID; ended btt $PID; cd /out
+cd /tmp; start btt btt --trace $D -S 1 -o /tmp/btt; loads btt $PID; ended btt $PID; cd /out
 
 # 7. time order across CPUs: direct writes from CPU 1, then buffered ones
 #    with conv=fsync from CPU 0, as a stream (the host compares it with

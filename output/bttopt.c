@@ -1,0 +1,494 @@
+/* output/bttopt.c: output: btt's option files: block numbers (-B), the active queue depth (-Q), seeks (-s) and seeks a second (-m), unplug histograms (-u), periodic latencies (-L), each I/O (-p, -P), busy periods (-Z) */
+/* Each file as btt 1.2.0 writes it, line for line.  btt opens a device's
+ * files when it first meets the device and removes those left empty at
+ * its end: here a file is made at its first line (the -P file, which btt
+ * keeps empty, and the -u file, written at the end, for every device).
+ * The files share BTT_OPT_FILES buffers; past them a file is not written,
+ * and that is said.  -m's file is btt's two streams (the D2D and the Q2Q
+ * seeks) opened on one name: each writes its own bytes from the start
+ * through a stdio buffer of a page, so the later write of a place wins;
+ * the same chunks, written at the same moments, give the same file. */
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "output/output.h"
+
+enum { F_BR, F_BW, F_BC, F_DR, F_DW, F_DC, F_QR, F_QW, F_QC, F_SPSD, F_SPSQ, F_AQD, F_PQ2D, F_PD2C, F_PQ2C,
+       F_PIT, F_LIVE, F_N };
+#define SYS (&btt_devs[BTT_DEVS])	/* -Z's sys_live.dat: a row past the devices' */
+struct bttopt_cfg btt_opt;
+unsigned long long btt_opt_dropped;
+
+static struct of { struct obuf ob; char buf[BTT_OPT_BUF]; } of[BTT_OPT_FILES];
+static u32 nof;
+static u16 at[BTT_DEVS + 1][F_N];		/* of's index + 1; 0: not made yet */
+static u8 sps_made[BTT_DEVS];		/* -m: the file made by one stream */
+static struct dev_opt {
+	s64 last[2][2];			/* -s: the D2D and Q2Q seeks' last start and end */
+	struct { double start, last; u64 n; } sps[2];
+	int na;				/* -Q: active */
+	struct { double first, last, tl; long nl; } plat[3];
+	u32 unplug[21];
+} dv[BTT_DEVS];
+
+static struct obuf pio;		/* -p */
+static char pio_buf[BTT_OPT_BUF];
+static int pio_any;		/* btt removes the file left empty */
+static u64 pit_d;			/* -P: the D time of a C's last Q that had one */
+static struct { u64 sec; u32 len; } qd[BTT_REQS + 1];	/* -p: each Q's D */
+
+static u32 ix(const struct btt_dev *d) { return (u32)(d - btt_devs); }
+
+/* btt's name of a device in file names, "MAJ,MIN" */
+static void dev_nm(char *b, const struct btt_dev *d)
+{
+	if (d == SYS)
+		sfmt(b, 16, "sys");
+	else
+		sfmt(b, 16, "%u,%u", DEV_MAJOR(d->dev), DEV_MINOR(d->dev));
+}
+
+static const char *const f_fmt[F_N] = { "%s_%s_r.dat", "%s_%s_w.dat", "%s_%s_c.dat", "%s_%s_d2d_r.dat",
+	"%s_%s_d2d_w.dat", "%s_%s_d2d_c.dat", "%s_%s_q2q_r.dat", "%s_%s_q2q_w.dat", "%s_%s_q2q_c.dat", "%s_%s.dat",
+	"%s_%s.dat", "%s_%s_aqd.dat", "%s%s_q2d_plat.dat", "%s%s_d2c_plat.dat", "%s%s_q2c_plat.dat", "%s%s_pit.dat",
+	"%s%s_live.dat" };
+
+static const char *f_pre(int k)
+{
+	return k <= F_BC ? btt_opt.bno : k <= F_QC ? btt_opt.seek : k <= F_SPSQ ? btt_opt.sps :
+		k == F_AQD ? btt_opt.aqd : "";
+}
+
+/* device d's file k, made at its first use; NULL: failed or past the pool */
+static struct obuf *f_get(const struct btt_dev *d, int k)
+{
+	u16 *a = &at[ix(d)][k];
+	char path[PATH_LEN], dn[16];
+	int fd;
+
+	if (*a)
+		return *a == 0xffff ? NULL : &of[*a - 1].ob;
+	*a = 0xffff;
+	if (nof == BTT_OPT_FILES) {
+		btt_opt_dropped++;
+		return NULL;
+	}
+	dev_nm(dn, d);
+	if ((size_t)sfmt(path, sizeof(path), f_fmt[k], f_pre(k), dn) >= sizeof(path)) {
+		warn_msg("%s: name too long", f_pre(k));
+		return NULL;
+	}
+	if (k == F_SPSD || k == F_SPSQ)	/* the second stream on the name writes over, from the start */
+		fd = sps_made[ix(d)]++ ? open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644) : open_out(path, 0644);
+	else
+		fd = open_out(path, 0644);
+	if (fd < 0)
+		return NULL;
+	ob_init(&of[nof].ob, fd, btt_opt.sps, of[nof].buf, BTT_OPT_BUF);
+	*a = (u16)++nof;
+	return &of[nof - 1].ob;
+}
+
+/* as stdio does: the buffer filled to the last byte, then written */
+static void f_put(const struct btt_dev *d, int k, const char *s, u32 n)
+{
+	struct obuf *o = f_get(d, k);
+	u32 c;
+
+	while (o && n) {
+		c = o->cap - o->len < n ? o->cap - o->len : n;
+		memcpy(o->buf + o->len, s, c);
+		o->len += c, s += c, n -= c;
+		if (o->len == o->cap)
+			ob_flush(o);
+	}
+}
+
+static void f_printf(const struct btt_dev *d, int k, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void f_printf(const struct btt_dev *d, int k, const char *fmt, ...)
+{
+	char line[160];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vfmt(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	f_put(d, k, line, (u32)n < sizeof(line) ? (u32)n : sizeof(line) - 1);
+}
+
+/* -m: a line for the second of seeks begun at start */
+static void sps_emit(const struct btt_dev *d, int q2q)
+{
+	typeof(&dv[0].sps[0]) s = &dv[ix(d)].sps[q2q];
+	double delta = s->last - s->start, v = (double)s->n;
+
+	if (s->n != 1 && delta >= 2.220446049250313e-16)
+		v = (double)s->n / delta;
+	f_printf(d, F_SPSD + q2q, "%15.9f %.2f\n", s->start, v);
+	s->start = 0;
+	s->n = 0;
+}
+
+/* -s, -m: btt's seek of a Q (q2q) or D: signed, from the last one's
+ * nearer end (-a: from its end), none when they touch */
+static void seek(const struct btt_dev *d, const struct rec *r, int q2q)
+{
+	s64 *l = dv[ix(d)].last[q2q], start = (s64)r->sector, end = start + (r->bytes >> 9), dist;
+	double t = btt_time(r->time);
+	typeof(&dv[0].sps[0]) s = &dv[ix(d)].sps[q2q];
+	char rw = r->action & TC(TC_READ) ? 'r' : 'w';
+
+	if (btt_seek_abs)
+		dist = start - l[1];
+	else if ((l[0] <= start && start <= l[1]) || (l[0] <= end && end <= l[1]))
+		dist = 0;
+	else
+		dist = start > l[1] ? start - l[1] : start - l[0];
+	l[0] = start, l[1] = end;
+	if (btt_opt.seek) {
+		f_printf(d, (q2q ? F_QR : F_DR) + (rw == 'w'), "%15.9f %13lld %c\n", t, (long long)dist, rw);
+		f_printf(d, q2q ? F_QC : F_DC, "%15.9f %13lld %c\n", t, (long long)dist, rw);
+	}
+	if (!btt_opt.sps)
+		return;
+	if (s->n && t - s->start >= 1.0)
+		sps_emit(d, q2q);
+	s->last = t;
+	if (!s->n++)
+		s->start = t;
+}
+
+static void aqd(const struct btt_dev *d, double t, int up)
+{
+	int *na = &dv[ix(d)].na;
+
+	if (!up && *na <= 0)
+		return;
+	f_printf(d, F_AQD, "%f %d\n%f %d\n", t, *na, t, *na + (up ? 1 : -1));
+	*na += up ? 1 : -1;
+}
+
+/* each event btt links, and unplugs */
+static void ev(const struct btt_dev *d, const struct rec *r, u32 act)
+{
+	double t = btt_time(r->time);
+
+	if (act == TA_UNPLUG_IO) {
+		int n = r->pdu_len >= 8 ? (int)be64_load(r->pdu) : 0;
+
+		dv[ix(d)].unplug[n / 5 > 20 ? 20 : n / 5]++;
+	} else if (act == TA_QUEUE) {
+		seek(d, r, 1);
+	} else if (act == TA_ISSUE) {
+		seek(d, r, 0);
+		if (btt_opt.bno) {
+			u64 s = r->sector, e = s + (r->bytes >> 9);
+
+			f_printf(d, r->action & TC(TC_READ) ? F_BR : F_BW, "%15.9f %lld %lld\n", t, (long long)s,
+				 (long long)e);
+			f_printf(d, F_BC, "%15.9f %lld %lld\n", t, (long long)s, (long long)e);
+		}
+		if (btt_opt.aqd)
+			aqd(d, t, 1);
+	} else if (act == TA_COMPLETE && btt_opt.aqd) {
+		aqd(d, t, 0);
+	}
+}
+
+/* "%5d.%09lu" (-P: "%d.%09lu") of a btt time, its seconds an int (so
+ * "never", ~0, is 1266874889.709551615) */
+static char *secs(char *p, u64 t, int w)
+{
+	return p + sfmt(p, 32, w ? "%5d.%09lu" : "%d.%09lu", (int)(u32)(t / 1000000000), (unsigned long)(t % 1000000000));
+}
+
+static void pio_line(u64 t, char c, u64 sec, u32 len, int indent)
+{
+	char b[96], *p = b;
+
+	if (t == ~0ull)
+		return;
+	if (indent)
+		p += sfmt(p, 16, "         ");
+	p = secs(p, t, 5);
+	p += sfmt(p, 48, " %c %10llu+%-4u\n", c, (unsigned long long)sec, len);
+	ob_write(&pio, b, (size_t)(p - b));
+	pio_any = 1;
+}
+
+/* -p: a Q's stages as a C completes it; -P: its Q time */
+static void per_io(const struct btt_dev *d, const struct btt_qseen *e, const struct rec *r)
+{
+	const struct btt_qview *q = &e->q;
+	u64 s = e->start;
+	char b[40];
+
+	if (btt_opt.pio) {
+		ob_printf(&pio, "%3u,%-3u: ", DEV_MAJOR(d->dev), DEV_MINOR(d->dev));
+		pio_line(q->time, 'Q', s, q->len, 0);
+		pio_line(q->g, 'G', s, q->len, 1);
+		pio_line(q->i, 'I', s, q->len, 1);
+		pio_line(q->m, 'M', s, q->len, 1);
+		pio_line(q->d, 'D', qd[e->slot].sec, qd[e->slot].len, 1);
+		pio_line(r->time, 'C', r->sector, r->bytes >> 9, 1);
+		ob_puts(&pio, "\n");
+	}
+	if (btt_opt.pit) {
+		if (q->d != ~0ull)
+			pit_d = q->d;
+		*secs(b, q->time, 0) = 0;
+		f_printf(d, F_PIT, "%s ", b);
+	}
+}
+
+/* the Qs a D (their D's blocks kept) or a C (each I/O, then the C's
+ * end) met, as stats/bttstat.c kept them */
+static void q_seen(const struct btt_dev *d, const struct rec *r, u32 act)
+{
+	char b[40], c[40];
+	u32 k;
+
+	for (k = 0; k < btt_nqseen; k++)
+		if (act == TA_COMPLETE) {
+			per_io(d, &btt_qseen[k], r);
+		} else {
+			qd[btt_qseen[k].slot].sec = r->sector;
+			qd[btt_qseen[k].slot].len = r->bytes >> 9;
+		}
+	if (act != TA_COMPLETE)
+		return;
+	if (btt_opt.pio) {
+		ob_puts(&pio, "-----------------------------------------\n");
+		pio_any = 1;
+	}
+	if (btt_opt.pit) {
+		*secs(b, pit_d, 0) = 0;
+		*secs(c, r->time, 0) = 0;
+		f_printf(d, F_PIT, "| %s | %s\n", b, c);
+	}
+	pit_d = ~0ull;
+}
+
+/* -L: the mean latency of each -L seconds, at their middle */
+void btt_plat(const struct btt_dev *d, int k, u64 ts, u64 lat)
+{
+	typeof(&dv[0].plat[0]) p = &dv[ix(d)].plat[k];
+	double now = btt_sec(ts), l = btt_sec(lat);
+
+	if (p->nl && now - p->first >= btt_opt.plat)
+		f_printf(d, F_PQ2D + k, "%f %f\n", p->first + (p->last - p->first) / 2, p->tl / (double)p->nl);
+	if (!p->nl || now - p->first >= btt_opt.plat) {
+		p->first = p->last = now;
+		p->nl = 1;
+		p->tl = l;
+	} else {
+		p->last = now;
+		p->nl++;
+		p->tl += l;
+	}
+}
+
+/* -Z: busy periods as steps, at height y (the devices' from 1 up in
+ * their order, those with any; the system's at 0), from the end of the
+ * one before (the first from 0).  A span btt_live_add lets go of is final:
+ * written then, with the height known so far (a device before it that
+ * gains its first span later moves it up in btt: said at the end) */
+static struct { double last; int y; u8 on; } lv[BTT_DEVS + 1];
+
+static int has_lives(const struct btt_live *l) { return l->n || l->folded; }
+
+static void live_span(const struct btt_dev *d, u64 dt, u64 ct)
+{
+	typeof(&lv[0]) v = &lv[ix(d)];
+	double a = btt_time(dt), b = btt_time(ct);
+	u32 i;
+
+	if (!v->on) {
+		v->on = 1;
+		for (i = 0; d != SYS && &btt_devs[i] != d; i++)
+			v->y += has_lives(&btt_devs[i].live);
+		v->y += d != SYS;
+	}
+	f_printf(d, F_LIVE, "%.9f %d.0\n%.9f %d.0\n%.9f %d.9\n%.9f %d.9\n%.9f %d.0\n", v->last, v->y, a, v->y,
+		 a, v->y, b, v->y, b, v->y);
+	v->last = b;
+}
+
+static void live_fold(const struct btt_live *l, u64 dt, u64 ct)
+{
+	const struct btt_dev *d = l == &btt_live_all ? SYS : (const struct btt_dev *)((const char *)l - offsetof(struct btt_dev, live));
+
+	live_span(d, dt, ct);
+	if (d == btt_devs && btt_ndevs == 1)	/* the system's list is its own */
+		live_span(SYS, dt, ct);
+}
+
+/* the spans still held, then the heights checked */
+static void live_end(void)
+{
+	u32 i, k, y = 1, moved = 0;
+
+	for (i = 0; i <= btt_ndevs; i++) {
+		const struct btt_dev *d = i < btt_ndevs ? &btt_devs[i] : SYS;
+		const struct btt_live *l = i < btt_ndevs ? &d->live : btt_ndevs == 1 ? &btt_devs[0].live : &btt_live_all;
+
+		for (k = 0; k < l->n; k++)
+			live_span(d, l->span[(l->h + k) % BTT_LIVES].dt, l->span[(l->h + k) % BTT_LIVES].ct);
+		if (i < btt_ndevs && has_lives(l))
+			moved += lv[i].y != (int)y++;
+	}
+	if (moved)
+		warn_msg("-Z: %u devices' files were begun below the height btt gives them (a device before them became busy later)", moved);
+}
+
+/* -u: a device's unplugs by the I/Os each let go, 5 a bucket */
+static int unplug_file(const struct btt_dev *d)
+{
+	char path[PATH_LEN], dn[16];
+	struct obuf o;
+	int i, fd;
+
+	dev_nm(dn, d);
+	if ((size_t)sfmt(path, sizeof(path), "%s_%s.dat", btt_opt.unplug, dn) >= sizeof(path) ||
+	    (fd = open_out(path, 0644)) < 0)
+		return 1;
+	ob_init(&o, fd, path, pio_buf, sizeof(pio_buf));
+	for (i = 0; i < 21; i++)
+		ob_printf(&o, "%d %u\n", i, dv[ix(d)].unplug[i]);
+	return ob_close(&o);
+}
+
+/* file k of device d closed, if made */
+static int f_close(const struct btt_dev *d, int k)
+{
+	u16 a = at[ix(d)][k];
+	int rc;
+
+	if (!a || a == 0xffff || of[a - 1].ob.fd < 0)
+		return 0;
+	rc = ob_close(&of[a - 1].ob);
+	of[a - 1].ob.fd = -1;
+	return rc;
+}
+
+/* -m: the last seconds' lines, then btt's two streams closed in its
+ * order, the D2D one first; a file still empty then btt removes, and
+ * the Q2Q one's bytes go with it */
+static int sps_end(const struct btt_dev *d)
+{
+	char path[PATH_LEN], dn[16];
+	struct stat st;
+	int k, rc;
+
+	for (k = 0; k < 2; k++)
+		if (dv[ix(d)].sps[k].n)
+			sps_emit(d, k);
+	rc = f_close(d, F_SPSD);
+	dev_nm(dn, d);
+	sfmt(path, sizeof(path), f_fmt[F_SPSD], btt_opt.sps, dn);
+	if (sps_made[ix(d)] && !stat(path, &st) && !st.st_size)
+		unlink(path);
+	return rc | f_close(d, F_SPSQ);
+}
+
+/* after the run: the last lines, the files btt writes at its end */
+int btt_opt_end(void)
+{
+	u32 i, k;
+	int rc = 0;
+
+	for (i = 0; i < btt_ndevs; i++) {
+		const struct btt_dev *d = &btt_devs[i];
+
+		if (btt_opt.sps)
+			rc |= sps_end(d);
+		for (k = 0; k < 3 && btt_opt.plat > 0; k++)
+			if (dv[i].plat[k].nl)
+				f_printf(d, F_PQ2D + (int)k, "%f %f\n", dv[i].plat[k].first +
+					 (dv[i].plat[k].last - dv[i].plat[k].first) / 2, dv[i].plat[k].tl / (double)dv[i].plat[k].nl);
+		if (btt_opt.pit)
+			f_get(d, F_PIT);	/* btt's is made, kept empty */
+		if (btt_opt.unplug)
+			rc |= unplug_file(d);
+	}
+	if (btt_opt.live)
+		live_end();
+	for (k = 0; k < nof; k++)
+		if (of[k].ob.fd >= 0)
+			rc |= ob_close(&of[k].ob);
+	if (btt_opt.pio) {
+		rc |= ob_close(&pio);
+		if (!pio_any)
+			unlink(btt_opt.pio);
+	}
+	if (btt_opt_dropped)
+		warn_msg("%llu files past %d (BTT_OPT_FILES) not written", btt_opt_dropped, BTT_OPT_FILES);
+	if (btt_opt_lost)
+		warn_msg("%llu I/Os one D or C met past %d (BTT_OPT_QS), or busy periods let go of together, left out of -p -P -Z's files",
+			 btt_opt_lost, BTT_OPT_QS);
+	return rc;
+}
+
+/* -Z: the two lists a record may touch (its device's, all's), each's
+ * count of spans let go and its oldest span, before the record: the span
+ * a record lets go of is that one (more than one, from times gone back,
+ * are counted) */
+static struct { const struct btt_live *l; u64 folded, dt, ct; } pre[2];
+
+void btt_opt_before(const struct rec *r)
+{
+	const struct btt_dev *d = btt_opt.live ? btt_dev_get(r->dev) : NULL;
+	int k;
+
+	pre[0].l = d ? &d->live : NULL;
+	pre[1].l = btt_opt.live ? &btt_live_all : NULL;
+	for (k = 0; k < 2; k++)
+		if (pre[k].l) {
+			pre[k].folded = pre[k].l->folded;
+			pre[k].dt = pre[k].l->span[pre[k].l->h].dt;
+			pre[k].ct = pre[k].l->span[pre[k].l->h].ct;
+		}
+}
+
+/* after each record (the driver's, with an option): what btt's options
+ * write of it, from what stats/bttstat.c kept of it and its figures */
+void btt_opt_after(const struct rec *r)
+{
+	const struct btt_dev *d = btt_opt_dev;
+	u32 k, act = btt_opt_act;
+
+	for (k = 0; k < 2; k++)
+		if (pre[k].l && pre[k].l->folded != pre[k].folded) {
+			live_fold(pre[k].l, pre[k].dt, pre[k].ct);
+			btt_opt_lost += pre[k].l->folded - pre[k].folded - 1;
+		}
+	if (btt_opt.unplug && !(ACT32(r) & (TC(TC_NOTIFY) | TC(TC_PC))) && (ACT32(r) & 0xffff) == TA_UNPLUG_IO &&
+	    (d = btt_dev_get(r->dev)))	/* -u: each unplug of a known device */
+		ev(d, r, TA_UNPLUG_IO);
+	if (!(d = btt_opt_dev))
+		return;
+	btt_opt_dev = NULL;
+	if (btt_opt.bno || btt_opt.seek || btt_opt.sps || btt_opt.aqd)
+		ev(d, r, act);
+	if (btt_opt_qs && (act == TA_ISSUE || act == TA_COMPLETE))
+		q_seen(d, r, act);
+	btt_nqseen = 0;
+}
+
+/* before the run: what stats keeps for the options; 1 when -p's file cannot be made */
+int btt_opt_start(void)
+{
+	int fd;
+
+	if (btt_opt.pio) {
+		if ((fd = open_out(btt_opt.pio, 0644)) < 0)
+			return 1;
+		ob_init(&pio, fd, btt_opt.pio, pio_buf, sizeof(pio_buf));
+	}
+	btt_opt_qs = btt_opt.pio || btt_opt.pit;
+	btt_opt_on = btt_opt.bno || btt_opt.seek || btt_opt.sps || btt_opt.aqd || btt_opt_qs;
+	pit_d = ~0ull;
+	return 0;
+}
