@@ -280,4 +280,27 @@ u64 lat_pvalue(u32 bucket);	/* the middle of a -P bucket, ns */
 unsigned long long lat_aged(void);	/* requests aged out of LAT_REQS */
 void lat_clear(void);	/* a new interval */
 
+/* stats/failstat.c: failed completions (a C carrying an error), by
+ * errno, the first FAIL_LIST sectors of each in completion order */
+struct fail_errno { u32 err; u64 n; u64 sector[FAIL_LIST]; };
+struct failstat {
+	u64 n, other;		/* every failure; those past FAIL_ERRNOS */
+	u32 nerr;
+	struct fail_errno e[FAIL_ERRNOS];
+};
+extern struct failstat fails;
+u32 rec_errno(const struct rec *r);	/* a C's errno, positive; 0: none */
+void fail_note(const struct rec *r);	/* a C: counted when it failed */
+/* stats/snoopstat.c: biosnoop's requests, Q (owner, queue time) and D
+ * (issue time, size, direction) to C; one struct snoop_io a completion */
+struct snoop_io {
+	u64 done, que, lat, sector;	/* ns; que: D - Q (0 with no Q seen) */
+	u32 dev, bytes, pid, err;
+	u8 w, owned;		/* owned: its Q was seen (pid is the submitter's) */
+	char pattern;		/* -P: 'S' sequential, 'R' random, '?' first */
+};
+void snoop_event(const struct rec *r, void (*fn)(const struct snoop_io *io));
+unsigned long long snoop_aged(void);	/* requests aged out of SNOOP_REQS */
+extern unsigned long long snoop_nodev;	/* -P: disks past SNOOP_DEVS */
+
 #endif
