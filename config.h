@@ -336,6 +336,15 @@
 #define SNOOP_OUT_BUF 8192
 #endif
 
+/* bitesize: process names with a histogram of their own (a name past
+ * them is counted and said); biopattern: disks counted per interval */
+#ifndef BITE_NAMES
+#define BITE_NAMES 64
+#endif
+#ifndef PAT_DEVS
+#define PAT_DEVS 32
+#endif
+
 /* Failed completions (biosnoop's and biolatency's closing line): the
  * errnos told apart, and the sectors listed for each before "..." (all
  * are counted; failures of an errno past FAIL_ERRNOS count as "other"). */

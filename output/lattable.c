@@ -29,7 +29,8 @@ static void stars(struct obuf *o, u64 val, u64 vmax, u32 width)
 		ob_puts(o, i < n ? "*" : " ");
 }
 
-static void log2_hist(struct obuf *o, const u64 *v, const char *label)
+/* BCC's print_log2_hist: nothing when every slot is empty */
+void log2_hist(struct obuf *o, const u64 *v, const char *label)
 {
 	int i, imax = -1;
 	u64 vmax = 0;

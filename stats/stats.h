@@ -303,4 +303,20 @@ void snoop_event(const struct rec *r, void (*fn)(const struct snoop_io *io));
 unsigned long long snoop_aged(void);	/* requests aged out of SNOOP_REQS */
 extern unsigned long long snoop_nodev;	/* -P: disks past SNOOP_DEVS */
 
+/* stats/iopattern.c: bitesize's issue sizes (log2 of KiB, slots as
+ * biolatency's) per process name, and biopattern's per-disk counts of
+ * sequential and random completions (per interval: pat_clear) */
+struct bite_hist { char name[16]; u64 slot[LAT_SLOTS]; };
+struct pat_dev { u32 dev; u64 last, bytes, seq, rnd; };
+struct iopattern {
+	u32 nbite, npat;
+	unsigned long long bite_lost, pat_lost;	/* no room: BITE_NAMES, PAT_DEVS */
+	struct bite_hist bite[BITE_NAMES];
+	struct pat_dev pat[PAT_DEVS];
+};
+extern struct iopattern iop;
+void bite_issue(const char *name, u32 bytes);	/* a D */
+void pat_complete(u32 dev, u64 sector, u32 bytes);	/* a C */
+void pat_clear(void);	/* a new interval: every disk starts afresh */
+
 #endif
