@@ -1,6 +1,6 @@
 /* output/biopattern.c: driver: biopattern: each disk's share of random and sequential I/O per interval, live or from a trace */
 //applet: biopattern biopattern biopattern_main
-//sources: capture/merge.c stats/iopattern.c output/iolines.c
+//sources: @trace capture/merge.c stats/iopattern.c output/iolines.c
 //readme: BCC's biopattern, without BPF | biopattern.8
 /* biopattern: per interval, a line per disk that completed I/O: the
  * share of random and sequential completions, their count and KiB (the

@@ -1,6 +1,6 @@
 /* output/bitesize.c: driver: bitesize: issue sizes per process name as log2 histograms, live or from a trace */
 //applet: bitesize bitesize bitesize_main
-//sources: capture/merge.c stats/iopattern.c output/lattable.c output/iolines.c
+//sources: @trace capture/merge.c match/procs.c stats/iopattern.c output/lattable.c output/iolines.c
 //readme: BCC's bitesize, without BPF | bitesize.8
 /* bitesize: a histogram of request sizes (KiB) per process name, counted
  * at issue (D), printed when the run ends (the counting:

@@ -1,6 +1,6 @@
 /* output/snoop.c: driver: biosnoop: a line per completed I/O, live or from a trace */
 //applet: biosnoop snoop snoop_main
-//sources: capture/merge.c match/inflight.c stats/snoopstat.c stats/failstat.c output/iolines.c
+//sources: @trace capture/merge.c match/inflight.c match/procs.c stats/snoopstat.c stats/failstat.c output/iolines.c
 //readme: BCC's biosnoop, without BPF; slow or failed I/O only, errnos | biosnoop.8
 /* snoop: biosnoop's lines from block traces (the matching:
  * stats/snoopstat.c).  Live (-t DEV, or every whole disk) through iomon
