@@ -240,6 +240,7 @@ int snoop_main(int argc, char **argv)
 	} else if ((c = run_live()) < 0)
 		return 1;
 	fail_line(&S.out);
+	ob_flush(&S.out);	/* the lines before what went wrong is said */
 	if (snoop_aged() || snoop_nodev)
 		warn_msg("%llu requests aged out of SNOOP_REQS %d; %llu completions on disks past SNOOP_DEVS %d had no pattern",
 			 snoop_aged(), SNOOP_REQS, snoop_nodev, SNOOP_DEVS);
