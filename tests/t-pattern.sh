@@ -81,3 +81,11 @@ if live_ok "pattern live"; then
 	check "bitesize live: dd's 300 4 KiB writes in its 4 -> 7 slot (${n:-none})" test "${n:-0}" -ge 300
 	losetup -d "$PL"; rm -f "$PI"
 fi
+
+# Damaged input: a message naming the input and the byte offset, exit 1
+{ head -c 1000 "$FIX/ext4/nullb0.blktrace.0"; printf 'not a record, not a record, not a record, not one'; } >"$OUT/bad.bin"
+for a in bitesize biopattern; do
+	"$IOMON" $a -i - <"$OUT/bad.bin" >/dev/null 2>"$OUT/bad.err"; rc=$?
+	check "$a, damaged input: exit 1 ($rc), the input and byte offset named" \
+		sh -c "test $rc = 1 && grep -q '^$a: (stdin): .* at byte [0-9]' '$OUT/bad.err'"
+done

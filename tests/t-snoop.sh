@@ -143,3 +143,9 @@ if live_ok "snoop live"; then
 	check "snoop live: the writer named (dd)" grep -qE "^[0-9.]+ +dd +[0-9]+ +$SN +W" "$OUT/sl.txt"
 	losetup -d "$SL"; rm -f "$SI"
 fi
+
+# Damaged input: a message naming the input and the byte offset, exit 1
+{ head -c 1000 "$FIX/ext4/nullb0.blktrace.0"; printf 'not a record, not a record, not a record, not one'; } >"$OUT/bad.bin"
+"$IOMON" snoop -i - <"$OUT/bad.bin" >/dev/null 2>"$OUT/bad.err"; rc=$?
+check "snoop, damaged input: exit 1 ($rc), the input and byte offset named" \
+	sh -c "test $rc = 1 && grep -q '^snoop: (stdin): .* at byte [0-9]' '$OUT/bad.err'"
