@@ -322,6 +322,43 @@
 #define LAT_OUT_BUF 8192
 #endif
 
+/* ---- snoop (biosnoop) ---- */
+
+/* Requests in flight from queue (Q) or issue (D) to completion (aged
+ * out, oldest of a few, when full), and the disks whose last completed
+ * sector -P remembers (a disk past them shows '?', counted). */
+#ifndef SNOOP_REQS
+#define SNOOP_REQS 4096
+#endif
+#ifndef SNOOP_HASH
+#define SNOOP_HASH 1024
+#endif
+#ifndef SNOOP_DEVS
+#define SNOOP_DEVS 32
+#endif
+#ifndef SNOOP_OUT_BUF
+#define SNOOP_OUT_BUF 8192
+#endif
+
+/* bitesize: process names with a histogram of their own (a name past
+ * them is counted and said); biopattern: disks counted per interval */
+#ifndef BITE_NAMES
+#define BITE_NAMES 64
+#endif
+#ifndef PAT_DEVS
+#define PAT_DEVS 32
+#endif
+
+/* Failed completions (biosnoop's and biolatency's closing line): the
+ * errnos told apart, and the sectors listed for each before "..." (all
+ * are counted; failures of an errno past FAIL_ERRNOS count as "other"). */
+#ifndef FAIL_ERRNOS
+#define FAIL_ERRNOS 8
+#endif
+#ifndef FAIL_LIST
+#define FAIL_LIST 8
+#endif
+
 /* Hash sizes (buckets or open-addressing slots).  Which bucket a key lands
  * in is never output; these only trade memory for chain length. */
 #ifndef PROC_HASH

@@ -1,7 +1,7 @@
 /* output/lat.c: driver: biolatency: I/O latency as log2 histograms, live or from a trace */
 //applet: biolatency lat lat_main
 //sources: capture/input.c capture/merge.c capture/window.c match/inflight.c stats/latstat.c
-//sources: output/lattable.c
+//sources: stats/failstat.c output/lattable.c output/iolines.c
 //readme: BCC's biolatency, without BPF; percentiles (-P) | biolatency.8
 /* lat: biolatency's histograms from block traces (the counting:
  * stats/latstat.c, the tables: output/lattable.c).  Live (-t DEV, or every
@@ -65,7 +65,7 @@ static int want_dev(u32 dev)
 		return 1;
 	if (L.filt_known)
 		return dev == L.filt_dev;
-	lat_disk_name(dev, L.replay, name, sizeof(name));
+	blk_disk_name(dev, L.replay, name, sizeof(name));
 	if (strcmp(name, L.disk))
 		return 0;
 	L.filt_dev = dev;
@@ -216,6 +216,7 @@ int lat_main(int argc, char **argv)
 		c = replay(L.in);
 	} else if ((c = run_live()) < 0)
 		return 1;
+	fail_line(&L.out);	/* after the last table: what failed, if any did */
 	if (lat_aged() || lats.lost)
 		warn_msg("%llu requests aged out of LAT_REQS %d; %llu latencies found no room (LAT_HISTS %d, LAT_PSERIES %d)",
 			 lat_aged(), LAT_REQS, lats.lost, LAT_HISTS, LAT_PSERIES);

@@ -19,21 +19,6 @@ static void flags_name(u32 f, char *out, size_t len)
 	sfmt(out + n, len - n, "%s", op[LAT_OP(f)]);
 }
 
-/* a disk's name: in a replay, the files' name for their first device,
- * else (and for a stream) major,minor; live, its /dev name */
-void lat_disk_name(u32 dev, const char *replay, char *out, size_t len)
-{
-	static u32 first, seen;
-
-	if (replay && strcmp(replay, "-") && (!seen || dev == first)) {	/* the files' name: the first device's; a stream has none */
-		seen = 1, first = dev;
-		sfmt(out, len, "%s", replay);
-	} else if (replay)
-		sfmt(out, len, "%u,%u", DEV_MAJOR(dev), DEV_MINOR(dev));
-	else if (sys_devname(dev, out, len))
-		sfmt(out, len, "%u,%u", DEV_MAJOR(dev), DEV_MINOR(dev));
-}
-
 static void stars(struct obuf *o, u64 val, u64 vmax, u32 width)
 {
 	u32 n = vmax ? (u32)(width * val / vmax) : 0, i;
@@ -44,7 +29,8 @@ static void stars(struct obuf *o, u64 val, u64 vmax, u32 width)
 		ob_puts(o, i < n ? "*" : " ");
 }
 
-static void log2_hist(struct obuf *o, const u64 *v, const char *label)
+/* BCC's print_log2_hist: nothing when every slot is empty */
+void log2_hist(struct obuf *o, const u64 *v, const char *label)
 {
 	int i, imax = -1;
 	u64 vmax = 0;
@@ -99,7 +85,7 @@ static void percentiles(struct obuf *o, const char *replay)
 	for (i = 0; i < lats.npser; i++) {
 		char name[32];
 
-		lat_disk_name(lats.ps[i].dev, replay, name, sizeof(name));
+		blk_disk_name(lats.ps[i].dev, replay, name, sizeof(name));
 		ob_printf(o, "%-12s %-3s %10llu", name, (const char *[]){ "R", "W", "F", "D" }[lats.ps[i].op & 3], (unsigned long long)lats.ps[i].n);
 		for (k = 0; k < 4; k++) {
 			/* nearest rank: the ceil(p n)-th smallest */
@@ -126,8 +112,8 @@ static int by_key(const void *ctx, u16 a, u16 b)
 	(void)ctx;
 	if (!lats.disks)
 		return lats.hist[a].key > lats.hist[b].key;
-	lat_disk_name(lats.hist[a].key, replay_of, x, sizeof(x));
-	lat_disk_name(lats.hist[b].key, replay_of, y, sizeof(y));
+	blk_disk_name(lats.hist[a].key, replay_of, x, sizeof(x));
+	blk_disk_name(lats.hist[b].key, replay_of, y, sizeof(y));
 	return strcmp(x, y) > 0;
 }
 
@@ -156,7 +142,7 @@ void lat_tables(struct obuf *o, s64 wall, int ts, int ext, const char *replay)
 
 		if (lats.disks || lats.flags) {
 			if (lats.disks)
-				lat_disk_name(lats.hist[idx[i]].key, replay, name, sizeof(name));
+				blk_disk_name(lats.hist[idx[i]].key, replay, name, sizeof(name));
 			else
 				flags_name(lats.hist[idx[i]].key, name, sizeof(name));
 			ob_printf(o, "\n%s = %s\n", lats.disks ? "disk" : "flags", name);

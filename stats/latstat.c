@@ -152,6 +152,7 @@ void lat_event(const struct rec *r)
 		if ((q = ift_find(&lreqs, r->dev, r->sector, 0)))
 			ift_del(&lreqs, q);
 	} else if (op == TA_COMPLETE) {
+		fail_note(r);
 		if ((q = ift_find(&lreqs, r->dev, r->sector, 0))) {
 			account(r->dev, q->flags, r->time > q->t ? r->time - q->t : 0);
 			ift_del(&lreqs, q);

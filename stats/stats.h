@@ -312,4 +312,43 @@ u64 lat_pvalue(u32 bucket);	/* the middle of a -P bucket, ns */
 unsigned long long lat_aged(void);	/* requests aged out of LAT_REQS */
 void lat_clear(void);	/* a new interval */
 
+/* stats/failstat.c: failed completions (a C carrying an error), by
+ * errno, the first FAIL_LIST sectors of each in completion order */
+struct fail_errno { u32 err; u64 n; u64 sector[FAIL_LIST]; };
+struct failstat {
+	u64 n, other;		/* every failure; those past FAIL_ERRNOS */
+	u32 nerr;
+	struct fail_errno e[FAIL_ERRNOS];
+};
+extern struct failstat fails;
+u32 rec_errno(const struct rec *r);	/* a C's errno, positive; 0: none */
+void fail_note(const struct rec *r);	/* a C: counted when it failed */
+/* stats/snoopstat.c: biosnoop's requests, Q (owner, queue time) and D
+ * (issue time, size, direction) to C; one struct snoop_io a completion */
+struct snoop_io {
+	u64 done, que, lat, sector;	/* ns; que: D - Q (0 with no Q seen) */
+	u32 dev, bytes, pid, err;
+	u8 w, owned;		/* owned: its Q was seen (pid is the submitter's) */
+	char pattern;		/* -P: 'S' sequential, 'R' random, '?' first */
+};
+void snoop_event(const struct rec *r, void (*fn)(const struct snoop_io *io));
+unsigned long long snoop_aged(void);	/* requests aged out of SNOOP_REQS */
+extern unsigned long long snoop_nodev;	/* -P: disks past SNOOP_DEVS */
+
+/* stats/iopattern.c: bitesize's issue sizes (log2 of KiB, slots as
+ * biolatency's) per process name, and biopattern's per-disk counts of
+ * sequential and random completions (per interval: pat_clear) */
+struct bite_hist { char name[16]; u64 slot[LAT_SLOTS]; };
+struct pat_dev { u32 dev; u64 last, bytes, seq, rnd; };
+struct iopattern {
+	u32 nbite, npat;
+	unsigned long long bite_lost, pat_lost;	/* no room: BITE_NAMES, PAT_DEVS */
+	struct bite_hist bite[BITE_NAMES];
+	struct pat_dev pat[PAT_DEVS];
+};
+extern struct iopattern iop;
+void bite_issue(const char *name, u32 bytes);	/* a D */
+void pat_complete(u32 dev, u64 sector, u32 bytes);	/* a C */
+void pat_clear(void);	/* a new interval: every disk starts afresh */
+
 #endif

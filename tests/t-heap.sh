@@ -67,6 +67,11 @@ else
 	heap_none "monitor -i replay" "$FIX/mq-randrw" $N monitor -I 1 -h - -i nullb0
 	heap_none "top replay" "$FIX/mq-randrw" $N top -C -i nullb0 1
 	heap_none "top stream" "$E" "$S" top -C -i - 3600
+	heap_none "lat replay -P -D" "$FIX/mq-randrw" $N lat -P -D -i nullb0
+	heap_none "snoop replay -Q -P" "$FIX/mq-randrw" $N snoop -Q -P -i nullb0
+	heap_none "snoop stream --slower" "$E" "$S" snoop --slower 0.1 -i -
+	heap_none "bitesize replay" "$E" $N bitesize -i nullb0
+	heap_none "biopattern stream" "$E" "$S" biopattern -i - 1
 	heap_none "trace --help" "$E" $N trace --help
 	heap_none "trace no device" "$E" $N trace -d /nonexistent -w 1
 	heap_none "btrace --help" "$E" $N btrace --help

@@ -16,7 +16,14 @@
              time as a raw stream's records can be: the 6th's D before
              its Q (Q2D negative), the 11th's G before the -I interval
              that its Q started (an interval "ending" before it began):
-             btt's unsigned differences near 2^64 ns"""
+             btt's unsigned differences near 2^64 ns
+  failing    biosnoop's facts: PROCESS notes (600 dd, 601 kworker/0:1H),
+             then 30 requests i = 0..29 (Q, D, C; odd ones writes, pid 600
+             even, 601 odd), 4 KiB at sector 100000 + 8i below 10 (each
+             where the last ended), 300000 + 64i after; Q at 1 ms * (i + 1),
+             D 20 + i us later, C 250 i + 5 us after D; failed: EIO when i
+             is a multiple of 3, ENOSPC i = 10, ETIMEDOUT i = 20, errno 200
+             i = 29 (the error field as the kernel stores it: -errno)"""
 import struct, sys
 
 TC = lambda bit: 1 << (bit + 16)
@@ -25,13 +32,13 @@ DEV = (8 << 20) | 0
 out, seq, t = [], 0, 1000
 
 
-def rec(sector, action, pid, pdu=b"", at=None, sq=None, dev=DEV):
+def rec(sector, action, pid, pdu=b"", at=None, sq=None, dev=DEV, err=0):
     global seq, t
     if sq is None:      # a record given its own number leaves no gap behind
         seq += 1
     t += 1000
     out.append(struct.pack("<IIQQIIIIIHH", 0x65617407, seq if sq is None else sq, t if at is None else at,
-                           sector, 4096, action, pid, dev, 0, 0, len(pdu)) + pdu)
+                           sector, 4096, action, pid, dev, 0, -err & 0xffff, len(pdu)) + pdu)
 
 
 if sys.argv[1] == "leaks":
@@ -68,6 +75,19 @@ elif sys.argv[1] == "backwards":
         rec(8 * i, W | QUEUE | 12, 500, at=b + 2000)
         rec(8 * i, W | ISSUE | 7, 500, at=b - 10000 if i == 5 else b + 3000)
         rec(8 * i, W | COMPLETE | 8, 500, at=b + 50000)
+elif sys.argv[1] == "failing":
+    NOTE, FS = TC(10), TC(8)
+    rec(0, NOTE, 600, b"dd".ljust(16, b"\0"), at=500)
+    rec(0, NOTE, 601, b"kworker/0:1H".ljust(16, b"\0"), at=600)
+    ev = []
+    for i in range(30):
+        s, d = 100000 + 8 * i if i < 10 else 300000 + 64 * i, FS | (WRITE if i % 2 else TC(0))
+        q = 1000000 * (i + 1)
+        e = 5 if i % 3 == 0 else 28 if i == 10 else 110 if i == 20 else 200 if i == 29 else 0
+        ev += [(q, s, d | QUEUE | 1, 600 + i % 2, 0), (q + 20000 + 1000 * i, s, d | ISSUE | 7, 600 + i % 2, 0),
+               (q + 20000 + 1000 * i + 250000 * i + 5000, s, d | COMPLETE | 8, 600 + i % 2, e)]
+    for at, s, a, pid, e in sorted(ev):
+        rec(s, a, pid, at=at, err=e)
 else:
     sys.exit(__doc__)
 sys.stdout.buffer.write(b"".join(out))

@@ -1,0 +1,194 @@
+/* output/biopattern.c: driver: biopattern: each disk's share of random and sequential I/O per interval, live or from a trace */
+//applet: biopattern biopattern biopattern_main
+//sources: @trace capture/merge.c stats/iopattern.c output/iolines.c
+//readme: BCC's biopattern, without BPF | biopattern.8
+/* biopattern: per interval, a line per disk that completed I/O: the
+ * share of random and sequential completions, their count and KiB (the
+ * counting: stats/iopattern.c).  Live intervals on the monotonic clock;
+ * a replay's in trace time.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "output/output.h"
+
+USAGE(biopattern,
+"usage: iomon biopattern [-d DISK] [-t DEV]... [-i NAME] [interval [count]]\n"
+"\n"
+"Each disk's random and sequential block I/O, as biopattern prints it.\n"
+"\n"
+" -d DISK       only DISK (its name, as sda)\n"
+" -t DEV        trace DEV (repeatable); default: every whole disk, as top\n"
+" -i NAME       replay NAME.blktrace.N files (or - for a stream) in trace time\n"
+" interval      seconds between outputs (default: one at the end)\n"
+" count         outputs before it stops\n")
+
+static struct {
+	int interval, count, done;
+	const char *disk, *replay;
+	char *devs[CAP_DEVS];
+	int ndevs;
+	u64 start, next;
+	char outbuf[LAT_OUT_BUF];
+	struct obuf out;
+} P;
+static volatile sig_atomic_t pat_stop;
+static s64 wall0;
+
+static int by_dev(const void *ctx, u16 a, u16 b)
+{
+	(void)ctx;
+	return iop.pat[a].dev > iop.pat[b].dev;
+}
+
+static void lines(s64 wall)
+{
+	static u16 idx[PAT_DEVS];
+	struct tm tm;
+	char hms[16], name[48];
+	u32 i;
+
+	if (!local_tm(wall, &tm))
+		memset(&tm, 0, sizeof(tm));
+	*fmt_hms(hms, &tm) = 0;
+	for (i = 0; i < iop.npat; i++)
+		idx[i] = (u16)i;
+	isort16(idx, iop.npat, by_dev, NULL);
+	for (i = 0; i < iop.npat; i++) {
+		const struct pat_dev *p = &iop.pat[idx[i]];
+		u64 n = p->rnd + p->seq, pct, rem;
+
+		blk_disk_name(p->dev, P.replay, name, sizeof(name));
+		if (!n || (P.disk && strcmp(name, P.disk)))
+			continue;
+		/* Python's round(): to the nearest, a half to the even */
+		pct = p->rnd * 100 / n, rem = p->rnd * 100 % n;
+		if (2 * rem > n || (2 * rem == n && (pct & 1)))
+			pct++;
+		ob_printf(&P.out, "%-9s %-7s %5llu %5llu %8llu %10llu\n", hms, name, (unsigned long long)pct,
+			  (unsigned long long)(100 - pct), (unsigned long long)n, (unsigned long long)(p->bytes / 1024));
+	}
+	ob_flush(&P.out);
+	pat_clear();
+}
+
+/* an output ends: -1 when count is reached */
+static int output_due(s64 wall)
+{
+	lines(wall);
+	if (P.count && !--P.count) {
+		P.done = pat_stop = 1;
+		return -1;
+	}
+	return 0;
+}
+
+static void pat_record(const struct rec *r)
+{
+	u32 a = ACT32(r);
+
+	if (P.done)
+		return;
+	if (a == TN_TIMESTAMP && r->pdu_len == 8) {
+		wall0 = ne32_load(r->pdu, r->swapped);
+		return;
+	}
+	if (REC_IS_NOTE(r) || (a & TC(TC_NOTIFY)))
+		return;
+	if (P.replay && P.interval) {	/* trace time */
+		if (!P.start)
+			P.start = r->time, P.next = r->time + (u64)P.interval * 1000000000u;
+		for (; r->time >= P.next; P.next += (u64)P.interval * 1000000000u)
+			if (output_due(wall0 + (s64)((P.next - P.start) / 1000000000u)))
+				return;
+	}
+	if ((a & 0xffff) == TA_COMPLETE)
+		pat_complete(r->dev, r->sector, r->bytes);
+}
+
+static u8 patbuf[STREAM_BUF];
+static struct src LS;
+static u64 live_next;
+static unsigned long long live_bad;
+
+static void live_one(void *ctx, const struct rec *r)
+{
+	(void)ctx;
+	pat_record(r);
+}
+
+static void live_round(void)
+{
+	runs_take(&LS, live_one, NULL, &live_bad);
+	if (P.interval && cap_interval_due(&live_next, (u32)P.interval) && !P.done && output_due(wall_sec()))
+		kill(getpid(), SIGTERM);	/* the capture stops cleanly on it */
+}
+
+static int live_push(const void *p, size_t n)
+{
+	return src_feed(&LS, p, n, live_round);
+}
+
+static int run(void)
+{
+	struct cap_cfg c;
+	int rc;
+
+	if (P.replay) {
+		rc = replay_any(P.replay, patbuf, pat_record, &pat_stop);
+		if (!P.done)
+			lines(wall0 + (P.interval && P.start ? (s64)((P.next - P.start) / 1000000000u) : 0));
+		return rc;
+	}
+	if (cap_live_devices(&c, P.devs, P.ndevs, "-t"))
+		return -1;
+	src_init_push(&LS, patbuf, STREAM_BUF);
+	rc = cap_run_plain(&c, live_push, live_round);
+	if (live_bad)
+		warn_msg("%llu bytes of the capture were not whole records; skipped", live_bad);
+	if (!P.done)
+		lines(wall_sec());
+	return rc || live_bad;
+}
+
+int biopattern_main(int argc, char **argv)
+{
+	static const struct lopt lo[] = { { "disk", 1, 0, 'd' }, { NULL, 0, 0, 0 } };
+	int c;
+
+	while ((c = opt_get(argc, argv, "d:t:i:", lo)) != -1) {
+		if (c == 'd')
+			P.disk = opt_arg;
+		else if (c == 'i')
+			P.replay = opt_arg;
+		else if (c == 't' && P.ndevs < CAP_DEVS)
+			P.devs[P.ndevs++] = opt_arg;
+		else {
+			if (c == 't')
+				warn_msg("more than %d devices (CAP_DEVS)", CAP_DEVS);
+			else
+				usage_put(2, U_biopattern);
+			return 1;
+		}
+	}
+	if (opt_ind < argc && (P.interval = atoi(argv[opt_ind++])) <= 0) {
+		warn_msg("interval must be above 0");
+		return 1;
+	}
+	if (opt_ind < argc)
+		P.count = atoi(argv[opt_ind++]);
+	if (opt_ind < argc) {
+		usage_put(2, U_biopattern);
+		return 1;
+	}
+	ob_init(&P.out, 1, "stdout", P.outbuf, sizeof(P.outbuf));
+	ob_printf(&P.out, "%-9s %-7s %5s %5s %8s %10s\n", "TIME", "DISK", "%RND", "%SEQ", "COUNT", "KBYTES");
+	ob_flush(&P.out);
+	if ((c = run()) < 0)
+		return 1;
+	if (iop.pat_lost)
+		warn_msg("%llu completions on disks past PAT_DEVS %d not counted", iop.pat_lost, PAT_DEVS);
+	return ob_close(&P.out) || c ? 1 : 0;
+}

@@ -1,0 +1,128 @@
+/* output/bitesize.c: driver: bitesize: issue sizes per process name as log2 histograms, live or from a trace */
+//applet: bitesize bitesize bitesize_main
+//sources: @trace capture/merge.c match/procs.c stats/iopattern.c output/lattable.c output/iolines.c
+//readme: BCC's bitesize, without BPF | bitesize.8
+/* bitesize: a histogram of request sizes (KiB) per process name, counted
+ * at issue (D), printed when the run ends (the counting:
+ * stats/iopattern.c, the table: output/lattable.c's).
+ */
+#include <signal.h>
+#include <string.h>
+#include "output/output.h"
+
+USAGE(bitesize,
+"usage: iomon bitesize [-t DEV]... [-i NAME]\n"
+"\n"
+"Block I/O sizes per process name as bitesize's log2 histograms (Kbytes),\n"
+"counted at issue, printed at the end (Ctrl-C, or a replay's end).\n"
+"\n"
+" -t DEV        trace DEV (repeatable); default: every whole disk, as top\n"
+" -i NAME       replay NAME.blktrace.N files (or - for a stream)\n")
+
+static struct {
+	const char *replay;
+	char *devs[CAP_DEVS];
+	int ndevs;
+	char outbuf[LAT_OUT_BUF];
+	struct obuf out;
+} B;
+static volatile sig_atomic_t bite_stop;
+
+static void bite_record(const struct rec *r)
+{
+	u32 a = ACT32(r);
+	const char *n;
+	char comm[16];
+
+	if (a == TN_PROCESS) {
+		proc_add(r->pid, r->pdu, r->pdu_len);
+		return;
+	}
+	if (REC_IS_NOTE(r) || (a & TC(TC_NOTIFY)) || (a & 0xffff) != TA_ISSUE)
+		return;
+	if (!(n = proc_name(r->pid)) && (B.replay || sys_comm(r->pid, comm)))
+		n = "?";
+	bite_issue(n ? n : comm, r->bytes);
+}
+
+static int by_name(const void *ctx, u16 a, u16 b)
+{
+	(void)ctx;
+	return strcmp(iop.bite[a].name, iop.bite[b].name) > 0;
+}
+
+static void tables(void)
+{
+	static u16 idx[BITE_NAMES];
+	u32 i;
+
+	for (i = 0; i < iop.nbite; i++)
+		idx[i] = (u16)i;
+	isort16(idx, iop.nbite, by_name, NULL);
+	for (i = 0; i < iop.nbite; i++) {
+		ob_printf(&B.out, "\nProcess Name = %s\n", iop.bite[idx[i]].name);
+		log2_hist(&B.out, iop.bite[idx[i]].slot, "Kbytes");
+	}
+}
+
+static u8 bitebuf[STREAM_BUF];
+static struct src LS;
+static unsigned long long live_bad;
+
+static void live_one(void *ctx, const struct rec *r)
+{
+	(void)ctx;
+	bite_record(r);
+}
+
+static void live_round(void)
+{
+	runs_take(&LS, live_one, NULL, &live_bad);
+}
+
+static int live_push(const void *p, size_t n)
+{
+	return src_feed(&LS, p, n, live_round);
+}
+
+int bitesize_main(int argc, char **argv)
+{
+	struct cap_cfg c;
+	int rc;
+
+	while ((rc = opt_get(argc, argv, "t:i:", NULL)) != -1) {
+		if (rc == 'i')
+			B.replay = opt_arg;
+		else if (rc == 't' && B.ndevs < CAP_DEVS)
+			B.devs[B.ndevs++] = opt_arg;
+		else {
+			if (rc == 't')
+				warn_msg("more than %d devices (CAP_DEVS)", CAP_DEVS);
+			else
+				usage_put(2, U_bitesize);
+			return 1;
+		}
+	}
+	if (opt_ind < argc) {
+		usage_put(2, U_bitesize);
+		return 1;
+	}
+	ob_init(&B.out, 1, "stdout", B.outbuf, sizeof(B.outbuf));
+	ob_puts(&B.out, "Tracing block I/O... Hit Ctrl-C to end.\n");
+	if (B.replay)
+		rc = replay_any(B.replay, bitebuf, bite_record, &bite_stop);
+	else {
+		if (cap_live_devices(&c, B.devs, B.ndevs, "-t"))
+			return 1;
+		src_init_push(&LS, bitebuf, STREAM_BUF);
+		ob_flush(&B.out);
+		rc = cap_run_plain(&c, live_push, live_round);
+		if (live_bad)
+			warn_msg("%llu bytes of the capture were not whole records; skipped", live_bad);
+		rc = rc || live_bad;
+	}
+	tables();
+	if (iop.bite_lost)
+		warn_msg("%llu issues of processes past BITE_NAMES %d not counted", iop.bite_lost, BITE_NAMES);
+	return ob_close(&B.out) || rc ? 1 : 0;
+}

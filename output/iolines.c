@@ -1,0 +1,63 @@
+/* output/iolines.c: output: what biolatency and biosnoop print alike: a disk's name, an errno's, the failed-I/O closing line */
+#include <string.h>
+#include "output/output.h"
+
+/* a disk's name: in a replay, the files' name for their first device,
+ * else (and for a stream) major,minor; live, its /dev name */
+void blk_disk_name(u32 dev, const char *replay, char *out, size_t len)
+{
+	static u32 first, seen;
+
+	if (replay && strcmp(replay, "-") && (!seen || dev == first)) {	/* the files' name: the first device's; a stream has none */
+		seen = 1, first = dev;
+		sfmt(out, len, "%s", replay);
+	} else if (replay)
+		sfmt(out, len, "%u,%u", DEV_MAJOR(dev), DEV_MINOR(dev));
+	else if (sys_devname(dev, out, len))
+		sfmt(out, len, "%u,%u", DEV_MAJOR(dev), DEV_MINOR(dev));
+}
+
+/* the errnos a block request's status becomes (the kernel's
+ * blk_status_to_errno), Linux's numbers on every architecture iomon
+ * builds for; another shows as its number */
+static const struct { u8 n; char name[13]; } errnos[] = {
+	{ 1, "EPERM" }, { 5, "EIO" }, { 6, "ENXIO" }, { 11, "EAGAIN" }, { 12, "ENOMEM" },
+	{ 16, "EBUSY" }, { 19, "ENODEV" }, { 22, "EINVAL" }, { 28, "ENOSPC" }, { 52, "EBADE" },
+	{ 61, "ENODATA" }, { 62, "ETIME" }, { 67, "ENOLINK" }, { 75, "EOVERFLOW" }, { 84, "EILSEQ" },
+	{ 95, "EOPNOTSUPP" }, { 109, "ETOOMANYREFS" }, { 110, "ETIMEDOUT" }, { 121, "EREMOTEIO" },
+};
+
+const char *errno_name(u32 e, char buf[12])
+{
+	u32 i;
+
+	for (i = 0; i < sizeof(errnos) / sizeof(errnos[0]); i++)
+		if (errnos[i].n == e)
+			return errnos[i].name;
+	sfmt(buf, 12, "%u", e);
+	return buf;
+}
+
+/* "N I/Os failed (EIO: sectors S S ...; ENOSPC: sectors S)": at most
+ * FAIL_LIST sectors an errno, then "..." when it has more */
+void fail_line(struct obuf *o)
+{
+	u32 i, k;
+	char b[12];
+
+	if (!fails.n)
+		return;
+	ob_printf(o, "%llu I/O%s failed (", (unsigned long long)fails.n, fails.n == 1 ? "" : "s");
+	for (i = 0; i < fails.nerr; i++) {
+		const struct fail_errno *f = &fails.e[i];
+
+		ob_printf(o, "%s%s: sector%s", i ? "; " : "", errno_name(f->err, b), f->n == 1 ? "" : "s");
+		for (k = 0; k < f->n && k < FAIL_LIST; k++)
+			ob_printf(o, " %llu", (unsigned long long)f->sector[k]);
+		if (f->n > FAIL_LIST)
+			ob_puts(o, " ...");
+	}
+	if (fails.other)
+		ob_printf(o, "%sother errnos: %llu", fails.nerr ? "; " : "", (unsigned long long)fails.other);
+	ob_puts(o, ")\n");
+}

@@ -1,0 +1,126 @@
+/* stats/snoopstat.c: stats: biosnoop's requests: owner and queue time from Q, size and issue time from D, one line's facts at C */
+/* A request belongs to the process whose bio made it (its Q), as
+ * biosnoop's owner is the task on CPU when the request was accounted; its
+ * size is the issue's (D), its latency issue to completion, its queue
+ * time queue to issue.  Merged bios join the request they merged into (a
+ * front merge moves the request to the bio's sector); a request made with
+ * no Q of its own (what a split leaves) belongs to its G's process, its
+ * queue time from there.  A completion with no issue seen makes no line,
+ * as biosnoop sees none; one with neither Q nor G has no owner ('?', pid
+ * 0, QUE 0, as biosnoop shows one).  -P's
+ * pattern is biosnoop's: sequential when the request starts where the
+ * disk's last completed one ended.
+ */
+#include "stats/stats.h"
+
+struct sreq {
+	struct ift_hdr h;	/* h.born: queued, or issued with no Q */
+	u64 q, d;
+	u32 pid, bytes;
+	u8 w, owned, issued;
+};
+IFT_POOL(sreqs, struct sreq, SNOOP_REQS, SNOOP_HASH, IFT_AGE_NEAR);
+
+static struct { u32 dev; u64 next; } last[SNOOP_DEVS];
+static u32 nlast;
+unsigned long long snoop_nodev;
+
+unsigned long long snoop_aged(void)
+{
+	return sreqs.aged;
+}
+
+static char pattern_of(u32 dev, u64 sector, u32 bytes)
+{
+	u32 i;
+	char p = 'R';
+
+	for (i = 0; i < nlast && last[i].dev != dev; i++)
+		;
+	if (i == nlast) {
+		if (nlast == SNOOP_DEVS) {
+			snoop_nodev++;
+			return '?';
+		}
+		last[nlast++].dev = dev;
+		p = '?';
+	} else if (last[i].next == sector)
+		p = 'S';
+	last[i].next = sector + bytes / 512;
+	return p;
+}
+
+static void front_merge(const struct rec *r)
+{
+	struct sreq *old = ift_find(&sreqs, r->dev, r->sector + (r->bytes >> 9), 0), keep, *q;
+
+	if (!old)
+		return;
+	keep = *old;
+	/* a taken sector: the request there takes the owner and queue time */
+	if (ift_move(&sreqs, old, r->dev, r->sector) && (q = ift_find(&sreqs, r->dev, r->sector, 0))) {
+		q->q = keep.q, q->pid = keep.pid, q->owned = keep.owned;
+		q->d = keep.d, q->issued = keep.issued;
+	}
+}
+
+static void complete(struct sreq *q, const struct rec *r, void (*fn)(const struct snoop_io *io))
+{
+	struct snoop_io io = {
+		.done = r->time, .sector = r->sector, .dev = r->dev, .bytes = q->bytes,
+		.pid = q->owned ? q->pid : 0, .err = rec_errno(r), .w = q->w, .owned = q->owned,
+	};
+
+	io.lat = r->time > q->d ? r->time - q->d : 0;
+	io.que = q->owned && q->d > q->q ? q->d - q->q : 0;
+	io.pattern = pattern_of(r->dev, r->sector, q->bytes);
+	fn(&io);
+}
+
+void snoop_event(const struct rec *r, void (*fn)(const struct snoop_io *io))
+{
+	u32 a = ACT32(r);
+	struct sreq *q;
+
+	switch (a & 0xffff) {
+	case TA_QUEUE:
+		if ((q = ift_get(&sreqs, r->dev, r->sector, 0, r->time))) {
+			q->q = r->time;
+			q->pid = r->pid;
+			q->owned = 1;
+			q->issued = 0;
+		}
+		break;
+	case TA_GETRQ:	/* a request with no Q of its own (a split's rest): its G's */
+		if (!ift_find(&sreqs, r->dev, r->sector, 0) && (q = ift_put(&sreqs, r->dev, r->sector, 0, r->time))) {
+			q->q = r->time;
+			q->pid = r->pid;
+			q->owned = 1;
+		}
+		break;
+	case TA_BACKMERGE:	/* the bio joined a request: its own entry ends */
+		if ((q = ift_find(&sreqs, r->dev, r->sector, 0)))
+			ift_del(&sreqs, q);
+		break;
+	case TA_FRONTMERGE:
+		front_merge(r);
+		break;
+	case TA_ISSUE:	/* a requeued request's new issue replaces the old */
+		if ((q = ift_get(&sreqs, r->dev, r->sector, 0, r->time))) {
+			q->d = r->time;
+			q->bytes = r->bytes;
+			/* biosnoop's T: W for a write; a discard or a flush is R */
+			q->w = (a & TC(TC_WRITE)) && !(a & TC(TC_DISCARD));
+			q->issued = 1;
+		}
+		break;
+	case TA_COMPLETE:
+		fail_note(r);
+		if ((q = ift_find(&sreqs, r->dev, r->sector, 0))) {
+			if (q->issued)
+				complete(q, r, fn);
+			ift_del(&sreqs, q);
+		}
+		break;
+	}
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""snoopref.py: biosnoop's latency columns against Debian btt's per-I/O files.
+
+  snoopref.py SNOOP D2C [Q2D]
+
+SNOOP: `iomon snoop [-Q]` output of a trace; D2C, Q2D: btt's `-l` and `-z`
+files of the same trace (a line per request, per Q for Q2D: the time of
+its C or D in seconds, and the latency in seconds, to the microsecond).
+
+LAT: every request btt lists has a snoop line completed at the same time
+(both to the microsecond, after one offset between the two clocks' zeros)
+whose LAT(ms) is btt's D2C rounded to two places; btt lists no request
+without a Q (a split's rest, a flush) and leaves out some others (a
+sector written again), so snoop's other lines are counted and printed,
+not compared.  QUE (-Q): the sorted QUE(ms) of the lines matched equal
+btt's sorted Q2D values (for traces where each
+request has one Q: btt writes a D2C and a Q2D per merged bio, the same
+D2C each time, so with merges only LAT is compared).
+
+btt's value is rounded to the microsecond, so where it lies exactly on a
+rounding boundary (x.xx5 ms) either neighbour is right.
+"""
+import sys
+
+
+def allowed(sec):
+    us = round(float(sec) * 1e6)        # btt's microseconds, exact
+    lo, hi = (us - 0.5) / 1000, (us + 0.5) / 1000    # ms the true value lies in
+    return {"%.2f" % lo, "%.2f" % hi, "%.2f" % (us / 1000)}
+
+
+def lines(path):
+    with open(path) as f:
+        head = f.readline().split()
+        rows = [l.split() for l in f if l.strip() and "failed (" not in l]
+    return [dict(zip(head, r)) for r in rows]
+
+
+def us_of(t):
+    s, _, f = t.partition(".")
+    return int(s) * 1000000 + int((f + "000000")[:6])
+
+
+def main():
+    snoop = lines(sys.argv[1])
+    btt = [l.split() for l in open(sys.argv[2]) if l.strip()]
+    nbtt = len(btt)
+    # btt writes a request's D2C once for each of its bios (each Q merged
+    # into it): one request a (completion time, D2C)
+    btt = [b for k, b in enumerate(btt) if k == 0 or b != btt[k - 1]]
+    merged = nbtt - len(btt)
+    st = [us_of(l["TIME(s)"]) for l in snoop]
+    bt = [us_of(b[0]) for b in btt]
+    by_t = {}
+    for i, t in enumerate(st):
+        by_t.setdefault(t, []).append(i)
+
+    def near(t):
+        return [i for d in (0, -1, 1, -2, 2) for i in by_t.get(t + d, [])]
+
+    # the offset between the clocks' zeros: the one most of btt's first
+    # completions agree on
+    cands = {bt[k] - st[j] for k in range(min(20, len(bt))) for j in range(min(20, len(st)))}
+    off = max(cands, key=lambda o: sum(1 for t in bt[:200] if near(t - o))) if cands else 0
+    used, bad = set(), 0
+    for b, t in zip(btt, bt):
+        ok = [i for i in near(t - off) if i not in used and snoop[i]["LAT(ms)"] in allowed(b[1])]
+        if not ok:
+            print("btt's request completed at %s s (D2C %s s): no snoop line with that LAT near %s" %
+                  (b[0], b[1], [snoop[i]["LAT(ms)"] for i in near(t - off)]))
+            bad += 1
+            if bad > 5:
+                break
+            continue
+        used.add(ok[0])
+    print("%d of btt's %d requests (%d lines) found with equal LAT; snoop's %d other lines (btt lists no D2C for them): %s" %
+          (len(used), len(btt), nbtt, len(snoop) - len(used),
+           " ".join(sorted({snoop[i]["COMM"] for i in range(len(snoop)) if i not in used}))))
+    if len(sys.argv) > 3 and merged:
+        print("QUE not compared: btt's Q2D has a line per merged bio")
+    elif len(sys.argv) > 3:
+        q = sorted((l["QUE(ms)"] for i, l in enumerate(snoop) if i in used), key=float)
+        w = sorted((l.split()[1] for l in open(sys.argv[3]) if l.strip()), key=float)
+        if len(q) != len(w):
+            print("%d QUE values for btt's requests, btt has %d Q2D values" % (len(q), len(w)))
+            bad += 1
+        for g, b in zip(q, w):
+            if g not in allowed(b):
+                print("QUE %s against btt's Q2D %s s (sorted)" % (g, b))
+                bad += 1
+                if bad > 10:
+                    break
+        if not bad:
+            print("%d QUE values equal btt's Q2D" % len(q))
+    return 1 if bad else 0
+
+
+sys.exit(main())
