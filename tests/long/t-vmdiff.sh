@@ -10,6 +10,8 @@
 # to become a fixture.  Part of make check-long (VM=1).
 SEED=${SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
 echo "seed $SEED (SEED=$SEED make check-long ONLY=t-vmdiff replays these workloads)"
+# same, but two empty outputs are the same too (a capture with no requests)
+same0() { if [ ! -s "$2" ] && [ ! -s "$3" ]; then pass "$1 (both empty)"; else same "$@"; fi; }
 if vm_ok "differential harness" && have_oracle "t-vmdiff.sh: Debian's blkparse, btt and blkiomon" &&
    need "t-vmdiff.sh: Debian's btt" btt && need "t-vmdiff.sh: Debian's blkiomon" blkiomon &&
    need "t-vmdiff.sh: dmsetup (dm stacks in the guest)" dmsetup; then
@@ -33,11 +35,11 @@ if vm_ok "differential harness" && have_oracle "t-vmdiff.sh: Debian's blkparse, 
 			ins=""; for d in $devs; do ins="$ins -i $d"; done
 			( cd "$w" && blkparse $ins ) >"$OUT/bp" 2>&1
 			( cd "$w" && "$IOMON" parse $ins ) >"$OUT/ip" 2>&1
-			same "seed $SEED $n ($what): blkparse text ($(grep -c ' C ' "$OUT/bp") completions)" "$OUT/ip" "$OUT/bp"
+			same0 "seed $SEED $n ($what): blkparse text ($(grep -c ' C ' "$OUT/bp") completions)" "$OUT/ip" "$OUT/bp"
 			for o in -s "-f %D_%2c_%8s_%5T.%9t_%5p_%2a_%3d_%S+%n_(%d)_[%e]\n"; do
 				( cd "$w" && blkparse $ins $o ) >"$OUT/bp" 2>&1
 				( cd "$w" && "$IOMON" parse $ins $o ) >"$OUT/ip" 2>&1
-				same "seed $SEED $n ($what): blkparse ${o%% *}" "$OUT/ip" "$OUT/bp"
+				same0 "seed $SEED $n ($what): blkparse ${o%% *}" "$OUT/ip" "$OUT/bp"
 			done
 			# -t: the same but for the documented difference (tdiff.py)
 			for o in -t "-q -s -t"; do
@@ -53,7 +55,7 @@ if vm_ok "differential harness" && have_oracle "t-vmdiff.sh: Debian's blkparse, 
 				cat "$w/$devs".blktrace.* >"$OUT/stream"
 				blkparse -i - <"$OUT/stream" >"$OUT/bp" 2>&1
 				"$IOMON" parse -i - <"$OUT/stream" >"$OUT/ip" 2>&1
-				same "seed $SEED $n ($what): blkparse -i - (a stream)" "$OUT/ip" "$OUT/bp"
+				same0 "seed $SEED $n ($what): blkparse -i - (a stream)" "$OUT/ip" "$OUT/bp"
 			else
 				skip "seed $SEED $n ($what): blkparse -i - (a stream)" "two devices' late records: blkparse merges both devices' at the end, iomon prints the second's in place (issue 29, open)"
 			fi
@@ -74,6 +76,30 @@ if vm_ok "differential harness" && have_oracle "t-vmdiff.sh: Debian's blkparse, 
 					same_empty "seed $SEED $n ($what): btt's $f, empty as btt's" "$OUT/it/$f"
 				fi
 			done
+			# failed I/O (dm-flakey while down): biosnoop --errors lists each
+			# of blkparse's C lines that carry an error, by sector; its
+			# closing line counts them (issue 30)
+			( cd "$w" && blkparse $ins ) | awk '$6 == "C" && $NF ~ /^\[[1-9][0-9]*\]$/ { print $8 }' | sort -n >"$OUT/ce.bp"
+			"$IOMON" snoop --errors -i - <"$OUT/dump" >"$OUT/sn" 2>&1
+			awk 'NR > 1 && $NF != "-" && $6 ~ /^[0-9]+$/ { print $6 }' "$OUT/sn" | sort -n >"$OUT/ce.sn"
+			nf=$(wc -l <"$OUT/ce.bp")
+			check "seed $SEED $n ($what): biosnoop --errors lists blkparse's $nf failed completions by sector" cmp "$OUT/ce.sn" "$OUT/ce.bp"
+			if [ "$nf" -gt 0 ]; then
+				check "seed $SEED $n ($what): biosnoop's closing line counts $nf failed" grep -q "^$nf I/Os failed (" "$OUT/sn"
+			else
+				check "seed $SEED $n ($what): no closing line when nothing failed" sh -c "! grep -q 'I/Os failed' '$OUT/sn'"
+			fi
+			# dm-delay: every request on the dm device waits the delay, so
+			# biolatency -Q's p50 there is at least it
+			ms=$(sed -n 's/.*delay (\/dev\/nullb0 0 \([0-9]*\)).*/\1/p' "$w/what")
+			if [ -n "$ms" ]; then
+				"$IOMON" lat -Q -P -i - <"$OUT/dump" >"$OUT/lat" 2>&1
+				# dm-0: the device nullb0's remaps come from, or the only one
+				dm=$( (cd "$w" && blkparse $ins) | sed -n 's/.* A .*<- (\([0-9]*,[0-9]*\)).*/\1/p' | head -1)
+				p50=$(awk -v dm="$dm" '$2 ~ /^[RW]$/ && (dm == "" || $1 == dm) { printf "%s ", $4 }' "$OUT/lat")
+				check "seed $SEED $n ($what): biolatency -Q p50 on dm-0 (${p50}us) at least the ${ms} ms delay" \
+					awk -v p="$p50" -v m="$ms" 'BEGIN { k = split(p, a, " "); if (!k) exit 1; for (i = 1; i <= k; i++) if (a[i] < m * 1000) exit 1 }'
+			fi
 			# blkiomon: its intervals run on the wall clock, so the dump is
 			# sent at once and the reader ends once one interval is
 			# printed (paced.py, as t-monitor); time lines and the
