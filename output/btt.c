@@ -255,7 +255,7 @@ COLD int btt_main(int argc, char **argv)
 	A.t0 = mono_ms();
 	A.next = A.t0 + (u64)A.every * 1000;
 	ob_init(&A.text, 1, "(stdout)", btt_out, sizeof(btt_out));
-	rc = in_run(&(struct input){ A.in, A.nin, &cfg, record, live_round, NULL });
+	rc = in_run(&(struct input){ A.in, A.nin, &cfg, record, live_round, NULL, NULL });
 	drain();
 	if (!A.nin)
 		interval_text();	/* live: the last one, cut short */
