@@ -192,6 +192,10 @@ int in_run(const struct input *in);
 int in_trace(const struct input *in);
 int in_arrive(const struct input *in);
 int in_kind(const char *name);	/* 0 a dump, 1 a trace's name, 2 stdin */
+/* a trace's name (NAME[.blktrace.N], a folder in it moved to *dir, as
+ * blkparse does) opened into MERGE_BLKPARSE's merge as tag; its NAME, or
+ * NULL (said) */
+char *in_open_name(char *name, u16 tag, const char **dir, void (*added)(const char *path));
 /* in_stream: blkparse's own stream (parse, btrace), by name ("-": stdin)
  * or, NULL, live from cap: read in batches of wc.batch (notes and each
  * record as read to wc's note and seen), each batch to batch(n, live)

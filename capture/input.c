@@ -71,9 +71,7 @@ static int read_dump(int from_stdin)
 
 /* blkparse moves a folder given in the name into its input folder (POSIX
  * dirname/basename), and keeps it for the names after; "./x" is left */
-static const char *in_dir;
-
-static char *split_dir(char *name)
+static char *split_dir(char *name, const char **dir)
 {
 	char *base = strrchr(name, '/'), *end;
 
@@ -83,30 +81,37 @@ static char *split_dir(char *name)
 	while (end > name && end[-1] == '/')
 		end--;
 	if (end == name) {
-		in_dir = "/";
+		*dir = "/";
 		return base + 1;
 	}
 	if (end - name == 1 && name[0] == '.')
 		return name;
 	*end = 0;
-	in_dir = name;
+	*dir = name;
 	return base + 1;
 }
+
+COLD char *in_open_name(char *name, u16 tag, const char **dir, void (*added)(const char *path))
+{
+	char *b = str_find(name, ".blktrace.");
+
+	if (b)
+		*b = 0;
+	name = split_dir(name, dir);
+	return merge_files(*dir, name, tag, STREAMS_MAX, "STREAMS_MAX", STREAM_BUF, 1, added) ? name : NULL;
+}
+
+static const char *in_dir;
 
 static COLD int read_traces(void)
 {
 	struct merge_in *m;
-	char *name, *b;
 	int i;
 
 	merge_begin(MERGE_BLKPARSE, BATCH_DEFAULT, I->rec, &in_stop);
-	for (i = 0; i < I->n; i++) {
-		if ((b = str_find(name = I->names[i], ".blktrace.")))
-			*b = 0;
-		name = split_dir(name);
-		if (!merge_files(in_dir, name, (u16)i, STREAMS_MAX, "STREAMS_MAX", STREAM_BUF, 1, NULL))
+	for (i = 0; i < I->n; i++)
+		if (!in_open_name(I->names[i], (u16)i, &in_dir, NULL))
 			return 1;
-	}
 	if ((m = merge_head()))
 		genesis = m->head.time;
 	for (; (m = merge_head()); merge_pop())

@@ -34,44 +34,12 @@ __attribute__((noreturn)) static void parse_fatal(const char *why)
  * (capture/merge.c, MERGE_BLKPARSE): each file is read ahead in batches
  * (-b, 512) and notes act when read. ---- */
 
-/* blkparse moves a folder given in the -i name into its input folder
- * (POSIX dirname/basename); "./x" has dirname "." and is left alone. */
-static char *split_dir(char *name)
-{
-	char *base = strrchr(name, '/'), *end;
-
-	if (!base || !base[1])
-		return name;
-	end = base;
-	while (end > name && end[-1] == '/')
-		end--;
-	if (end == name) {
-		P.input_dir = "/";
-		return base + 1;
-	}
-	if (end - name == 1 && name[0] == '.')
-		return name;
-	*end = 0;
-	P.input_dir = name;
-	return base + 1;
-}
-
 COLD static void file_added(const char *path)
 {
 	char line[PATH_LEN + 32];
 
 	sfmt(line, sizeof(line), "Input file %s added\n", path);
 	notice(line);
-}
-
-COLD static int open_device_files(struct devinfo *d, u16 di)
-{
-	char *b = str_find(d->name, ".blktrace.");
-
-	if (b)
-		*b = 0;
-	d->name = split_dir(d->name);
-	return merge_files(P.input_dir, d->name, di, STREAMS_MAX, "STREAMS_MAX", STREAM_BUF, 1, file_added) ? 0 : -1;
 }
 
 int bp_files(void)
@@ -81,7 +49,7 @@ int bp_files(void)
 
 	merge_begin(MERGE_BLKPARSE, P.batch_n, handle_note, &stop_now);
 	for (i = 0; i < P.ndevs; i++)
-		if (open_device_files(&P.devs[i], (u16)i))
+		if (!(P.devs[i].name = in_open_name(P.devs[i].name, (u16)i, &P.input_dir, file_added)))
 			return -1;
 	if ((m = merge_head()))
 		P.genesis = m->head.time;
