@@ -565,20 +565,3 @@ int cap_run_plain(struct cap_cfg *c, int (*sink)(const void *, size_t), void (*r
 	c->round = round ? to_plain_round : NULL;
 	return cap_run(c);
 }
-
-/* monitor -t and top: the devices; with a port, trace -l's clients
- * (monitor -l) */
-int trace_devices(char **devs, int n, u32 port, u32 mask, int (*sink)(const void *, size_t), void (*round)(void))
-{
-	struct cap_cfg c;
-	int i;
-
-	cap_defaults(&c);
-	c.listen = port != 0;
-	c.port = port;
-	for (i = 0; i < n; i++)
-		if (cap_add_device(devs[i]))
-			return 1;
-	c.mask = mask;
-	return cap_run_plain(&c, sink, round);
-}

@@ -148,8 +148,6 @@ int merge_end(void);		/* closes the inputs; 1 if one was damaged */
 u8 *merge_mem(u32 i);		/* input i's buffer (STREAM_BUF), for a stream read without a merge */
 u32 merge_files(const char *dir, const char *name, u16 tag, u32 max, const char *lim, u32 cap,
 		 int skip_empty, void (*added)(const char *path));
-int merge_replay(const char *name, void (*fn)(const struct rec *), volatile sig_atomic_t *stop);
-int replay_any(const char *name, u8 *buf, void (*fn)(const struct rec *), volatile sig_atomic_t *stop);	/* or "-": stdin */
 
 /* capture/window.c: a stream of every CPU's records merged by time in a
  * bounded window, blkparse's way: fill a batch, sort it, hold the late */
@@ -174,8 +172,12 @@ void window_release(void (*fn)(struct rec *r));	/* the held, stably ordered */
  * in_run: blkparse -d's order and times (btt, plot): one dump, one "-"
  * (a dump or a raw stream), or trace names; times from blkparse's
  * genesis, notes as read with the kernel's.
- * in_trace: the kernel's (top, biolatency): one name (its files merged
- * by time) or "-" read as it comes; live, each round's CPUs merged. */
+ * in_trace: the kernel's (top, biolatency, monitor): names (their files
+ * all merged by time) or "-" read as it comes; live, each round's CPUs
+ * merged.  in_arrive: so, but live records as they arrive, not merged
+ * (monitor).  due (or NULL): the driver's clock: "-" is read with due()'s
+ * deadline (on the monotonic clock; 0: none now) looked at before each
+ * read that would wait, round() called once it has passed. */
 struct input {
 	char *const *names;
 	int n;
@@ -183,11 +185,29 @@ struct input {
 	void (*rec)(const struct rec *r);
 	void (*round)(void);
 	volatile sig_atomic_t *stop;
+	u64 (*due)(void);
 };
 #define IN_NAMES (DEVS_MAX < MERGE_INPUTS ? DEVS_MAX : MERGE_INPUTS)
 int in_run(const struct input *in);
 int in_trace(const struct input *in);
+int in_arrive(const struct input *in);
 int in_kind(const char *name);	/* 0 a dump, 1 a trace's name, 2 stdin */
+/* a trace's name (NAME[.blktrace.N], a folder in it moved to *dir, as
+ * blkparse does) opened into MERGE_BLKPARSE's merge as tag; its NAME, or
+ * NULL (said) */
+char *in_open_name(char *name, u16 tag, const char **dir, void (*added)(const char *path));
+/* in_stream: blkparse's own stream (parse, btrace), by name ("-": stdin)
+ * or, NULL, live from cap: read in batches of wc.batch (notes and each
+ * record as read to wc's note and seen), each batch to batch(n, live)
+ * in window_rec (times as read; live: 1 a pipe, 2 pushed by a capture)
+ * to sort and print (-1 ends the stream), until *wc.stop; the records
+ * held (window_hold) to held at the end.  -1: no such file (said). */
+struct in_stream {
+	struct window_cfg wc;
+	int (*batch)(u32 n, int live);
+	void (*held)(struct rec *r);
+};
+int in_stream(const struct in_stream *st, const char *name, struct cap_cfg *cap);
 
 /* capture/runs.c: live records as a round left them in a pushed source:
  * all whole records in s, cut into per-CPU runs and merged by time into
@@ -280,8 +300,6 @@ int cap_interval_due(u64 *next, u32 secs);	/* a live table's interval has ended 
 u32 cap_ndev(void);
 int cap_run(const struct cap_cfg *c);	/* 0 on success; prints the summary */
 /* cap_run with its records as one stream to sink, round (or NULL) after
- * each round of reads.  trace_devices: monitor -t's and top's devices (or
- * with a port, trace -l's clients) so. */
+ * each round of reads. */
 int cap_run_plain(struct cap_cfg *c, int (*sink)(const void *, size_t), void (*round)(void));
-int trace_devices(char **devs, int n, u32 port, u32 mask, int (*sink)(const void *, size_t), void (*round)(void));
 #endif

@@ -13,9 +13,14 @@
  * record (in->rec) and, live, a call after each round (in->round).
  * top and biolatency take the kernel's (in_trace): a trace by name
  * merged by time as replayed (MERGE_TIME), a stream as it comes, a
- * live round's CPUs merged (capture/runs.c).
+ * live round's CPUs merged (capture/runs.c); monitor takes them as
+ * they arrive (in_arrive), and on stdin its deadlines are looked at
+ * between reads.  parse and btrace (in_stream) get a stream's batches,
+ * read by the same code, and sort, check and print them themselves.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -66,9 +71,7 @@ static int read_dump(int from_stdin)
 
 /* blkparse moves a folder given in the name into its input folder (POSIX
  * dirname/basename), and keeps it for the names after; "./x" is left */
-static const char *in_dir;
-
-static char *split_dir(char *name)
+static char *split_dir(char *name, const char **dir)
 {
 	char *base = strrchr(name, '/'), *end;
 
@@ -78,30 +81,37 @@ static char *split_dir(char *name)
 	while (end > name && end[-1] == '/')
 		end--;
 	if (end == name) {
-		in_dir = "/";
+		*dir = "/";
 		return base + 1;
 	}
 	if (end - name == 1 && name[0] == '.')
 		return name;
 	*end = 0;
-	in_dir = name;
+	*dir = name;
 	return base + 1;
 }
+
+COLD char *in_open_name(char *name, u16 tag, const char **dir, void (*added)(const char *path))
+{
+	char *b = str_find(name, ".blktrace.");
+
+	if (b)
+		*b = 0;
+	name = split_dir(name, dir);
+	return merge_files(*dir, name, tag, STREAMS_MAX, "STREAMS_MAX", STREAM_BUF, 1, added) ? name : NULL;
+}
+
+static const char *in_dir;
 
 static COLD int read_traces(void)
 {
 	struct merge_in *m;
-	char *name, *b;
 	int i;
 
 	merge_begin(MERGE_BLKPARSE, BATCH_DEFAULT, I->rec, &in_stop);
-	for (i = 0; i < I->n; i++) {
-		if ((b = str_find(name = I->names[i], ".blktrace.")))
-			*b = 0;
-		name = split_dir(name);
-		if (!merge_files(in_dir, name, (u16)i, STREAMS_MAX, "STREAMS_MAX", STREAM_BUF, 1, NULL))
+	for (i = 0; i < I->n; i++)
+		if (!in_open_name(I->names[i], (u16)i, &in_dir, NULL))
 			return 1;
-	}
 	if ((m = merge_head()))
 		genesis = m->head.time;
 	for (; (m = merge_head()); merge_pop())
@@ -113,7 +123,6 @@ static COLD int read_traces(void)
 /* ---- a raw stream, blkparse's window ---- */
 
 static struct src PS;
-static u32 batch_n = BATCH_DEFAULT;
 /* devices in the order read, and each one's CPUs' last sequence + 1 */
 static u32 devs[DEVS_MAX], ndevs;
 static u64 last_seq[DEVS_MAX][CPUS_MAX];
@@ -162,18 +171,14 @@ static void emit_held(struct rec *r)
 	emit(r, 0);
 }
 
-/* One batch read, timed from genesis (the first batch's earliest record),
- * sorted and delivered.  0: nothing was waiting; 1: a batch went out;
- * -1: the stream ended. */
-static int batch(void)
+/* -d's batch: timed from genesis (the first batch's earliest record),
+ * sorted and delivered */
+static int blkd_batch(u32 n, int live)
 {
-	struct window_cfg wc = { batch_n, I->rec, seen, &in_stop };
-	int gen = !genesis, end = 0;
-	u32 n = window_fill(&PS, &wc, &end), i;
+	u32 i;
 
-	if (!n)
-		return end ? -1 : 0;
-	if (gen) {
+	(void)live;
+	if (!genesis) {
 		genesis = ~(u64)0;
 		for (i = 0; i < n; i++)
 			if (window_rec[i].time < genesis)
@@ -184,7 +189,32 @@ static int batch(void)
 	window_sort(n);
 	for (i = 0; i < n; i++)
 		emit(&window_rec[window_order[i]], 1);
-	return end ? -1 : 1;
+	return 0;
+}
+
+static void note(const struct rec *r)
+{
+	I->rec(r);
+}
+
+static const struct in_stream blkd = { { BATCH_DEFAULT, note, seen, &in_stop }, blkd_batch, emit_held },
+	blkd_live = { { 100000, note, seen, &in_stop }, blkd_batch, emit_held };
+
+/* ---- a stream in blkparse's batches: -d's above, or parse's own ---- */
+
+static const struct in_stream *S;
+static int s_live;
+
+/* One batch read and handed on.  0: nothing was waiting; 1: a batch went
+ * out; -1: the stream ended (or the driver ended it). */
+static int batch(void)
+{
+	int end = 0;
+	u32 n = window_fill(&PS, &S->wc, &end);
+
+	if (!n)
+		return end || *S->wc.stop ? -1 : 0;
+	return S->batch(n, s_live) < 0 || end ? -1 : 1;
 }
 
 /* bytes of the stream in: a batch goes out each time the buffer fills */
@@ -214,22 +244,30 @@ static int push(const void *p, size_t n)
 		b += room;
 		n -= room;
 	}
-	return 0;
+	return *S->wc.stop ? -1 : 0;
 }
 
-static COLD void push_begin(void)
+static COLD void push_begin(const struct in_stream *st)
 {
+	S = st;
+	s_live = 1;
 	src_init(&PS, -1, "(capture)", merge_mem(0), STREAM_BUF);
 	PS.eof = 0;
 	PS.push = 1;
 }
 
-/* the last batches, the held records; what ran out said */
-static COLD int push_end(int rc)
+/* the last batches, the held records */
+static COLD void drain(void)
 {
 	while (batch() > 0)
 		;
-	window_release(emit_held);
+	window_release(S->held);
+}
+
+/* what ran out said */
+static COLD int push_end(int rc)
+{
+	drain();
 	src_zero_report();
 	if (dev_dropped)
 		warn_msg("device table full: %llu events dropped (DEVS_MAX %d)", dev_dropped, DEVS_MAX);
@@ -273,7 +311,7 @@ static COLD int read_stdin(void)
 		I->rec(&r);
 		return read_dump(1);
 	}
-	push_begin();
+	push_begin(&blkd);
 	while (!push(peek, n) && (k = read(0, peek, sizeof(peek))) > 0)
 		n = (u32)k;
 	return push_end(0);
@@ -284,10 +322,15 @@ bad:
 
 /* after each round of reads from every CPU: what came, in batches (all
  * CPUs' records together keep the first batch's genesis the earliest) */
-static void live_round(void)
+static void pump(void)
 {
 	while (batch() > 0)
 		;
+}
+
+static void live_round(void)
+{
+	pump();
 	if (I->round)
 		I->round();
 }
@@ -295,10 +338,38 @@ static void live_round(void)
 /* blktrace -o - | blkparse -i - -d, as btrace runs it */
 static COLD int read_live(struct cap_cfg *c)
 {
-	batch_n = 100000;
-	push_begin();
+	push_begin(&blkd_live);
 	c->watch_stdout = 1;
 	return push_end(cap_run_plain(c, push, live_round));
+}
+
+/* blkparse's own (parse, btrace): a stream by name ("-": stdin), or
+ * NULL: live from cap, blktrace -o - | blkparse -i - */
+COLD int in_stream(const struct in_stream *st, const char *name, struct cap_cfg *cap)
+{
+	struct stat sb;
+	int fd = 0, rc = 0;
+
+	if (!name) {
+		push_begin(st);
+		s_live = 2;
+		cap->watch_stdout = 1;
+		rc = cap_run_plain(cap, push, pump);
+	} else {
+		if (strcmp(name, "-") && (fd = open(name, O_RDONLY | O_CLOEXEC)) < 0) {
+			err_sys(name);
+			return -1;
+		}
+		S = st;
+		s_live = fstat(fd, &sb) || !S_ISREG(sb.st_mode);
+		src_init(&PS, fd, fd ? name : "(stdin)", merge_mem(0), STREAM_BUF);
+		while (!*st->wc.stop && batch() >= 0)
+			;
+		if (fd)
+			close(fd);
+	}
+	drain();
+	return rc;
 }
 
 /* 0: a dump (a regular file), 1: a trace's name, 2: stdin */
@@ -326,7 +397,74 @@ COLD int in_run(const struct input *in)
 	return k == 3 ? read_live(in->cap) : k == 2 ? read_stdin() : k ? read_traces() : read_dump(0);
 }
 
-/* ---- the kernel's order and times (top, biolatency) ---- */
+/* ---- the kernel's order and times (top, biolatency, monitor) ---- */
+
+static volatile sig_atomic_t *stop;
+
+/* trace names, each NAME.blktrace.CPU files, all merged by time as one */
+static COLD int read_names(void)
+{
+	unsigned long long errors = src_errors;	/* a read error ends a file quietly */
+	int i, rc;
+
+	merge_begin(MERGE_TIME, 1, NULL, stop);
+	for (i = 0; i < I->n; i++)
+		if (!merge_files(NULL, I->names[i], 0, REPLAY_FILES, "REPLAY_FILES", STREAM_BUF / REPLAY_FILES, 0, NULL))
+			return 1;
+	while (!*stop && merge_first >= 0) {
+		I->rec(&merge_in[merge_first].head);
+		merge_pop();
+	}
+	rc = merge_end();
+	src_zero_report();
+	return rc || src_errors != errors;
+}
+
+/* a whole record (or an unfilled one) waits in s: reading it will not block */
+static int buffered(const struct src *s)
+{
+	struct rec r;
+	u32 have = s->len - s->pos;
+
+	return have >= REC_V7_LEN && (rec_decode(s->buf + s->pos, have, &r) > 0 || rec_unfilled(s->buf + s->pos));
+}
+
+/* "-" as it comes.  With the driver's clock (due), its deadline on the
+ * monotonic clock is looked at before each read that would wait: what
+ * arrived after it counts after round(), what arrived before it before;
+ * poll sleeps to it, rounded up to the millisecond. */
+static COLD int read_stdin_as_read(void)
+{
+	struct src s;
+	struct rec r;
+	int got;
+
+	src_init(&s, 0, "(stdin)", merge_mem(0), STREAM_BUF);
+	while (!*stop) {
+		u64 next, now, ms;
+		struct pollfd p = { 0, POLLIN, 0 };
+
+		if (I->due && !buffered(&s) && (next = I->due())) {
+			if ((now = mono_ns()) >= next) {
+				I->round();
+				continue;
+			}
+			ms = (next - now + 999999) / 1000000;
+			got = poll(&p, 1, ms > 86400000 ? 86400000 : (int)ms);
+			/* quiet until the deadline, or woken past it: the
+			 * deadline's round comes before this read's records */
+			if (!got || (got < 0 && errno == EINTR) || (got > 0 && mono_ns() >= next))
+				continue;
+		}
+		if ((got = src_record(&s, &r)) <= 0) {
+			src_zero_report();
+			return got < 0;
+		}
+		I->rec(&r);
+	}
+	src_zero_report();
+	return 0;
+}
 
 static struct src LS;
 static unsigned long long live_bad;	/* bytes that were no record */
@@ -337,35 +475,59 @@ static void live_one(void *ctx, const struct rec *r)
 	I->rec(r);
 }
 
-static void live_take(void)
+/* the round's records: merged by time (in_trace), or as they arrived
+ * (in_arrive) */
+static void (*take)(void);
+
+static void take_merged(void)
 {
 	runs_take(&LS, live_one, NULL, &live_bad);
 }
 
+static void take_arrived(void)
+{
+	struct rec r;
+
+	while (src_record(&LS, &r) > 0)
+		I->rec(&r);
+}
+
 static int live_push(const void *p, size_t n)
 {
-	return src_feed(&LS, p, n, live_take);
+	return src_feed(&LS, p, n, take);
 }
 
 /* the round's records, then the driver's clock: the capture calls back
  * every CAP_LIVE_MS with or without records */
 static void trace_round(void)
 {
-	live_take();
+	take();
 	if (I->round)
 		I->round();
 }
 
-COLD int in_trace(const struct input *in)
+static COLD int kernel(const struct input *in, void (*t)(void))
 {
 	int rc;
 
 	I = in;
+	stop = in->stop ? in->stop : &in_stop;
+	take = t;
 	if (in->n)
-		return replay_any(in->names[0], merge_mem(0), in->rec, in->stop ? in->stop : &in_stop);
+		return in->n > 1 || strcmp(in->names[0], "-") ? read_names() : read_stdin_as_read();
 	src_init_push(&LS, merge_mem(0), STREAM_BUF);
 	rc = cap_run_plain(in->cap, live_push, trace_round);
 	if (live_bad)
 		warn_msg("%llu bytes of the capture were not whole records; skipped", live_bad);
 	return rc || live_bad;
+}
+
+COLD int in_trace(const struct input *in)
+{
+	return kernel(in, take_merged);
+}
+
+COLD int in_arrive(const struct input *in)
+{
+	return kernel(in, take_arrived);
 }

@@ -56,10 +56,6 @@ void dump_trace(struct devinfo *d, struct cpuinfo *c, const struct rec *r, u64 t
 void bp_defaults(void);		/* P's defaults, before the options */
 int bp_start(void);		/* signals and outputs, after them; 0 or 1 */
 int bp_files(void);		/* P.devs' files merged by time */
-int bp_pipe(void);		/* P.pipe_name's stream */
-void bp_push_begin(void);	/* a stream fed by bp_push (btrace) */
-int bp_push(const void *p, size_t n);
-void bp_pump(void);
-int bp_live(struct cap_cfg *c, void (*then)(void));	/* capture or server -> parser */
+int bp_stream_run(struct cap_cfg *c);	/* P.pipe_name's stream, or c's capture or server */
 int bp_end(int rc);		/* last records, summaries; the exit status */
 #endif

@@ -1,4 +1,4 @@
-/* output/bploop.c: output: blkparse's loops: files merged by time, a stream in sorted batches, btrace's pushed stream; start and end */
+/* output/bploop.c: output: blkparse's loops: files merged by time, a stream's sorted batches (read by capture/input.c) printed; start and end */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -34,44 +34,12 @@ __attribute__((noreturn)) static void parse_fatal(const char *why)
  * (capture/merge.c, MERGE_BLKPARSE): each file is read ahead in batches
  * (-b, 512) and notes act when read. ---- */
 
-/* blkparse moves a folder given in the -i name into its input folder
- * (POSIX dirname/basename); "./x" has dirname "." and is left alone. */
-static char *split_dir(char *name)
-{
-	char *base = strrchr(name, '/'), *end;
-
-	if (!base || !base[1])
-		return name;
-	end = base;
-	while (end > name && end[-1] == '/')
-		end--;
-	if (end == name) {
-		P.input_dir = "/";
-		return base + 1;
-	}
-	if (end - name == 1 && name[0] == '.')
-		return name;
-	*end = 0;
-	P.input_dir = name;
-	return base + 1;
-}
-
 COLD static void file_added(const char *path)
 {
 	char line[PATH_LEN + 32];
 
 	sfmt(line, sizeof(line), "Input file %s added\n", path);
 	notice(line);
-}
-
-COLD static int open_device_files(struct devinfo *d, u16 di)
-{
-	char *b = str_find(d->name, ".blktrace.");
-
-	if (b)
-		*b = 0;
-	d->name = split_dir(d->name);
-	return merge_files(P.input_dir, d->name, di, STREAMS_MAX, "STREAMS_MAX", STREAM_BUF, 1, file_added) ? 0 : -1;
 }
 
 int bp_files(void)
@@ -81,7 +49,7 @@ int bp_files(void)
 
 	merge_begin(MERGE_BLKPARSE, P.batch_n, handle_note, &stop_now);
 	for (i = 0; i < P.ndevs; i++)
-		if (open_device_files(&P.devs[i], (u16)i))
+		if (!(P.devs[i].name = in_open_name(P.devs[i].name, (u16)i, &P.input_dir, file_added)))
 			return -1;
 	if ((m = merge_head()))
 		P.genesis = m->head.time;
@@ -201,12 +169,6 @@ static void pipe_wallclock(void)
 	}
 }
 
-/* The stream being parsed: an fd, or bytes pushed in by btrace's capture. */
-static struct src PS;
-static int ps_live;
-
-/* Read one batch and print it.  0: nothing was waiting (push mode, or a
- * live pipe that is empty); 1: a batch went out; -1: the stream ended. */
 /* Times made relative to genesis (the first batch's earliest record);
  * returns blkparse's "youngest", which ends the stream past -w's end. */
 static u64 batch_times(u32 n, int gen)
@@ -238,18 +200,13 @@ static void seen(const struct rec *r)
 	dev_get(r->dev);
 }
 
-/* Read one batch and print it.  0: nothing was waiting (push mode, or a
- * live pipe that is empty); 1: a batch went out; -1: the stream ended. */
-static int pipe_batch(void)
+/* One batch as read (input.c's window_rec), printed.  -1: the stream
+ * ends here (past -w's end, or a capture whose output failed). */
+static int pipe_batch(u32 n, int live)
 {
-	struct window_cfg wc = { P.batch_n, handle_note, seen, &stop_now };
-	int gen = !P.genesis, end = 0;
-	u32 n = window_fill(&PS, &wc, &end), i;
-	u64 youngest;
+	u64 youngest = batch_times(n, !P.genesis);
+	u32 i;
 
-	if (!n)
-		return end || stop_now ? -1 : 0;
-	youngest = batch_times(n, gen);
 	window_sort(n);
 	for (i = 0; i < n; i++) {
 		struct rec *r = &window_rec[window_order[i]];
@@ -271,9 +228,11 @@ static int pipe_batch(void)
 		emit(d, c, r);
 	}
 	/* Live input: show each batch now (blkparse line-buffers). */
-	if (ps_live && P.text)
+	if (live && P.text)
 		ob_flush(&P.out);
-	return end || youngest > P.sw_end ? -1 : 1;
+	if (live > 1 && P.text && P.out.failed)
+		stop_now = 1;	/* the capture stops */
+	return youngest > P.sw_end ? -1 : 0;
 }
 
 /* What blkparse held back, in its order, as its final pass does. */
@@ -287,105 +246,19 @@ static void emit_held(struct rec *r)
 		P.dev_overflow++;
 }
 
-static void pipe_finish(void)
+static struct in_stream bp_stream = { { 0, handle_note, seen, &stop_now }, pipe_batch, emit_held };
+
+/* P.pipe_name's stream, or (c) a live capture or trace -l's clients into
+ * the parser, as btrace pipes blktrace into blkparse */
+COLD int bp_stream_run(struct cap_cfg *c)
 {
-	window_release(emit_held);
-}
-
-int bp_pipe(void)
-{
-	int fd = strcmp(P.pipe_name, "-") ? open(P.pipe_name, O_RDONLY | O_CLOEXEC) : 0;
-	struct stat st;
-
-	if (fd < 0) {
-		err_sys(P.pipe_name);
-		return -1;
-	}
-	ps_live = fstat(fd, &st) || !S_ISREG(st.st_mode);
-	src_init(&PS, fd, strcmp(P.pipe_name, "-") ? P.pipe_name : "(stdin)", merge_mem(0), STREAM_BUF);
-	while (!stop_now && pipe_batch() >= 0)
-		;
-	pipe_finish();
-	if (fd > 0)
-		close(fd);
-	return 0;
-}
-
-/* btrace: the capture hands its records straight to the parser. */
-int bp_push(const void *p, size_t n)
-{
-	const u8 *b = p;
-
-	while (n) {
-		u32 room;
-
-		if (PS.pos && (PS.cap - PS.len < n || PS.len - PS.pos <= PS.pos)) {
-			memmove(PS.buf, PS.buf + PS.pos, PS.len - PS.pos);
-			PS.base += PS.pos;
-			PS.len -= PS.pos;
-			PS.pos = 0;
-		}
-		room = PS.cap - PS.len;
-		if (!room) {
-			if (pipe_batch() <= 0)
-				return -1;	/* no progress: cannot happen with whole records */
-			continue;
-		}
-		if (room > n)
-			room = (u32)n;
-		memcpy(PS.buf + PS.len, b, room);
-		PS.len += room;
-		b += room;
-		n -= room;
-	}
-	return P.text && P.out.failed ? -1 : 0;
-}
-
-/* After each round of reads from every CPU: print what has come.  Taking
- * all CPUs' records together keeps the first batch's start (genesis) the
- * earliest of them. */
-void bp_pump(void)
-{
-	while (pipe_batch() > 0)
-		;
-}
-
-/* For btrace: a stream fed by bp_push instead of an fd. */
-COLD void bp_push_begin(void)
-{
-	src_init(&PS, -1, "(capture)", merge_mem(0), STREAM_BUF);
-	PS.eof = 0;
-	PS.push = 1;
-	ps_live = 1;
-}
-
-static void (*live_then)(void);
-
-static void live_round(void)
-{
-	bp_pump();
-	if (live_then)
-		live_then();
-}
-
-/* A live capture (or trace -l's clients) into the parser, as btrace
- * pipes blktrace into blkparse; then after each round.  cap_run's status. */
-COLD int bp_live(struct cap_cfg *c, void (*then)(void))
-{
-	bp_push_begin();
-	live_then = then;
-	c->watch_stdout = 1;
-	return cap_run_plain(c, bp_push, live_round);
+	bp_stream.wc.batch = P.batch_n;
+	return in_stream(&bp_stream, c ? NULL : P.pipe_name, c);
 }
 
 /* The last records, the summaries, the exit status. */
 COLD int bp_end(int rc)
 {
-	if (PS.push) {
-		while (pipe_batch() > 0)
-			;
-		pipe_finish();
-	}
 	if (!rc && P.text) {
 		if (P.per_proc)
 			ppi_print_all(&P.out, P.sort_key);

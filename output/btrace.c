@@ -53,7 +53,7 @@ int btrace_main(int argc, char **argv)
 		return usage();
 	if ((rc = bp_start()))
 		return rc;
-	rc = bp_live(&cfg, NULL);
+	rc = bp_stream_run(&cfg);
 	r2 = bp_end(0);
 	return rc ? rc : r2;
 }

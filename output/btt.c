@@ -399,7 +399,7 @@ COLD int btt_main(int argc, char **argv)
 		return 1;
 	if (run_start())
 		return 1;
-	rc = in_run(&(struct input){ A.in, A.nin, &cfg, record, live_round, NULL });
+	rc = in_run(&(struct input){ A.in, A.nin, &cfg, record, live_round, NULL, NULL });
 	if (rc && !btt_ndevs)	/* nothing read (inputs of mixed kinds): no files */
 		return 1;
 	drain();

@@ -113,7 +113,7 @@ static void lat_record(const struct rec *r)
 
 static int replay(char *name)
 {
-	int rc = in_trace(&(struct input){ &name, 1, NULL, lat_record, NULL, &lat_stop });
+	int rc = in_trace(&(struct input){ &name, 1, NULL, lat_record, NULL, &lat_stop, NULL });
 
 	if (!L.done)
 		print_tables(wall0 + (L.interval && L.start ? (s64)((L.next - L.start) / 1000000000u) : 0));
@@ -145,7 +145,7 @@ static int run_live(void)
 	L.live = 1;
 	ob_puts(&L.out, "Tracing block device I/O... Hit Ctrl-C to end.\n");
 	ob_flush(&L.out);
-	rc = in_trace(&(struct input){ NULL, 0, &c, lat_record, live_round, NULL });
+	rc = in_trace(&(struct input){ NULL, 0, &c, lat_record, live_round, NULL, NULL });
 	if (!L.done)
 		print_tables(wall_sec());
 	return rc;

@@ -1,6 +1,6 @@
-/* output/monitor.c: driver: blkiomon: usage, options, outputs, stdin/live/file input, the interval clock */
+/* output/monitor.c: driver: blkiomon: usage, options, outputs, its records through capture/input.c, the interval clock */
 //applet: blkiomon monitor monitor_main
-//sources: @trace capture/merge.c match/dcpair.c match/inflight.c
+//sources: @trace capture/input.c capture/merge.c capture/window.c match/dcpair.c match/inflight.c
 //sources: output/export.c stats/exact.c stats/monstat.c
 //readme: blkiomon 0.3, repaired; live, replays, Prometheus and JSON | blkiomon.8
 /* monitor: blkiomon, per-device interval statistics of request sizes and
@@ -61,7 +61,7 @@ static struct mon {
 	s64 wall0;		/* trace clock: wall seconds at start */
 } M;
 
-static volatile int mon_stop;
+static volatile sig_atomic_t mon_stop;
 static void on_sig(int s) { (void)s; mon_stop = 1; }
 
 static struct mon_out O = { .msq = -1, .stop = &mon_stop };
@@ -134,139 +134,50 @@ static void record(const struct rec *r)
 		mon_account(&d, &c);
 }
 
-static u8 inbuf[STREAM_BUF];
-
-static int buffered_record(const struct src *s)
-{
-	struct rec r;
-	u32 have = s->len - s->pos;
-
-	return have >= REC_V7_LEN && (rec_decode(s->buf + s->pos, have, &r) > 0 || rec_unfilled(s->buf + s->pos));
-}
-
 /* blkiomon's intervals on a stream: a thread sleeps to start + k*I (the
  * clock read to the nanosecond as it starts, after the outputs and the
  * queue are open; the time line says start's second + k*I), while the
  * reader accounts each record as it arrives.  Here, in one thread: the
- * same deadlines (on the monotonic clock), looked at before each read of
- * the stream, so what arrived after a deadline counts in the next
- * interval and what arrived before it in this one; poll sleeps to the
- * deadline, rounded up to the millisecond. */
-static int run_stdin(void)
+ * same deadlines (on the monotonic clock), which capture/input.c looks
+ * at before each read of the stream, so what arrived after a deadline
+ * counts in the next interval and what arrived before it in this one. */
+static u64 due_next;
+static s64 due_stamp;
+
+static u64 stdin_due(void)
 {
-	struct src s;
-	u64 iv = (u64)M.interval * 1000000000u, next = mono_ns() + iv;
-	s64 stamp = wall_sec() + M.interval;
-	int rc = 0;
-
-	src_init(&s, 0, "(stdin)", inbuf, STREAM_BUF);
-	while (!mon_stop) {
-		struct rec r;
-		int got;
-
-		if (!M.trace_clock && !buffered_record(&s)) {
-			u64 now = mono_ns(), ms;
-			struct pollfd p = { 0, POLLIN, 0 };
-
-			if (now >= next) {
-				/* intervals that passed wholly while we were
-				 * stopped are empty: blkiomon prints nothing */
-				u64 k = (now - next) / iv + 1;
-
-				flush_interval(stamp);
-				next += k * iv;
-				stamp += (s64)k * M.interval;
-				continue;
-			}
-			/* driver data is passed on before waiting:
-			 * ziomon_zfcpdd books it by the time it arrives */
-			if (M.have_d)
-				ob_flush(&M.drv);
-			ms = (next - now + 999999) / 1000000;
-			got = poll(&p, 1, ms > 86400000 ? 86400000 : (int)ms);
-			/* quiet until the deadline, or woken past it: the
-			 * interval ends before this read's records count */
-			if (!got || (got < 0 && errno == EINTR) || (got > 0 && mono_ns() >= next))
-				continue;
-		}
-		got = src_record(&s, &r);
-		if (got < 0)
-			rc = 1;
-		if (got <= 0)
-			break;
-		record(&r);
-	}
-	/* blkiomon drops the last partial interval; we print it */
-	flush_interval(M.trace_clock ? M.wall0 + M.interval : wall_sec());
-	src_zero_report();
-	return rc;
+	if (M.trace_clock)
+		return 0;
+	/* driver data is passed on before waiting: ziomon_zfcpdd books it
+	 * by the time it arrives */
+	if (M.have_d)
+		ob_flush(&M.drv);
+	return due_next;
 }
 
-/* Live: iomon trace's backends hand records over as they are read. */
-static struct src LS;
+/* the deadline passed: intervals that passed wholly while we were
+ * stopped are empty, and blkiomon prints nothing for them */
+static void stdin_round(void)
+{
+	u64 iv = (u64)M.interval * 1000000000u, k = (mono_ns() - due_next) / iv + 1;
+
+	flush_interval(due_stamp);
+	due_next += k * iv;
+	due_stamp += (s64)k * M.interval;
+}
+
+/* Live: iomon trace's backends hand records over as they are read; the
+ * intervals by the wall clock. */
 static s64 live_next;
-
-static void live_drain(void)
-{
-	struct rec r;
-
-	while (src_record(&LS, &r) > 0)
-		record(&r);
-}
-
-static int live_push(const void *p, size_t n)
-{
-	return src_feed(&LS, p, n, live_drain);
-}
 
 static void live_round(void)
 {
-	s64 now;
+	s64 now = wall_sec();
 
-	live_drain();
-	now = wall_sec();
 	while (now >= live_next) {
 		flush_interval(live_next);
 		live_next += M.interval;
 	}
-}
-
-/* -t's devices, or with a port -l's clients */
-static int run_live(char **devs, int n, u32 port)
-{
-	int rc;
-
-	src_init_push(&LS, inbuf, STREAM_BUF);
-	live_next = wall_sec() + M.interval;
-	rc = trace_devices(devs, n, port, (1u << TC_ISSUE) | (1u << TC_COMPLETE) | (1u << TC_DRV_DATA),
-			   live_push, live_round);
-	live_round();
-	flush_interval(wall_sec());
-	return rc;
-}
-
-/* -i's names, each NAME.blktrace.N files, all merged by time as one
- * trace (as blkparse merges its -i's) */
-static const char *in_names[REPLAY_FILES];
-static int in_n;
-
-static int run_files(void)
-{
-	unsigned long long errors = src_errors;	/* a read error ends a file quietly */
-	int i, rc;
-
-	merge_begin(MERGE_TIME, 1, NULL, &mon_stop);
-	for (i = 0; i < in_n; i++)
-		if (!merge_files(NULL, in_names[i], 0, REPLAY_FILES, "REPLAY_FILES", STREAM_BUF / REPLAY_FILES, 0, NULL))
-			return 1;
-	while (!mon_stop && merge_first >= 0) {
-		record(&merge_in[merge_first].head);
-		merge_pop();
-	}
-	rc = merge_end();
-	src_zero_report();
-	flush_interval(M.wall0 + M.interval);
-	return rc || src_errors != errors;
 }
 
 /* ---- options, main ---- */
@@ -288,6 +199,11 @@ static const struct lopt longopts[] = {
 	{ "input", 1, 0, 'i' }, { "trace", 1, 0, 't' }, { "clock", 1, 0, 'C' }, { "prom", 1, 0, 'P' }, { "json", 1, 0, 'J' },
 	{ "listen", 2, 0, 'l' }, { "port", 1, 0, 'p' }, { "help", 0, 0, 'H' }, { 0, 0, 0, 0 },
 };
+
+/* -i's names, each NAME.blktrace.N files, all merged by time as one
+ * trace (as blkparse merges its -i's) */
+static char *in_names[REPLAY_FILES];
+static int in_n;
 
 static struct {
 	const char *h, *b, *d, *g, *j;	/* -h -b -d -D --json */
@@ -436,6 +352,33 @@ COLD static int report_end(int rc)
 	return rc || src_errors ? 1 : 0;
 }
 
+/* stdin, -i's names, or -t's devices (with a port, -l's clients); the
+ * last interval, partial, printed (blkiomon drops it) */
+static int run_input(void)
+{
+	struct input in = { in_names, in_n, &A.net, record, stdin_round, &mon_stop, stdin_due };
+	char *dash = "-";
+	int i, rc;
+
+	if (A.ndevs || A.net.listen) {
+		for (i = 0; i < A.ndevs; i++)
+			if (cap_add_device(A.devs[i]))
+				return 1;
+		A.net.mask = (1u << TC_ISSUE) | (1u << TC_COMPLETE) | (1u << TC_DRV_DATA);
+		in.n = 0, in.round = live_round;
+		live_next = wall_sec() + M.interval;
+	} else if (!in_n) {
+		in.names = &dash, in.n = 1;
+		due_next = mono_ns() + (u64)M.interval * 1000000000u;
+		due_stamp = wall_sec() + M.interval;
+	}
+	rc = in_arrive(&in);
+	if (!in.n)	/* the capture's last round is past: what the clock says now */
+		live_round();
+	flush_interval(in.n && (in_n || M.trace_clock) ? M.wall0 + M.interval : wall_sec());
+	return rc;
+}
+
 COLD int monitor_main(int argc, char **argv)
 {
 	int rc = options(argc, argv);
@@ -463,6 +406,6 @@ COLD int monitor_main(int argc, char **argv)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 	}
-	rc = A.ndevs || A.net.listen ? run_live(A.devs, A.ndevs, A.net.listen ? A.net.port : 0) : in_n ? run_files() : run_stdin();
+	rc = run_input();
 	return report_end(rc);
 }

@@ -1,6 +1,6 @@
 /* output/parse.c: driver: blkparse: options, merge, per-record accounting, summaries */
 //applet: blkparse parse parse_main
-//sources: @trace capture/merge.c capture/window.c match/inflight.c
+//sources: @trace capture/input.c capture/merge.c capture/window.c match/inflight.c
 //sources: match/procs.c match/track.c output/bpevent.c output/bploop.c
 //sources: output/fmt.c output/summary.c stats/iostats.c
 //readme: blkparse 1.2.0: every option, byte-identical text | blkparse.1
@@ -246,7 +246,7 @@ COLD int parse_main(int argc, char **argv)
 	if (rc)
 		return rc == -2 ? 0 : rc;
 	if (net.listen)
-		return bp_end(bp_live(&net, NULL));
-	return bp_end(P.pipe_name ? bp_pipe() : bp_files());
+		return bp_end(bp_stream_run(&net));
+	return bp_end(P.pipe_name ? bp_stream_run(NULL) : bp_files());
 }
 

@@ -83,7 +83,7 @@ COLD int plot_main(int argc, char **argv)
 		warn_msg("%s", opt_ind < argc ? "unexpected argument" : "-i INPUT or -t DEV is needed");
 		return 1;
 	}
-	rc = in_run(&(struct input){ in, nin, &cfg, plot_event, NULL, NULL });
+	rc = in_run(&(struct input){ in, nin, &cfg, plot_event, NULL, NULL, NULL });
 	if (plot_dropped_devs)
 		warn_msg("%llu events of devices past the first %d (PLOT_SERIES) not drawn", plot_dropped_devs, PLOT_SERIES);
 	if (plot_given_up())

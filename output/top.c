@@ -117,7 +117,7 @@ static void top_record(const struct rec *r)
 
 static int replay(char *name)
 {
-	int rc = in_trace(&(struct input){ &name, 1, NULL, top_record, NULL, &top_stop });
+	int rc = in_trace(&(struct input){ &name, 1, NULL, top_record, NULL, &top_stop, NULL });
 
 	/* the last partial interval too */
 	if (T.start && !T.done)
@@ -235,7 +235,7 @@ static int run_live(void)
 	T.interval_live = 1;
 	ob_printf(&T.out, "Tracing... Output every %d secs. Hit Ctrl-C to end\n", T.interval);
 	ob_flush(&T.out);
-	rc = in_trace(&(struct input){ NULL, 0, &c, top_record, live_round, NULL });
+	rc = in_trace(&(struct input){ NULL, 0, &c, top_record, live_round, NULL, NULL });
 	if (!T.done)	/* interrupted: biotop prints what it has */
 		print_table(wall_sec());
 	ob_puts(&T.out, "Detaching...\n");
