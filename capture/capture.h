@@ -174,8 +174,9 @@ void window_release(void (*fn)(struct rec *r));	/* the held, stably ordered */
  * in_run: blkparse -d's order and times (btt, plot): one dump, one "-"
  * (a dump or a raw stream), or trace names; times from blkparse's
  * genesis, notes as read with the kernel's.
- * in_trace: the kernel's (top, biolatency): one name (its files merged
- * by time) or "-" read as it comes; live, each round's CPUs merged. */
+ * in_trace: the kernel's (top, biolatency, biosnoop, bitesize,
+ * biopattern): one name (its files merged by time) or "-" read as it
+ * comes; live, each round's CPUs merged. */
 struct input {
 	char *const *names;
 	int n;
