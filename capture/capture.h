@@ -172,7 +172,8 @@ void window_release(void (*fn)(struct rec *r));	/* the held, stably ordered */
  * in_run: blkparse -d's order and times (btt, plot): one dump, one "-"
  * (a dump or a raw stream), or trace names; times from blkparse's
  * genesis, notes as read with the kernel's.
- * in_trace: the kernel's (top, biolatency, monitor): names (their files
+ * in_trace: the kernel's (top, biolatency, biosnoop,
+ * bitesize, biopattern, monitor): names (their files
  * all merged by time) or "-" read as it comes; live, each round's CPUs
  * merged.  in_arrive: so, but live records as they arrive, not merged
  * (monitor).  due (or NULL): the driver's clock: "-" is read with due()'s

@@ -1,6 +1,6 @@
 /* output/biopattern.c: driver: biopattern: each disk's share of random and sequential I/O per interval, live or from a trace */
 //applet: biopattern biopattern biopattern_main
-//sources: @trace capture/merge.c stats/iopattern.c output/iolines.c
+//sources: @trace capture/input.c capture/merge.c capture/window.c stats/iopattern.c output/iolines.c
 //readme: BCC's biopattern, without BPF | biopattern.8
 /* biopattern: per interval, a line per disk that completed I/O: the
  * share of random and sequential completions, their count and KiB (the
@@ -27,7 +27,8 @@ USAGE(biopattern,
 
 static struct {
 	int interval, count, done;
-	const char *disk, *replay;
+	const char *disk;
+	char *replay;
 	char *devs[CAP_DEVS];
 	int ndevs;
 	u64 start, next;
@@ -108,27 +109,13 @@ static void pat_record(const struct rec *r)
 		pat_complete(r->dev, r->sector, r->bytes);
 }
 
-static u8 patbuf[STREAM_BUF];
-static struct src LS;
 static u64 live_next;
-static unsigned long long live_bad;
 
-static void live_one(void *ctx, const struct rec *r)
-{
-	(void)ctx;
-	pat_record(r);
-}
-
+/* after each live round's records (capture/input.c): the interval clock */
 static void live_round(void)
 {
-	runs_take(&LS, live_one, NULL, &live_bad);
 	if (P.interval && cap_interval_due(&live_next, (u32)P.interval) && !P.done && output_due(wall_sec()))
 		kill(getpid(), SIGTERM);	/* the capture stops cleanly on it */
-}
-
-static int live_push(const void *p, size_t n)
-{
-	return src_feed(&LS, p, n, live_round);
 }
 
 static int run(void)
@@ -137,20 +124,17 @@ static int run(void)
 	int rc;
 
 	if (P.replay) {
-		rc = replay_any(P.replay, patbuf, pat_record, &pat_stop);
+		rc = in_trace(&(struct input){ &P.replay, 1, NULL, pat_record, NULL, &pat_stop });
 		if (!P.done)
 			lines(wall0 + (P.interval && P.start ? (s64)((P.next - P.start) / 1000000000u) : 0));
 		return rc;
 	}
 	if (cap_live_devices(&c, P.devs, P.ndevs, "-t"))
 		return -1;
-	src_init_push(&LS, patbuf, STREAM_BUF);
-	rc = cap_run_plain(&c, live_push, live_round);
-	if (live_bad)
-		warn_msg("%llu bytes of the capture were not whole records; skipped", live_bad);
+	rc = in_trace(&(struct input){ NULL, 0, &c, pat_record, live_round, NULL, NULL });
 	if (!P.done)
 		lines(wall_sec());
-	return rc || live_bad;
+	return rc;
 }
 
 int biopattern_main(int argc, char **argv)

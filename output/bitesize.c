@@ -1,12 +1,12 @@
 /* output/bitesize.c: driver: bitesize: issue sizes per process name as log2 histograms, live or from a trace */
 //applet: bitesize bitesize bitesize_main
-//sources: @trace capture/merge.c match/procs.c stats/iopattern.c output/lattable.c output/iolines.c
+//sources: @trace capture/input.c capture/merge.c capture/window.c match/procs.c stats/iopattern.c
+//sources: output/lattable.c output/iolines.c
 //readme: BCC's bitesize, without BPF | bitesize.8
 /* bitesize: a histogram of request sizes (KiB) per process name, counted
  * at issue (D), printed when the run ends (the counting:
  * stats/iopattern.c, the table: output/lattable.c's).
  */
-#include <signal.h>
 #include <string.h>
 #include "output/output.h"
 
@@ -20,13 +20,12 @@ USAGE(bitesize,
 " -i NAME       replay NAME.blktrace.N files (or - for a stream)\n")
 
 static struct {
-	const char *replay;
+	char *replay;
 	char *devs[CAP_DEVS];
 	int ndevs;
 	char outbuf[LAT_OUT_BUF];
 	struct obuf out;
 } B;
-static volatile sig_atomic_t bite_stop;
 
 static void bite_record(const struct rec *r)
 {
@@ -65,26 +64,6 @@ static void tables(void)
 	}
 }
 
-static u8 bitebuf[STREAM_BUF];
-static struct src LS;
-static unsigned long long live_bad;
-
-static void live_one(void *ctx, const struct rec *r)
-{
-	(void)ctx;
-	bite_record(r);
-}
-
-static void live_round(void)
-{
-	runs_take(&LS, live_one, NULL, &live_bad);
-}
-
-static int live_push(const void *p, size_t n)
-{
-	return src_feed(&LS, p, n, live_round);
-}
-
 int bitesize_main(int argc, char **argv)
 {
 	struct cap_cfg c;
@@ -109,18 +88,13 @@ int bitesize_main(int argc, char **argv)
 	}
 	ob_init(&B.out, 1, "stdout", B.outbuf, sizeof(B.outbuf));
 	ob_puts(&B.out, "Tracing block I/O... Hit Ctrl-C to end.\n");
-	if (B.replay)
-		rc = replay_any(B.replay, bitebuf, bite_record, &bite_stop);
-	else {
+	/* live (records in time order, capture/input.c) or the one name given */
+	if (!B.replay) {
 		if (cap_live_devices(&c, B.devs, B.ndevs, "-t"))
 			return 1;
-		src_init_push(&LS, bitebuf, STREAM_BUF);
 		ob_flush(&B.out);
-		rc = cap_run_plain(&c, live_push, live_round);
-		if (live_bad)
-			warn_msg("%llu bytes of the capture were not whole records; skipped", live_bad);
-		rc = rc || live_bad;
 	}
+	rc = in_trace(&(struct input){ &B.replay, !!B.replay, &c, bite_record, NULL, NULL, NULL });
 	tables();
 	if (iop.bite_lost)
 		warn_msg("%llu issues of processes past BITE_NAMES %d not counted", iop.bite_lost, BITE_NAMES);

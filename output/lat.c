@@ -1,6 +1,6 @@
 /* output/lat.c: driver: biolatency: I/O latency as log2 histograms, live or from a trace */
 //applet: biolatency lat lat_main
-//sources: capture/input.c capture/merge.c capture/window.c match/inflight.c stats/latstat.c
+//sources: @trace capture/input.c capture/merge.c capture/window.c match/inflight.c stats/latstat.c
 //sources: stats/failstat.c output/lattable.c output/iolines.c
 //readme: BCC's biolatency, without BPF; percentiles (-P) | biolatency.8
 /* lat: biolatency's histograms from block traces (the counting:

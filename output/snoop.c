@@ -1,15 +1,14 @@
 /* output/snoop.c: driver: biosnoop: a line per completed I/O, live or from a trace */
 //applet: biosnoop snoop snoop_main
-//sources: @trace capture/merge.c match/inflight.c match/procs.c stats/snoopstat.c stats/failstat.c output/iolines.c
+//sources: @trace capture/input.c capture/merge.c capture/window.c match/inflight.c match/procs.c
+//sources: stats/snoopstat.c stats/failstat.c output/iolines.c
 //readme: BCC's biosnoop, without BPF; slow or failed I/O only, errnos | biosnoop.8
 /* snoop: biosnoop's lines from block traces (the matching:
  * stats/snoopstat.c).  Live (-t DEV, or every whole disk) through iomon
  * trace's backends, each round's lines written as they come, or replayed
  * from trace files (-i).
  */
-#include <signal.h>
 #include <string.h>
-#include <unistd.h>
 #include "output/output.h"
 
 USAGE(snoop,
@@ -32,6 +31,7 @@ static struct {
 	int queue, pattern, errors, errcol, live;
 	u64 slower, t0;	/* ns; t0: the first completion, us */
 	const char *disk, *replay;
+	char *in;
 	char *devs[CAP_DEVS];
 	int ndevs;
 	u32 filt_dev;
@@ -39,7 +39,6 @@ static struct {
 	char outbuf[SNOOP_OUT_BUF];
 	struct obuf out;
 } S;
-static volatile sig_atomic_t snoop_stop;
 
 static void header(void)
 {
@@ -115,44 +114,24 @@ static void snoop_record(const struct rec *r)
 	snoop_event(r, line);
 }
 
-/* ---- live: as biolatency's, records in time order, lines each round ---- */
-
-static u8 snoopbuf[STREAM_BUF];
-static struct src LS;
-static unsigned long long live_bad;
-
-static void live_one(void *ctx, const struct rec *r)
-{
-	(void)ctx;
-	snoop_record(r);
-}
+/* ---- live: as biolatency's, records in time order (capture/input.c),
+ * each round's lines written after it ---- */
 
 static void live_round(void)
 {
-	runs_take(&LS, live_one, NULL, &live_bad);
 	ob_flush(&S.out);
-}
-
-static int live_push(const void *p, size_t n)
-{
-	return src_feed(&LS, p, n, live_round);
 }
 
 static int run_live(void)
 {
 	struct cap_cfg c;
-	int rc;
 
 	if (cap_live_devices(&c, S.devs, S.ndevs, "-t"))
 		return -1;
-	src_init_push(&LS, snoopbuf, STREAM_BUF);
 	S.live = 1;
 	header();
 	ob_flush(&S.out);
-	rc = cap_run_plain(&c, live_push, live_round);
-	if (live_bad)
-		warn_msg("%llu bytes of the capture were not whole records; skipped", live_bad);
-	return rc || live_bad;
+	return in_trace(&(struct input){ NULL, 0, &c, snoop_record, live_round, NULL, NULL });
 }
 
 /* MS: milliseconds, a fraction allowed (0.5) */
@@ -193,7 +172,7 @@ static int options(int argc, char **argv)
 		case 'Q': S.queue = 1; break;
 		case 'P': S.pattern = 1; break;
 		case 'd': S.disk = opt_arg; break;
-		case 'i': S.replay = opt_arg; break;
+		case 'i': S.in = opt_arg; break;
 		case 'e': S.errors = S.errcol = 1; break;
 		case 's':
 			if (ms_arg(opt_arg, &S.slower))
@@ -226,17 +205,17 @@ int snoop_main(int argc, char **argv)
 	if (c >= 0)
 		return c;
 	ob_init(&S.out, 1, "stdout", S.outbuf, sizeof(S.outbuf));
-	if (S.replay) {
+	if (S.in) {
 		static char base[64];
-		const char *in = S.replay, *b = strrchr(in, '/');
+		const char *b = strrchr(S.in, '/');
 		char *x;
 
-		sfmt(base, sizeof(base), "%s", b ? b + 1 : in);
+		sfmt(base, sizeof(base), "%s", b ? b + 1 : S.in);
 		if ((x = str_find(base, ".blktrace.")))
 			*x = 0;
-		S.replay = strcmp(in, "-") ? base : "-";
+		S.replay = strcmp(S.in, "-") ? base : "-";
 		header();
-		c = replay_any(in, snoopbuf, snoop_record, &snoop_stop);
+		c = in_trace(&(struct input){ &S.in, 1, NULL, snoop_record, NULL, NULL, NULL });
 	} else if ((c = run_live()) < 0)
 		return 1;
 	fail_line(&S.out);
