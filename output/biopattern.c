@@ -124,7 +124,7 @@ static int run(void)
 	int rc;
 
 	if (P.replay) {
-		rc = in_trace(&(struct input){ &P.replay, 1, NULL, pat_record, NULL, &pat_stop });
+		rc = in_trace(&(struct input){ &P.replay, 1, NULL, pat_record, NULL, &pat_stop, NULL });
 		if (!P.done)
 			lines(wall0 + (P.interval && P.start ? (s64)((P.next - P.start) / 1000000000u) : 0));
 		return rc;

@@ -173,7 +173,7 @@ static int options(int argc, char **argv)
 		case 'P': S.pattern = 1; break;
 		case 'd': S.disk = opt_arg; break;
 		case 'i': S.in = opt_arg; break;
-		case 'e': S.errors = S.errcol = 1; break;
+		case 'e': S.errors = S.errcol = snoop_unissued_fails = 1; break;
 		case 's':
 			if (ms_arg(opt_arg, &S.slower))
 				return 1;

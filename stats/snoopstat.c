@@ -6,7 +6,8 @@
  * front merge moves the request to the bio's sector); a request made with
  * no Q of its own (what a split leaves) belongs to its G's process, its
  * queue time from there.  A completion with no issue seen makes no line,
- * as biosnoop sees none; one with neither Q nor G has no owner ('?', pid
+ * as biosnoop sees none, unless it failed and snoop_unissued_fails is set
+ * (--errors: every failed I/O, bio-based devices' too); one with neither Q nor G has no owner ('?', pid
  * 0, QUE 0, as biosnoop shows one).  -P's
  * pattern is biosnoop's: sequential when the request starts where the
  * disk's last completed one ended.
@@ -64,6 +65,8 @@ static void front_merge(const struct rec *r)
 	}
 }
 
+int snoop_unissued_fails;
+
 static void complete(struct sreq *q, const struct rec *r, void (*fn)(const struct snoop_io *io))
 {
 	struct snoop_io io = {
@@ -116,11 +119,19 @@ void snoop_event(const struct rec *r, void (*fn)(const struct snoop_io *io))
 		break;
 	case TA_COMPLETE:
 		fail_note(r);
-		if ((q = ift_find(&sreqs, r->dev, r->sector, 0))) {
-			if (q->issued)
-				complete(q, r, fn);
-			ift_del(&sreqs, q);
+		q = ift_find(&sreqs, r->dev, r->sector, 0);
+		if (q && q->issued)
+			complete(q, r, fn);
+		else if (snoop_unissued_fails && rec_errno(r)) {
+			/* the C's own size and direction; LAT from the Q */
+			struct sreq u = { .d = q ? q->q : r->time, .q = q ? q->q : r->time,
+					  .pid = q ? q->pid : 0, .bytes = r->bytes, .owned = q && q->owned,
+					  .w = (a & TC(TC_WRITE)) && !(a & TC(TC_DISCARD)) };
+
+			complete(&u, r, fn);
 		}
+		if (q)
+			ift_del(&sreqs, q);
 		break;
 	}
 }

@@ -332,6 +332,9 @@ struct snoop_io {
 	char pattern;		/* -P: 'S' sequential, 'R' random, '?' first */
 };
 void snoop_event(const struct rec *r, void (*fn)(const struct snoop_io *io));
+/* failed completions with no issue seen (bio-based devices: device-mapper,
+ * md, brd have no D) make a line too, LAT from their Q (0 with none) */
+extern int snoop_unissued_fails;
 unsigned long long snoop_aged(void);	/* requests aged out of SNOOP_REQS */
 extern unsigned long long snoop_nodev;	/* -P: disks past SNOOP_DEVS */
 

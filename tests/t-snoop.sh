@@ -149,3 +149,24 @@ fi
 "$IOMON" snoop -i - <"$OUT/bad.bin" >/dev/null 2>"$OUT/bad.err"; rc=$?
 check "snoop, damaged input: exit 1 ($rc), the input and byte offset named" \
 	sh -c "test $rc = 1 && grep -q '^snoop: (stdin): .* at byte [0-9]' '$OUT/bad.err'"
+
+# A bio-based device (device-mapper, md, brd) has no D: biosnoop never sees
+# its requests, and plain snoop lists none; --errors lists every failed one
+# still, its size from the C, LAT from its Q (0 with no Q seen)
+python3 - "$OUT/bio.stream" <<'PY'
+import struct, sys
+Q, C, WRITE, FS = (1 << 20) | 1, (1 << 23) | 8, 1 << 17, 1 << 24
+def rec(seq, t, sector, act, pid, err=0):
+    return struct.pack("<IIQQIIIIIHH", 0x65617407, seq, t, sector, 4096, act, pid, 253 << 20, 0, err & 0xffff, 0)
+d = (rec(1, 1000, 5000, Q | WRITE | FS, 700) + rec(2, 2001000, 5000, C | WRITE | FS, 700, -5) +
+     rec(3, 3000000, 6000, Q | FS, 701) + rec(4, 3500000, 6000, C | FS, 701) +
+     rec(5, 4000000, 7000, C | FS, 0, -5))
+open(sys.argv[1], "wb").write(d)
+PY
+"$IOMON" snoop -i - <"$OUT/bio.stream" >"$OUT/bio.all" 2>&1
+check "snoop, a bio-based device (no D): no line, as biosnoop" test "$(wc -l <"$OUT/bio.all")" -le 2
+"$IOMON" snoop --errors -i - <"$OUT/bio.stream" >"$OUT/bio.err" 2>&1
+check "snoop --errors, no D: the failed write, its LAT from its Q (2.00 ms)" grep -qE ' 700 +253,0 +W 5000 +4096 +2\.00 EIO$' "$OUT/bio.err"
+check "snoop --errors, no D: a failed C with no Q too (LAT 0)" grep -qE ' 0 +253,0 +R 7000 +4096 +0\.00 EIO$' "$OUT/bio.err"
+check "snoop --errors, no D: not the one that succeeded" sh -c "! grep -q ' 6000 ' '$OUT/bio.err'"
+check "snoop --errors, no D: the closing line counts both" grep -q '^2 I/Os failed (EIO: sectors 5000 7000)$' "$OUT/bio.err"
