@@ -1,8 +1,8 @@
 /* output/top.c: driver: biotop: usage, options, replay and live input, the interval clock */
 //applet: biotop top top_main
 //sources: @trace capture/input.c capture/merge.c capture/window.c match/inflight.c match/procs.c
-//sources: match/taghelper.c output/toptable.c stats/topstat.c
-//readme: BCC's biotop, without BPF; tag helpers | biotop.8
+//sources: match/taghelper.c output/toptable.c stats/topstat.c stats/failstat.c output/iolines.c
+//readme: BCC's biotop, without BPF; tag helpers, failed I/O | biotop.8
 /* top: biotop's "who is hammering the disk" from block traces, no BPF
  * (rows: stats/topstat.c, the table: output/toptable.c, the tag helper:
  * match/taghelper.c).  Live (-d DEV, or every whole disk) through iomon
@@ -20,12 +20,14 @@
 #include "output/output.h"
 
 USAGE(top,
-"usage: iomon top [-C] [-r MAXROWS] [-p PID] [-d DEV]... [-i NAME]\n"
+"usage: iomon top [-C] [-e] [-r MAXROWS] [-p PID] [-d DEV]... [-i NAME]\n"
 "                 [--tag-helper CMD] [interval [count]]\n"
 "\n"
 "Per-process block I/O, biotop's table, every interval (1 s).\n"
 "\n"
 " -C            don't clear the screen\n"
+" -e, --errors  an ERR column: the row's I/Os that failed; at the end, a\n"
+"               line counting every failed I/O, with their sectors\n"
 " -r MAXROWS    rows to print (20)\n"
 " -p PID        only requests queued by PID\n"
 " -d DEV        trace DEV (repeatable); default: every whole disk, that is\n"
@@ -122,6 +124,7 @@ static int replay(char *name)
 	/* the last partial interval too */
 	if (T.start && !T.done)
 		print_table(wall0 + (s64)((T.next - T.start) / 1000000000u));
+	fail_line(&T.out);	/* counted with -e only */
 	return rc;
 }
 
@@ -160,6 +163,7 @@ static int options(int argc, char **argv)
 {
 	static const struct lopt lo[] = {
 		{ "noclear", 0, 0, 'C' },
+		{ "errors", 0, 0, 'e' },
 		{ "maxrows", 1, 0, 'r' },
 		{ "pid", 1, 0, 'p' },
 		{ "tag-helper", 1, 0, 'T' },
@@ -172,9 +176,10 @@ static int options(int argc, char **argv)
 	T.clear = 1;
 	T.interval = 1;
 	tops.only_pid = -1;
-	while ((c = opt_get(argc, argv, "Cr:p:d:i:", lo)) != -1) {
+	while ((c = opt_get(argc, argv, "Cer:p:d:i:", lo)) != -1) {
 		switch (c) {
 		case 'C': T.clear = 0; break;
+		case 'e': tops.errors = 1; break;
 		case 'r': T.maxrows = atoi(opt_arg); break;
 		case 'i': A.in = opt_arg; break;
 		case 'T': A.helper = opt_arg; break;
@@ -238,6 +243,7 @@ static int run_live(void)
 	rc = in_trace(&(struct input){ NULL, 0, &c, top_record, live_round, NULL, NULL });
 	if (!T.done)	/* interrupted: biotop prints what it has */
 		print_table(wall_sec());
+	fail_line(&T.out);	/* counted with -e only; biotop's last word stays last */
 	ob_puts(&T.out, "Detaching...\n");
 	return rc;
 }

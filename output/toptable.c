@@ -25,8 +25,9 @@ static void table_head(struct obuf *o, s64 wall, int clear, const char *replay)
 	else
 		sys_read("/proc/loadavg", load, sizeof(load));
 	ob_printf(o, "%-8s loadavg: %s\n", hms, load[0] ? load : "?\n");
-	ob_printf(o, "%-7s %-16s %1s %-3s %-3s %-8s %5s %7s %6s\n", tops.tags ? "TAG" : "PID",
-		  tops.tags ? "LABEL" : "COMM", "D", "MAJ", "MIN", "DISK", "I/O", "Kbytes", "AVGms");
+	ob_printf(o, "%-7s %-16s %1s %-3s %-3s %-8s %5s %7s %6s%s\n", tops.tags ? "TAG" : "PID",
+		  tops.tags ? "LABEL" : "COMM", "D", "MAJ", "MIN", "DISK", "I/O", "Kbytes", "AVGms",
+		  tops.errors ? "   ERR" : "");	/* -e: iomon's column, after biotop's */
 }
 
 static int fewer_bytes(const void *rows, u16 a, u16 b)
@@ -50,16 +51,19 @@ void top_table(struct obuf *o, s64 wall, int clear, int maxrows, const char *rep
 	isort16(order, n, fewer_bytes, tops.rows);
 	for (i = 0; i < n && (int)i < maxrows; i++) {
 		const struct top_row *r = &tops.rows[order[i]];
-		char disk[32], id[16];
+		char disk[32], id[16], err[24];
 
 		disk_name(r->dev, replay, disk, sizeof(disk));
 		if (r->pid == TAG_UNTAGGED && tops.tags)
 			id[0] = '-', id[1] = 0;
 		else
 			sfmt(id, sizeof(id), "%u", r->pid);
-		sfmt(line, sizeof(line), "%-7s %-16s %1s %-3u %-3u %-8s %5llu %7llu %6.2f\n", id, r->comm,
+		err[0] = 0;
+		if (tops.errors)
+			sfmt(err, sizeof(err), " %5llu", (unsigned long long)r->err);
+		sfmt(line, sizeof(line), "%-7s %-16s %1s %-3u %-3u %-8s %5llu %7llu %6.2f%s\n", id, r->comm,
 			 r->w ? "W" : "R", DEV_MAJOR(r->dev), DEV_MINOR(r->dev), disk, (unsigned long long)r->io,
-			 (unsigned long long)(r->bytes / 1024), (double)r->ns / (double)r->io / 1e6);
+			 (unsigned long long)(r->bytes / 1024), (double)r->ns / (double)r->io / 1e6, err);
 		ob_puts(o, line);
 	}
 	if (top_aged() || tops.row_dropped)

@@ -97,7 +97,7 @@ struct top_row {
 	u32 pid, dev;		/* pid, or the tag with a helper */
 	char comm[TOP_LABEL];
 	u8 w;
-	u64 io, bytes, ns;
+	u64 io, bytes, ns, err;	/* err: completions that failed */
 };
 struct topstat {
 	struct top_row rows[TOP_ROWS];
@@ -106,6 +106,7 @@ struct topstat {
 	s64 only_pid;		/* -p: -1 = every pid */
 	int replay;		/* no /proc lookups: the trace is from elsewhere */
 	int tags;		/* rows per tag-helper tag */
+	int errors;		/* -e: failures also to stats/failstat.c */
 };
 extern struct topstat tops;
 void top_event(const struct rec *r, u32 tag, int tagged);	/* Q M F D C */

@@ -1,8 +1,9 @@
-/* stats/topstat.c: stats: biotop's rows: request owners from Q/M/F/D/C, completion accounting */
+/* stats/topstat.c: stats: biotop's rows: request owners from Q/M/F/D/C, completion accounting, failures */
 /* A request belongs to the process that queued it (Q), named from PROCESS
  * notes, then /proc, then "?"; it counts at completion, with the time from
  * issue (D) to completion (C).  Merged bios count for the request they
- * joined.  With a tag helper, rows are per tag instead of per process. */
+ * joined.  A completion carrying an error also counts as failed in its
+ * row.  With a tag helper, rows are per tag instead of per process. */
 #include <string.h>
 #include "stats/stats.h"
 
@@ -40,7 +41,7 @@ static void name_of(u32 pid, char *out)
 		sfmt(out, 16, "?");
 }
 
-static void account(const struct req *q, u64 done, u32 bytes)
+static void account(const struct req *q, const struct rec *c)
 {
 	u32 i, pid = q->pid;
 	char name[16];
@@ -71,8 +72,9 @@ static void account(const struct req *q, u64 done, u32 bytes)
 		sfmt(r->comm, sizeof(r->comm), "%s", comm);
 	}
 	r->io++;
-	r->bytes += bytes;
-	r->ns += q->issue && done > q->issue ? done - q->issue : 0;
+	r->bytes += c->bytes;
+	r->ns += q->issue && c->time > q->issue ? c->time - q->issue : 0;
+	r->err += rec_errno(c) != 0;
 }
 
 /* F: the request now starts at this bio's sector */
@@ -122,8 +124,12 @@ void top_event(const struct rec *r, u32 tag, int tagged)
 		}
 		break;
 	case TA_COMPLETE:
-		if ((q = req_find(r->dev, r->sector))) {
-			account(q, r->time, r->bytes);
+		q = req_find(r->dev, r->sector);
+		/* the closing line: every failure, or with -p that process's */
+		if (tops.errors && (q || tops.only_pid < 0))
+			fail_note(r);
+		if (q) {
+			account(q, r);
 			ift_del(&reqs, q);
 		}
 		break;

@@ -66,6 +66,69 @@ same "top -p $p1: only that process's rows, as computed from the text" "$OUT/top
 "$IOMON" top -p x -i - </dev/null >/dev/null 2>"$OUT/top.pe"
 check "top -p x: refused, named" grep -q "bad -p 'x'" "$OUT/top.pe"
 
+# -e: iomon's ERR column (biotop has none).  craft.py's failing trace, its
+# times 100-fold so that it spans 4 one-second intervals: each row's ERR
+# is the number of blkparse's C lines with an error ([65531] is -5) of
+# that process's requests, as topref.py counts them from the text, in the
+# whole trace and interval by interval; the closing line is biosnoop's.
+if have_oracle "top -e against blkparse's failed C lines"; then
+	python3 "$TOOLS/craft.py" failing 100 >"$OUT/fe.stream"
+	blkparse -i - <"$OUT/fe.stream" >"$OUT/fe.txt"
+	rows10() { awk '$1 ~ /^[0-9]+$/ && NF == 10 { print $1, $3, $7, $8, $9, $10 }' "$1" | sort; }
+	"$IOMON" top -C -e -i - 3600 <"$OUT/fe.stream" >"$OUT/fe.out"
+	rows10 "$OUT/fe.out" >"$OUT/fe.got"
+	python3 "$TOOLS/topref.py" "$OUT/fe.txt" -e | sort >"$OUT/fe.exp"
+	nf=$(awk '$6 == "C" && $NF ~ /^\[[1-9][0-9]*\]$/' "$OUT/fe.txt" | wc -l)
+	same "top -e: each row's ERR, the failed C lines of its process (blkparse's: $nf)" "$OUT/fe.got" "$OUT/fe.exp"
+	check "top -e: ERR sums to blkparse's $nf failed C lines, both rows have some" \
+		awk -v n="$nf" '{ s += $6; z += !$6 } END { exit !(n > 0 && s == n && !z && NR == 2) }' "$OUT/fe.got"
+	check "top -e: biotop's header, ERR after it" \
+		grep -qx 'PID     COMM             D MAJ MIN DISK       I/O  Kbytes  AVGms   ERR' "$OUT/fe.out"
+	"$IOMON" top -C -e -i - 1 <"$OUT/fe.stream" >"$OUT/fe.1"
+	awk '/^PID/ { k++ } $1 ~ /^[0-9]+$/ && NF == 10 { print k - 1, $1, $3, $7, $8, $9, $10 }' "$OUT/fe.1" | sort >"$OUT/fe.got"
+	python3 "$TOOLS/topref.py" "$OUT/fe.txt" -e -i 1 | sort >"$OUT/fe.exp"
+	same "top -e 1: ERR counts the interval's failures only ($(grep -c '^PID' "$OUT/fe.1") tables)" "$OUT/fe.got" "$OUT/fe.exp"
+	# the closing line from blkparse's text: errnos in order of their first
+	# failure, the first 8 sectors of each, then "..."
+	python3 - "$OUT/fe.txt" >"$OUT/fe.close" <<'PY'
+import errno, sys
+by = {}
+for l in open(sys.argv[1]):
+    w = l.split()
+    if len(w) > 9 and w[5] == "C" and w[-1] != "[0]":
+        e = 65536 - int(w[-1][1:-1])
+        by.setdefault(errno.errorcode.get(e, str(e)), []).append(w[7])
+n = sum(len(v) for v in by.values())
+print("%d I/O%s failed (%s)" % (n, "" if n == 1 else "s", "; ".join(
+    "%s: sector%s %s%s" % (e, "" if len(v) == 1 else "s", " ".join(v[:8]), " ..." if len(v) > 8 else "") for e, v in by.items())))
+PY
+	tail -1 "$OUT/fe.out" >"$OUT/fe.got"
+	same "top -e: the closing line counts blkparse's failed C lines, 8 sectors an errno" "$OUT/fe.got" "$OUT/fe.close"
+	tail -1 "$OUT/fe.1" >"$OUT/fe.got"
+	same "top -e 1: one closing line, after the last table" "$OUT/fe.got" "$OUT/fe.close"
+	check "top -e 1: no other closing line" test "$(grep -c 'failed (' "$OUT/fe.1")" = 1
+	# -p: that process's failures, in its row and in the closing line
+	p=$(awk '$6 == "C" && $NF ~ /^\[[1-9]/ { print $5; exit }' "$OUT/fe.txt")
+	np=$(awk -v p="$p" '$6 == "C" && $5 == p && $NF ~ /^\[[1-9]/' "$OUT/fe.txt" | wc -l)
+	"$IOMON" top -C -e -p "$p" --errors -i - 3600 <"$OUT/fe.stream" >"$OUT/fe.p"
+	check "top -e -p $p: one row, its ERR and the closing line count its $np failures only" \
+		sh -c "awk 'NF == 10 && \$1 ~ /^[0-9]+\$/ { n++; e = \$10 } END { exit !(n == 1 && e == $np) }' '$OUT/fe.p' && tail -1 '$OUT/fe.p' | grep -q '^$np I/Os failed ('"
+	# without -e: biotop's table, byte for byte as before: no column, no line
+	"$IOMON" top -C -i - 3600 <"$OUT/fe.stream" >"$OUT/fe.0"
+	sed -E '/failed \(/d; s/ +(ERR|[0-9]+)$//' "$OUT/fe.out" >"$OUT/fe.cut"
+	same "top without -e: the same table less ERR, no closing line" "$OUT/fe.0" "$OUT/fe.cut"
+	# the tiny build's FAIL_ERRNOS 1 and FAIL_LIST 2, as biosnoop's: the
+	# errnos past the table are counted as others; its TOP_REQS 4 ages
+	# requests out (up to 8 are in flight), and the closing line, which
+	# needs no request, still counts every failure
+	if [ -x "$IOMON_TINY" ]; then
+		"$IOMON_TINY" top -C -e -i - 3600 <"$OUT/fe.stream" >"$OUT/fe.t" 2>&1
+		check "tiny top -e: requests aged out of TOP_REQS, said" grep -q 'aged out of TOP_REQS 4' "$OUT/fe.t"
+		check "tiny top -e: all $nf failures in the closing line, errnos past FAIL_ERRNOS as others" \
+			grep -qx "$nf I/Os failed (EIO: sectors 100000 100024 ...; other errnos: 3)" "$OUT/fe.t"
+	fi
+fi
+
 # Tag helpers (iowatcher's protocol) with the example helper, end to end:
 # every record goes through it, and its tags make the rows.
 TH=$TOP/stats/tag-by-pid.py

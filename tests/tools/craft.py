@@ -17,13 +17,15 @@
              its Q (Q2D negative), the 11th's G before the -I interval
              that its Q started (an interval "ending" before it began):
              btt's unsigned differences near 2^64 ns
-  failing    biosnoop's facts: PROCESS notes (600 dd, 601 kworker/0:1H),
+  failing [SCALE]  biosnoop's facts: PROCESS notes (600 dd, 601 kworker/0:1H),
              then 30 requests i = 0..29 (Q, D, C; odd ones writes, pid 600
              even, 601 odd), 4 KiB at sector 100000 + 8i below 10 (each
              where the last ended), 300000 + 64i after; Q at 1 ms * (i + 1),
              D 20 + i us later, C 250 i + 5 us after D; failed: EIO when i
              is a multiple of 3, ENOSPC i = 10, ETIMEDOUT i = 20, errno 200
-             i = 29 (the error field as the kernel stores it: -errno)"""
+             i = 29 (the error field as the kernel stores it: -errno);
+             every time SCALE times that (100: over 3.7 s, for top's
+             intervals)"""
 import struct, sys
 
 TC = lambda bit: 1 << (bit + 16)
@@ -77,8 +79,9 @@ elif sys.argv[1] == "backwards":
         rec(8 * i, W | COMPLETE | 8, 500, at=b + 50000)
 elif sys.argv[1] == "failing":
     NOTE, FS = TC(10), TC(8)
-    rec(0, NOTE, 600, b"dd".ljust(16, b"\0"), at=500)
-    rec(0, NOTE, 601, b"kworker/0:1H".ljust(16, b"\0"), at=600)
+    sc = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    rec(0, NOTE, 600, b"dd".ljust(16, b"\0"), at=500 * sc)
+    rec(0, NOTE, 601, b"kworker/0:1H".ljust(16, b"\0"), at=600 * sc)
     ev = []
     for i in range(30):
         s, d = 100000 + 8 * i if i < 10 else 300000 + 64 * i, FS | (WRITE if i % 2 else TC(0))
@@ -87,7 +90,7 @@ elif sys.argv[1] == "failing":
         ev += [(q, s, d | QUEUE | 1, 600 + i % 2, 0), (q + 20000 + 1000 * i, s, d | ISSUE | 7, 600 + i % 2, 0),
                (q + 20000 + 1000 * i + 250000 * i + 5000, s, d | COMPLETE | 8, 600 + i % 2, e)]
     for at, s, a, pid, e in sorted(ev):
-        rec(s, a, pid, at=at, err=e)
+        rec(s, a, pid, at=at * sc, err=e)
 else:
     sys.exit(__doc__)
 sys.stdout.buffer.write(b"".join(out))
