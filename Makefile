@@ -65,9 +65,10 @@ PROFILES := capture initramfs
 PROFILE_capture := blktrace
 PROFILE_initramfs := blktrace btrace blkparse blkiomon
 # NO=NAME...: parts the drivers' //option: lines let a build leave out
-# (NET: trace's network mode, -h and -l)
+# (NET: trace's network mode, -h and -l; EXPORT: monitor's --json and
+# --prom, iomon's own beside blkiomon's reports)
 NO_capture := NET
-NO_initramfs := NET
+NO_initramfs := NET EXPORT
 BUDGET_capture := 40960
 BUDGET_initramfs := 81920
 ifneq ($(PROFILE),)

@@ -1,8 +1,8 @@
-/* output/export.c: output: blkiomon's reports: text, binary records, JSON, Prometheus, message queue */
+/* output/export.c: output: blkiomon's reports: text, binary records, message queue; the JSON and Prometheus pieces btt shares */
 /* One interval's statistics (stats/monstat.c) out to whichever outputs
  * the driver opened: blkiomon's text and its 424-byte big-endian struct
- * blkiomon_stat (to a file and to a System V message queue), JSON lines,
- * and Prometheus text for node_exporter's textfile collector. */
+ * blkiomon_stat (to a file and to a System V message queue), and through
+ * output/monexp.c JSON lines and Prometheus text. */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>		/* rename */
@@ -33,19 +33,6 @@ void prom_hist(struct obuf *o, const char *name, u32 dev, const u64 *b, int n, u
 		  (unsigned long long)cum);
 }
 
-static void prom_counter(struct obuf *o, const char *name, int off)
-{
-	static const char *const dirs[2] = { "read", "write" };
-	u32 i;
-	int d;
-
-	for (i = 0; i < mon.ntot; i++)
-		for (d = 0; d < 2; d++)
-			ob_printf(o, "%s{device=\"%u,%u\",direction=\"%s\"} %llu\n", name,
-				  DEV_MAJOR(mon.tot[i].device), DEV_MINOR(mon.tot[i].device), dirs[d],
-				  (unsigned long long)(off ? mon.tot[i].bytes[d] : mon.tot[i].num[d]));
-}
-
 /* Written to FILE.tmp (tmp, PATH_LEN) and renamed, so the collector
  * never sees half; -1: said why. */
 COLD int prom_open(struct obuf *o, const char *path, char *tmp, char *buf, u32 cap)
@@ -65,37 +52,6 @@ COLD void prom_commit(struct obuf *o, const char *tmp, const char *path)
 		warn_msg("rename %s: %s", tmp, strerror(errno));
 }
 
-COLD static void prom_write(const char *path)
-{
-	char tmp[PATH_LEN], buf[4096];
-	struct obuf o;
-	u32 i;
-
-	if (prom_open(&o, path, tmp, buf, sizeof(buf)))
-		return;
-	ob_puts(&o, "# HELP iomon_requests_total Requests matched from issue (D) to completion (C).\n"
-		    "# TYPE iomon_requests_total counter\n");
-	prom_counter(&o, "iomon_requests_total", 0);
-	ob_puts(&o, "# HELP iomon_bytes_total Bytes in matched requests.\n# TYPE iomon_bytes_total counter\n");
-	prom_counter(&o, "iomon_bytes_total", 1);
-	ob_puts(&o, "# HELP iomon_bidirectional_requests_total Matched requests neither read nor write.\n"
-		    "# TYPE iomon_bidirectional_requests_total counter\n");
-	for (i = 0; i < mon.ntot; i++)
-		ob_printf(&o, "iomon_bidirectional_requests_total{device=\"%u,%u\"} %llu\n",
-			  DEV_MAJOR(mon.tot[i].device), DEV_MINOR(mon.tot[i].device),
-			  (unsigned long long)mon.tot[i].bidir);
-	ob_puts(&o, "# HELP iomon_request_size_bytes Request sizes.\n# TYPE iomon_request_size_bytes histogram\n");
-	for (i = 0; i < mon.ntot; i++)
-		prom_hist(&o, "iomon_request_size_bytes", mon.tot[i].device, mon.tot[i].size_hist, SIZE_BUCKETS, 1024, 0,
-			  mon.tot[i].size_sum);
-	ob_puts(&o, "# HELP iomon_device_latency_seconds Issue (D) to completion (C) time.\n"
-		    "# TYPE iomon_device_latency_seconds histogram\n");
-	for (i = 0; i < mon.ntot; i++)
-		prom_hist(&o, "iomon_device_latency_seconds", mon.tot[i].device, mon.tot[i].d2c_hist, D2C_BUCKETS, 8, -6,
-			  mon.tot[i].d2c_sum_us);
-	prom_commit(&o, tmp, path);
-}
-
 /* key":[b0,b1,...]: key brings its opening quote, and a comma before it */
 void json_u32s(struct obuf *o, const char *key, const u32 *b, int n)
 {
@@ -105,38 +61,6 @@ void json_u32s(struct obuf *o, const char *key, const u32 *b, int n)
 	for (i = 0; i < n; i++)
 		ob_printf(o, "%s%u", i ? "," : "", b[i]);
 	ob_puts(o, "]");
-}
-
-static void json_mm(struct obuf *o, const char *k, const struct minmax *m, int last)
-{
-	double avg = m->num ? (double)m->sum / (double)m->num : 0.0;
-	char var[80];
-
-	*mm_var(var, m, 3) = 0;
-	if (!m->num)
-		ob_printf(o, "\"%s\":{\"num\":0}%s", k, last ? "" : ",");
-	else
-		ob_printf(o, "\"%s\":{\"num\":%llu,\"min\":%llu,\"max\":%llu,\"sum\":%llu,\"avg\":%.3f,\"var\":%s}%s",
-			  k, (unsigned long long)m->num, (unsigned long long)m->min, (unsigned long long)m->max,
-			  (unsigned long long)m->sum, avg, var, last ? "" : ",");
-}
-
-static void json_write(struct obuf *o, const struct dstat *s, s64 t, int interval)
-{
-	int i;
-
-	ob_printf(o, "{\"time\":%lld,\"interval\":%d,\"device\":\"%u,%u\",", (long long)t, interval,
-		  DEV_MAJOR(s->device), DEV_MINOR(s->device));
-	for (i = 0; i < 2; i++) {
-		ob_printf(o, "\"%s\":{", i ? "write" : "read");
-		json_mm(o, "size_bytes", &s->size[i], 0);
-		json_mm(o, "d2c_usec", &s->d2c[i], 0);
-		json_mm(o, "throughput_bytes_per_msec", &s->thr[i], 1);
-		ob_puts(o, "},");
-	}
-	json_u32s(o, "\"size_hist_bytes", s->size_hist, SIZE_BUCKETS);
-	json_u32s(o, ",\"d2c_hist_usec", s->d2c_hist, D2C_BUCKETS);
-	ob_printf(o, ",\"bidirectional\":%llu}\n", (unsigned long long)s->bidir);
 }
 
 static void mm_print(struct obuf *o, const char *what, const struct minmax *m)
@@ -258,7 +182,7 @@ COLD void export_interval(struct mon_out *o, s64 t)
 		if (o->human)
 			text_write(o->human, s, t);
 		if (o->json)
-			json_write(o->json, s, t, o->interval);
+			mon_json_write(o->json, s, t, o->interval);
 		emit_binary(s, t, bin);
 		if (o->bin)
 			ob_write(o->bin, bin, sizeof(bin));
@@ -266,7 +190,7 @@ COLD void export_interval(struct mon_out *o, s64 t)
 	}
 	mon_restart();
 	if (o->prom)
-		prom_write(o->prom);
+		mon_prom_write(o->prom);
 	if (o->json)
 		ob_flush(o->json);
 	if (o->human)

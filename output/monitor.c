@@ -1,7 +1,8 @@
 /* output/monitor.c: driver: blkiomon: usage, options, outputs, its records through capture/input.c, the interval clock */
 //applet: blkiomon monitor monitor_main
 //sources: @trace capture/input.c capture/merge.c capture/window.c match/dcpair.c match/inflight.c
-//sources: output/export.c stats/exact.c stats/monstat.c
+//sources: output/export.c output/monexp.c stats/exact.c stats/monstat.c
+//option: EXPORT output/monexp.c
 //readme: blkiomon 0.3, repaired; live, replays, Prometheus and JSON | blkiomon.8
 /* monitor: blkiomon, per-device interval statistics of request sizes and
  * device (D to C) latency, in fixed pools (statistics: stats/monstat.c,
@@ -273,6 +274,12 @@ COLD static int options(int argc, char **argv)
 		warn_msg("-I SECS is required and must be above 0");
 		return 1;
 	}
+#ifdef IOMON_NO_EXPORT
+	if (O.prom || A.j) {	/* a build without them (NO=EXPORT, the profiles) */
+		warn_msg("JSON and Prometheus exports (--json, --prom) not built in");
+		return 1;
+	}
+#endif
 	if (A.ndevs && in_n) {
 		warn_msg("-t or -i, not both");
 		return 1;

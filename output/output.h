@@ -35,6 +35,14 @@ struct mon_out {
 	unsigned long long unsent;
 };
 void export_interval(struct mon_out *o, s64 t);
+/* output/monexp.c: an interval as JSON, the totals as Prometheus text */
+#ifdef IOMON_NO_EXPORT
+static inline void mon_json_write(struct obuf *o, const struct dstat *s, s64 t, int interval) {}
+static inline void mon_prom_write(const char *path) {}
+#else
+void mon_json_write(struct obuf *o, const struct dstat *s, s64 t, int interval);
+void mon_prom_write(const char *path);
+#endif
 int export_queue(struct mon_out *o, const char *path, long qid);	/* o->msq; -1 said why */
 /* the writers monitor and btt share: a Prometheus file written whole
  * (prom_open: -1 said why; tmp is PATH_LEN), a histogram in it, a JSON

@@ -59,6 +59,11 @@ else
 	done
 	check "profile blktrace: its own version under its name" sh -c "'$TOP/build/profile-capture/iomon' blktrace -V | grep -qx 'blktrace version 2.0.0'"
 	check "profile capture: no network mode (NO=NET), said so" sh -c "'$TOP/build/profile-capture/iomon' trace -l 2>&1 | grep -q 'network mode (-l) not built in'"
+	"$TOP/build/profile-initramfs/iomon" blkiomon -I 1 --json - </dev/null >/dev/null 2>"$OUT/p.exp"; rc=$?
+	check "profile initramfs: no JSON or Prometheus (NO=EXPORT), said so, exit 1 ($rc)" \
+		sh -c "test $rc = 1 && grep -q 'JSON and Prometheus exports (--json, --prom) not built in' '$OUT/p.exp'"
+	"$TOP/build/profile-initramfs/iomon" blkiomon -I 1 -h - </dev/null >/dev/null 2>&1
+	check "profile initramfs: blkiomon's own reports still there (-h)" test $? = 0
 	check "profile builds leave ./iomon alone" test "$(stat -c '%s %Y' "$TOP/iomon")" = "$before"
 	grep -E '^budget: profile (capture|initramfs) x86_64 [0-9]+ of [0-9]+ bytes: within budget' "$OUT/size.txt" >"$OUT/size.prof"
 	check "make size prints each profile's size within its budget" test "$(wc -l <"$OUT/size.prof")" = 2

@@ -1,0 +1,83 @@
+/* output/monexp.c: output: monitor's interval as JSON lines and as Prometheus text (node_exporter's textfile collector) */
+/* iomon's own exports beside blkiomon's reports (output/export.c); a
+ * build may leave them out (monitor.c's //option: EXPORT, make NO=EXPORT,
+ * the profiles): --json and --prom then say so. */
+#include <string.h>
+#include "output/output.h"
+
+static void prom_counter(struct obuf *o, const char *name, int off)
+{
+	static const char *const dirs[2] = { "read", "write" };
+	u32 i;
+	int d;
+
+	for (i = 0; i < mon.ntot; i++)
+		for (d = 0; d < 2; d++)
+			ob_printf(o, "%s{device=\"%u,%u\",direction=\"%s\"} %llu\n", name,
+				  DEV_MAJOR(mon.tot[i].device), DEV_MINOR(mon.tot[i].device), dirs[d],
+				  (unsigned long long)(off ? mon.tot[i].bytes[d] : mon.tot[i].num[d]));
+}
+
+static void json_mm(struct obuf *o, const char *k, const struct minmax *m, int last)
+{
+	double avg = m->num ? (double)m->sum / (double)m->num : 0.0;
+	char var[80];
+
+	*mm_var(var, m, 3) = 0;
+	if (!m->num)
+		ob_printf(o, "\"%s\":{\"num\":0}%s", k, last ? "" : ",");
+	else
+		ob_printf(o, "\"%s\":{\"num\":%llu,\"min\":%llu,\"max\":%llu,\"sum\":%llu,\"avg\":%.3f,\"var\":%s}%s",
+			  k, (unsigned long long)m->num, (unsigned long long)m->min, (unsigned long long)m->max,
+			  (unsigned long long)m->sum, avg, var, last ? "" : ",");
+}
+
+void mon_json_write(struct obuf *o, const struct dstat *s, s64 t, int interval)
+{
+	int i;
+
+	ob_printf(o, "{\"time\":%lld,\"interval\":%d,\"device\":\"%u,%u\",", (long long)t, interval,
+		  DEV_MAJOR(s->device), DEV_MINOR(s->device));
+	for (i = 0; i < 2; i++) {
+		ob_printf(o, "\"%s\":{", i ? "write" : "read");
+		json_mm(o, "size_bytes", &s->size[i], 0);
+		json_mm(o, "d2c_usec", &s->d2c[i], 0);
+		json_mm(o, "throughput_bytes_per_msec", &s->thr[i], 1);
+		ob_puts(o, "},");
+	}
+	json_u32s(o, "\"size_hist_bytes", s->size_hist, SIZE_BUCKETS);
+	json_u32s(o, ",\"d2c_hist_usec", s->d2c_hist, D2C_BUCKETS);
+	ob_printf(o, ",\"bidirectional\":%llu}\n", (unsigned long long)s->bidir);
+}
+
+COLD void mon_prom_write(const char *path)
+{
+	char tmp[PATH_LEN], buf[4096];
+	struct obuf o;
+	u32 i;
+
+	if (prom_open(&o, path, tmp, buf, sizeof(buf)))
+		return;
+	ob_puts(&o, "# HELP iomon_requests_total Requests matched from issue (D) to completion (C).\n"
+		    "# TYPE iomon_requests_total counter\n");
+	prom_counter(&o, "iomon_requests_total", 0);
+	ob_puts(&o, "# HELP iomon_bytes_total Bytes in matched requests.\n# TYPE iomon_bytes_total counter\n");
+	prom_counter(&o, "iomon_bytes_total", 1);
+	ob_puts(&o, "# HELP iomon_bidirectional_requests_total Matched requests neither read nor write.\n"
+		    "# TYPE iomon_bidirectional_requests_total counter\n");
+	for (i = 0; i < mon.ntot; i++)
+		ob_printf(&o, "iomon_bidirectional_requests_total{device=\"%u,%u\"} %llu\n",
+			  DEV_MAJOR(mon.tot[i].device), DEV_MINOR(mon.tot[i].device),
+			  (unsigned long long)mon.tot[i].bidir);
+	ob_puts(&o, "# HELP iomon_request_size_bytes Request sizes.\n# TYPE iomon_request_size_bytes histogram\n");
+	for (i = 0; i < mon.ntot; i++)
+		prom_hist(&o, "iomon_request_size_bytes", mon.tot[i].device, mon.tot[i].size_hist, SIZE_BUCKETS, 1024, 0,
+			  mon.tot[i].size_sum);
+	ob_puts(&o, "# HELP iomon_device_latency_seconds Issue (D) to completion (C) time.\n"
+		    "# TYPE iomon_device_latency_seconds histogram\n");
+	for (i = 0; i < mon.ntot; i++)
+		prom_hist(&o, "iomon_device_latency_seconds", mon.tot[i].device, mon.tot[i].d2c_hist, D2C_BUCKETS, 8, -6,
+			  mon.tot[i].d2c_sum_us);
+	prom_commit(&o, tmp, path);
+}
+
