@@ -5,16 +5,13 @@
 # cross compilers and musl (tests/tools/setup-deps.sh installs them);
 # `make check ARCH=...` runs the tests that need no live kernel under
 # qemu-user; `make size` reports sizes and fails past SIZE_BUDGET.
-# -fno-jump-tables: a switch in code built for size is a chain of compares,
-# not a table of addresses beside it; the -O2 objects keep theirs.  Kept
-# for the initramfs profile's budget (docs/architecture.md, "Byte tricks
-# kept").  -Oz: GCC 12's smaller than -Os (1.2 KiB); the per-record
+# -Oz: GCC 12's smaller than -Os (1.2 KiB); the per-record
 # functions that need speed are HOT objects or HOTFN (iomon.h), and
 # cachegrind counts parse's and btt's instructions within 0.5% of -Os's.
 # No loop turned into a memset or memcpy: -Oz makes those a rep
 # stosb/movsb, whose start-up cost on blkparse's two or three padding
 # spaces a line made parse 16% slower (5M events).
-CFLAGS ?= -Oz -g -fno-jump-tables -fno-tree-loop-distribute-patterns
+CFLAGS ?= -Oz -g -fno-tree-loop-distribute-patterns
 WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter
 # C without exceptions needs no unwind tables: .eh_frame was 21 KiB of the
 # binary.  gdb still walks the stack from -g's debug frames.
@@ -95,10 +92,6 @@ else ifneq ($(CC),musl-gcc)
 $(warning CC=$(CC): not the product build (static musl); size, heap and RSS checks do not hold for it)
 endif
 B := build$(SUB)
-# arrays aligned as the psABI asks, not to 32 bytes for vector loads that
-# this code does not make; x86's own flag, so only when this machine is
-# one.  Kept for the initramfs profile's budget (docs/architecture.md)
-XFLAGS := $(if $(filter x86_64 i%86,$(shell uname -m)),-malign-data=abi)
 BIN := $(if $(SUB),$(B)/iomon,iomon)
 UNSTRIPPED := $(if $(SUB),$(B)/iomon_unstripped,iomon_unstripped)
 STRIP := strip
@@ -151,16 +144,9 @@ OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/$(USAGE_C:.c=.o) $(B)/obj/$(APPLETS_C:
 HOT := $(addprefix $(B)/obj/,stats/monstat.o stats/bttstat.o)
 # No memset calls for the few spaces of a padded field, as below; no
 # vector loops (cachegrind: fewer instructions for btt and monitor without
-# them, and smaller); switches as tables of jumps, as -O2 makes them
-# (CFLAGS' -fno-jump-tables is for the code built for size).
-HOTFLAGS := -O2 -fno-tree-vectorize -fno-tree-loop-distribute-patterns -fjump-tables
+# them, and smaller).
+HOTFLAGS := -O2 -fno-tree-vectorize -fno-tree-loop-distribute-patterns
 $(HOT): CFLAGS += $(HOTFLAGS)
-# The objects built for size: switches as compares, not as lookup tables
-# GCC builds from them; no caller-saved registers kept across calls (the
-# -O2 objects keep GCC's choices, which their speed needs).  Kept for the
-# initramfs profile's budget (docs/architecture.md, "Byte tricks kept").
-SMALLFLAGS := -fno-tree-switch-conversion -fno-caller-saves
-$(filter-out $(HOT),$(OBJS)): CFLAGS += $(SMALLFLAGS)
 
 all: $(BIN)
 
@@ -177,7 +163,7 @@ $(STAMP): FORCE
 		echo "  or:      apt-get install musl-tools" >&2; \
 		echo "  or:      make CC=cc   (a glibc build: not the product, larger)" >&2; \
 		exit 1; }
-	@{ echo '$(CC) $(CFLAGS) $(XFLAGS) $(NOUNWIND) $(CPPFLAGS) $(LDFLAGS)'; echo 'HOT $(HOTFLAGS) $(HOT:$(B)/obj/%=%)'; echo 'SMALL $(SMALLFLAGS)'; command -v $(firstword $(CC)); \
+	@{ echo '$(CC) $(CFLAGS) $(NOUNWIND) $(CPPFLAGS) $(LDFLAGS)'; echo 'HOT $(HOTFLAGS) $(HOT:$(B)/obj/%=%)'; command -v $(firstword $(CC)); \
 		$(CC) -dumpfullversion -dumpmachine 2>&1; } >$@.new
 	@if cmp -s $@ $@.new; then rm -f $@.new; else mv -f $@.new $@; fi
 
@@ -190,7 +176,7 @@ $(USAGE_C): build/packtext $(SRCS) $(G)/srcs.mk
 
 $(B)/obj/%.o: %.c $(HDRS) $(STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(XFLAGS) $(WARN) $(NOUNWIND) -ffunction-sections -fdata-sections -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(NOUNWIND) -ffunction-sections -fdata-sections -c -o $@ $<
 
 $(ZDIR)/libzstd.a:
 	bash tests/tools/zstd-build.sh $(ZDIR) $(CC)

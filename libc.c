@@ -11,13 +11,6 @@
 #include <unistd.h>
 #include "iomon.h"
 
-/* fchmod as the kernel has it: musl's retries through /proc/self/fd for
- * O_PATH descriptors, which iomon never makes. */
-int fchmod(int fd, mode_t mode)
-{
-	return (int)syscall(SYS_fchmod, fd, mode);
-}
-
 /* sigaction and signal straight to rt_sigaction: musl's bring its locks
  * for threads and abort(), and iomon has one thread.  The
  * handler is always called the SA_SIGINFO way, so the kernel always makes
@@ -108,28 +101,6 @@ char *strerror(int e)
 	return unknown;
 }
 
-/* atol and atoi as C has them (leading space, a sign, digits, wrapping
- * past the type as musl's do), one body for both where musl has two.
- * They replace libc's by name, so every caller (options, tracefs formats,
- * pids) keeps its call. */
-long atol(const char *s)
-{
-	unsigned long v = 0;
-	int neg;
-
-	while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
-		s++;
-	neg = *s == '-';
-	s += neg || *s == '+';
-	while (*s >= '0' && *s <= '9')
-		v = v * 10 + (unsigned long)(*s++ - '0');
-	return (long)(neg ? -v : v);
-}
-
-int atoi(const char *s)
-{
-	return (int)atol(s);
-}
 
 /* The string functions iomon calls on short strings (names, options,
  * formats once), as byte loops: musl's read a word at a time and bring
