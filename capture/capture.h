@@ -179,6 +179,19 @@ void window_release(void (*fn)(struct rec *r));	/* the held, stably ordered */
  * (monitor).  due (or NULL): the driver's clock: "-" is read with due()'s
  * deadline (on the monotonic clock; 0: none now) looked at before each
  * read that would wait, round() called once it has passed. */
+/* The kernel's notes in a driver's records: the trace's wall-clock
+ * second from its timestamp into *wall0; 1 for any note or notify (the
+ * driver skips it), 0 for an I/O record. */
+static inline int in_note(const struct rec *r, s64 *wall0)
+{
+	u32 a = ACT32(r);
+
+	if (a == TN_TIMESTAMP && r->pdu_len == 8) {
+		*wall0 = ne32_load(r->pdu, r->swapped);
+		return 1;
+	}
+	return REC_IS_NOTE(r) || (a & TC(TC_NOTIFY));
+}
 struct input {
 	char *const *names;
 	int n;

@@ -92,11 +92,7 @@ static void pat_record(const struct rec *r)
 
 	if (P.done)
 		return;
-	if (a == TN_TIMESTAMP && r->pdu_len == 8) {
-		wall0 = ne32_load(r->pdu, r->swapped);
-		return;
-	}
-	if (REC_IS_NOTE(r) || (a & TC(TC_NOTIFY)))
+	if (in_note(r, &wall0))
 		return;
 	if (P.replay && P.interval) {	/* trace time */
 		if (!P.start)

@@ -17,6 +17,22 @@ void blk_disk_name(u32 dev, const char *replay, char *out, size_t len)
 		sfmt(out, len, "%u,%u", DEV_MAJOR(dev), DEV_MINOR(dev));
 }
 
+/* what a replay's disk is called: -i NAME's base name without
+ * .blktrace.N; "-" for a stream */
+const char *replay_label(const char *in)
+{
+	static char base[64];
+	const char *b = strrchr(in, '/');
+	char *x;
+
+	if (!strcmp(in, "-"))
+		return "-";
+	sfmt(base, sizeof(base), "%s", b ? b + 1 : in);
+	if ((x = str_find(base, ".blktrace.")))
+		*x = 0;
+	return base;
+}
+
 /* the errnos a block request's status becomes (the kernel's
  * blk_status_to_errno), Linux's numbers on every architecture iomon
  * builds for; another shows as its number */

@@ -96,15 +96,9 @@ static int tick(const struct rec *r)
 /* every record: notes, the interval clock, the disk filter, the count */
 static void lat_record(const struct rec *r)
 {
-	u32 a = ACT32(r);
-
 	if (L.done)
 		return;
-	if (a == TN_TIMESTAMP && r->pdu_len == 8) {
-		wall0 = ne32_load(r->pdu, r->swapped);
-		return;
-	}
-	if (REC_IS_NOTE(r) || (a & TC(TC_NOTIFY)))
+	if (in_note(r, &wall0))
 		return;
 	if (tick(r) || !want_dev(r->dev))
 		return;
@@ -203,14 +197,7 @@ int lat_main(int argc, char **argv)
 		return c;
 	ob_init(&L.out, 1, "stdout", L.outbuf, sizeof(L.outbuf));
 	if (L.in) {
-		static char base[64];
-		const char *b = strrchr(L.in, '/');
-		char *x;
-
-		sfmt(base, sizeof(base), "%s", b ? b + 1 : L.in);
-		if ((x = str_find(base, ".blktrace.")))
-			*x = 0;
-		L.replay = strcmp(L.in, "-") ? base : "-";
+		L.replay = replay_label(L.in);
 		/* biolatency says it before its first table */
 		ob_puts(&L.out, "Tracing block device I/O... Hit Ctrl-C to end.\n");
 		c = replay(L.in);

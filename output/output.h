@@ -101,6 +101,7 @@ void lat_tables(struct obuf *o, s64 wall, int ts, int ext, const char *replay);
 void log2_hist(struct obuf *o, const u64 *slots, const char *label);	/* LAT_SLOTS of them */
 /* output/iolines.c: what biolatency and biosnoop print alike */
 void blk_disk_name(u32 dev, const char *replay, char *out, size_t len);
+const char *replay_label(const char *in);	/* -i NAME's files' name, or "-" */
 const char *errno_name(u32 e, char buf[12]);	/* EIO; another as its number */
 void fail_line(struct obuf *o);	/* "N I/Os failed (...)" when any did */
 

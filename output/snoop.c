@@ -206,14 +206,7 @@ int snoop_main(int argc, char **argv)
 		return c;
 	ob_init(&S.out, 1, "stdout", S.outbuf, sizeof(S.outbuf));
 	if (S.in) {
-		static char base[64];
-		const char *b = strrchr(S.in, '/');
-		char *x;
-
-		sfmt(base, sizeof(base), "%s", b ? b + 1 : S.in);
-		if ((x = str_find(base, ".blktrace.")))
-			*x = 0;
-		S.replay = strcmp(S.in, "-") ? base : "-";
+		S.replay = replay_label(S.in);
 		header();
 		c = in_trace(&(struct input){ &S.in, 1, NULL, snoop_record, NULL, NULL, NULL });
 	} else if ((c = run_live()) < 0)

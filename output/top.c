@@ -106,11 +106,7 @@ static void top_record(const struct rec *r)
 		proc_add(r->pid, r->pdu, r->pdu_len);
 		return;
 	}
-	if (a == TN_TIMESTAMP && r->pdu_len == 8) {
-		wall0 = ne32_load(r->pdu, r->swapped);
-		return;
-	}
-	if (REC_IS_NOTE(r) || (a & TC(TC_NOTIFY)))
+	if (in_note(r, &wall0))
 		return;
 	if (trace_tick(r))
 		return;
