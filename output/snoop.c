@@ -104,6 +104,7 @@ static int want_dev(u32 dev)
 static void snoop_record(const struct rec *r)
 {
 	u32 a = ACT32(r);
+	struct snoop_io io;
 
 	if (a == TN_PROCESS) {
 		proc_add(r->pid, r->pdu, r->pdu_len);
@@ -111,7 +112,8 @@ static void snoop_record(const struct rec *r)
 	}
 	if (REC_IS_NOTE(r) || (a & TC(TC_NOTIFY)) || !want_dev(r->dev))
 		return;
-	snoop_event(r, line);
+	if (snoop_event(r, &io))
+		line(&io);
 }
 
 /* ---- live: as biolatency's, records in time order (capture/input.c),

@@ -67,7 +67,7 @@ static void front_merge(const struct rec *r)
 
 int snoop_unissued_fails;
 
-static void complete(struct sreq *q, const struct rec *r, void (*fn)(const struct snoop_io *io))
+static int complete(struct sreq *q, const struct rec *r, struct snoop_io *out)
 {
 	struct snoop_io io = {
 		.done = r->time, .sector = r->sector, .dev = r->dev, .bytes = q->bytes,
@@ -77,13 +77,15 @@ static void complete(struct sreq *q, const struct rec *r, void (*fn)(const struc
 	io.lat = r->time > q->d ? r->time - q->d : 0;
 	io.que = q->owned && q->d > q->q ? q->d - q->q : 0;
 	io.pattern = pattern_of(r->dev, r->sector, q->bytes);
-	fn(&io);
+	*out = io;
+	return 1;
 }
 
-void snoop_event(const struct rec *r, void (*fn)(const struct snoop_io *io))
+int snoop_event(const struct rec *r, struct snoop_io *io)
 {
 	u32 a = ACT32(r);
 	struct sreq *q;
+	int done = 0;
 
 	switch (a & 0xffff) {
 	case TA_QUEUE:
@@ -121,17 +123,18 @@ void snoop_event(const struct rec *r, void (*fn)(const struct snoop_io *io))
 		fail_note(r);
 		q = ift_find(&sreqs, r->dev, r->sector, 0);
 		if (q && q->issued)
-			complete(q, r, fn);
+			done = complete(q, r, io);
 		else if (snoop_unissued_fails && rec_errno(r)) {
 			/* the C's own size and direction; LAT from the Q */
 			struct sreq u = { .d = q ? q->q : r->time, .q = q ? q->q : r->time,
 					  .pid = q ? q->pid : 0, .bytes = r->bytes, .owned = q && q->owned,
 					  .w = (a & TC(TC_WRITE)) && !(a & TC(TC_DISCARD)) };
 
-			complete(&u, r, fn);
+			done = complete(&u, r, io);
 		}
 		if (q)
 			ift_del(&sreqs, q);
 		break;
 	}
+	return done;
 }

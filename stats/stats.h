@@ -332,7 +332,7 @@ struct snoop_io {
 	u8 w, owned;		/* owned: its Q was seen (pid is the submitter's) */
 	char pattern;		/* -P: 'S' sequential, 'R' random, '?' first */
 };
-void snoop_event(const struct rec *r, void (*fn)(const struct snoop_io *io));
+int snoop_event(const struct rec *r, struct snoop_io *io);	/* 1: a completion, *io its line's facts */
 /* failed completions with no issue seen (bio-based devices: device-mapper,
  * md, brd have no D) make a line too, LAT from their Q (0 with none) */
 extern int snoop_unissued_fails;
