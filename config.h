@@ -262,6 +262,11 @@
 #ifndef MON_DEVS
 #define MON_DEVS 64
 #endif
+/* blkiomon -D's notes of one record's pairing, taken after it: a
+ * mismatch's two and the record aged out to make room (match/dcpair.c) */
+#ifndef DC_NOTES
+#define DC_NOTES 4
+#endif
 #ifndef MON_PENDING
 #define MON_PENDING 4096
 #endif

@@ -4,22 +4,31 @@
  * bits, so a read and a write on one sector never pair.  The pair counts
  * when the older one is a D and the younger a C; otherwise the younger one
  * is kept (a mismatch).  Records never paired age out of a full table,
- * oldest stored first; both are shown to the caller's note().  dc_pair and
+ * oldest stored first; both wait in note[] for the caller to take.  dc_pair and
  * dc_store are inline in iomon.h: they run for every record. */
 #include "match/match.h"
 
+static COLD void keep(struct dcpair *p, const char *what, const struct dc_rec *r)
+{
+	if (p->nnotes == DC_NOTES) {
+		p->notes_lost++;
+		return;
+	}
+	p->note[p->nnotes].what = what;
+	p->note[p->nnotes++].r = *r;
+}
+
 static COLD void aged(void *ctx, void *e)
 {
-	struct dcpair *p = ctx;
 	struct dc_rec r;
 
 	dc_rec_of(e, &r);
-	p->note(p->ctx, "aged out", &r);
+	keep(ctx, "aged out", &r);
 }
 
 COLD void dc_init(struct dcpair *p)
 {
-	p->t->evict = p->note ? aged : NULL;
+	p->t->evict = p->notes ? aged : NULL;
 	p->t->ctx = p;
 }
 
@@ -29,9 +38,9 @@ COLD void dc_mismatch(struct dcpair *p, const struct dc_rec *old, const struct d
 	struct dc_ent *e;
 
 	p->mismatch++;
-	if (p->note) {
-		p->note(p->ctx, "mismatch", old);
-		p->note(p->ctx, "mismatch", young);
+	if (p->notes) {
+		keep(p, "mismatch", old);
+		keep(p, "mismatch", young);
 	}
 	if ((e = ift_put(p->t, young->dev, young->sector, DC_CLASS(young->action), young->time))) {
 		e->time = young->time;	/* dc_store, not inline */

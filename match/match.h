@@ -166,7 +166,7 @@ int ift_move(struct ift *t, void *e, u32 dev, u64 sector);	/* -1: key taken, e f
 void *ift_slot(struct ift *t, u32 i);	/* slot 1..hwm in slot order; NULL: free */
 
 /* match/dcpair.c: blkiomon's D/C pairing on an IFT_AGE_FIFO table of
- * struct dc_ent; note() sees "mismatch" and "aged out" records.  dc_pair
+ * struct dc_ent; note[] keeps "mismatch" and "aged out" records.  dc_pair
  * is inline (monitor's per-record path; as a call it cost ~12 % of the rate),
  * what is not per record is in dcpair.c. */
 struct dc_rec { u64 time, sector; u32 dev, action, bytes; };
@@ -175,11 +175,15 @@ struct dc_ent {
 	u64 time;
 	u32 action, bytes;
 };
+/* with notes on, each "mismatch" and "aged out" record waits in note[]
+ * for the caller to take after its dc_pair (at most three a call) */
+struct dc_note { const char *what; struct dc_rec r; };
 struct dcpair {
 	struct ift *t;
-	void (*note)(void *ctx, const char *what, const struct dc_rec *r);
-	void *ctx;
-	unsigned long long match, mismatch;	/* aged: t->aged */
+	int notes;		/* keep them (blkiomon -D) */
+	u32 nnotes;
+	struct dc_note note[DC_NOTES];
+	unsigned long long match, mismatch, notes_lost;	/* aged: t->aged */
 };
 void dc_init(struct dcpair *p);	/* before the first dc_pair */
 void dc_mismatch(struct dcpair *p, const struct dc_rec *old, const struct dc_rec *young);

@@ -84,16 +84,10 @@ static void debug_rec(const char *what, const struct dc_rec *p)
 			  p->action, p->dev);
 }
 
-COLD static void debug_note(void *ctx, const char *what, const struct dc_rec *r)
-{
-	(void)ctx;
-	debug_rec(what, r);
-}
-
 /* when the pool is full the oldest waiting record ages out (-D says so);
  * slots above hwm were never used (untouched pages) */
 IFT_POOL(pend, struct dc_ent, MON_PENDING, MON_HASH, IFT_AGE_FIFO);
-static struct dcpair DC = { .t = &pend, .note = debug_note };
+static struct dcpair DC = { .t = &pend, .notes = 1 };
 
 /* ---- input ---- */
 
@@ -133,6 +127,13 @@ static void record(const struct rec *r)
 	t = (struct dc_rec){ .time = r->time, .sector = r->sector, .dev = r->dev, .action = a, .bytes = r->bytes };
 	if (dc_pair(&DC, &t, &d, &c))
 		mon_account(&d, &c);
+	if (DC.nnotes) {	/* what the pairing let go of: -D's notes */
+		u32 i;
+
+		for (i = 0; i < DC.nnotes; i++)
+			debug_rec(DC.note[i].what, &DC.note[i].r);
+		DC.nnotes = 0;
+	}
 }
 
 /* blkiomon's intervals on a stream: a thread sleeps to start + k*I (the

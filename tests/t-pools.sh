@@ -41,6 +41,8 @@ else
 	check "tiny: cpu table overflow reported" grep -q 'cpu table full: .* (CPUS_MAX 2)' "$OUT/tiny7.err"
 	"$T" monitor -I 1 -i "$FIX/mq-randrw/nullb0" -h "$OUT/tm.txt" -D "$OUT/tm.dbg" 2>/dev/null
 	check "tiny: monitor's pool ages records out and counts them" grep -qE '^[1-9][0-9]* aged out of the pool \(MON_PENDING 2\)' "$OUT/tm.dbg"
+	na=$(sed -n 's/^\([0-9]*\) aged out of the pool.*/\1/p' "$OUT/tm.dbg")
+	check "tiny: -D shows each record aged out (${na:-no} of them)" test "$(grep -c -- '--- aged out ---' "$OUT/tm.dbg")" = "${na:-x}"
 	check "tiny: monitor still reports what matched" grep -q '^sizes read (bytes): num [1-9]' "$OUT/tm.txt"
 	( cd "$FIX/two-devs" && "$T" parse -i nullb0 -i nullb1 ) >/dev/null 2>"$OUT/tiny5.err"
 	check "tiny: too many inputs refused, named" grep -q 'nullb1: more than 1 inputs (DEVS_MAX)' "$OUT/tiny5.err"
