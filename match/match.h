@@ -252,7 +252,6 @@ int tag_start(const char *cmd);		/* sh -c CMD; -1 said why */
 int tag_record(const struct rec *r, u32 *tag);	/* *tag set when claimed; -1: helper failed */
 const char *tag_label(u32 id);
 int tag_stop(void);			/* EOF to it, its exit status said; 1: it failed */
-void tag_on_fail(void (*fn)(void));	/* called once it fails */
 int tag_active(void);
 
 #endif

@@ -1,7 +1,8 @@
 /* match/taghelper.c: match: iowatcher's tag-helper protocol: records out to a command, tags back */
 /* --tag-helper CMD (FORMATS.md section 7): CMD gets every record on its
  * stdin and says which tag each belongs to.  What to do when the helper
- * fails (stop the replay or the capture) is the caller's: tag_on_fail. */
+ * fails (stop the replay or the capture) is the caller's: tag_record
+ * returns -1. */
 #define _GNU_SOURCE	/* syscall under glibc (the syntax check) */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +31,6 @@ static struct helper {
 	u64 tags_dropped;
 	struct { u32 id; char label[TOP_LABEL]; } tags[TOP_TAGS];
 	int failed;
-	void (*on_fail)(void);
 } H;		/* zero-initialised: bss, not data in the file */
 
 static void helper_fail(const char *why)
@@ -39,8 +39,6 @@ static void helper_fail(const char *why)
 		warn_msg("tag helper '%s' %s (after %llu records); the tables so far are printed",
 			 H.cmd, why, (unsigned long long)H.records);
 	H.failed = 1;
-	if (H.on_fail)
-		H.on_fail();
 }
 
 int tag_start(const char *cmd)
@@ -235,11 +233,6 @@ int tag_stop(void)
 		return 1;
 	}
 	return H.failed;
-}
-
-void tag_on_fail(void (*fn)(void))
-{
-	H.on_fail = fn;
 }
 
 int tag_active(void)

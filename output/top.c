@@ -98,8 +98,11 @@ static void top_record(const struct rec *r)
 		return;
 	if (tops.tags) {
 		tag = TAG_UNTAGGED;
-		if (tag_record(r, &tag))
+		if (tag_record(r, &tag)) {	/* the helper failed */
+			if (!top_stop)
+				helper_failed();
 			return;
+		}
 		tagged = tag != TAG_UNTAGGED;
 	}
 	if (a == TN_PROCESS) {
@@ -253,7 +256,6 @@ int top_main(int argc, char **argv)
 	T.tty = isatty(1);
 	ob_init(&T.out, 1, "stdout", T.outbuf, sizeof(T.outbuf));
 	if (A.helper) {
-		tag_on_fail(helper_failed);
 		if (tag_start(A.helper))
 			return 1;
 		tops.tags = 1;
