@@ -276,6 +276,12 @@
 #ifndef MON_QUEUE_WAIT_MS
 #define MON_QUEUE_WAIT_MS 5000
 #endif
+/* --json and --prom: failed completions counted by device, direction
+ * and errno, a row each kept for the run (Prometheus' totals); a failure
+ * that needs a row past them is counted and said at the end. */
+#ifndef MON_FAILS
+#define MON_FAILS 64
+#endif
 
 /* ---- top ---- */
 

@@ -188,6 +188,8 @@ COLD void export_interval(struct mon_out *o, s64 t)
 			ob_write(o->bin, bin, sizeof(bin));
 		queue_send(o, bin);
 	}
+	if (o->json)
+		mon_json_end(o->json, t, o->interval);
 	mon_restart();
 	if (o->prom)
 		mon_prom_write(o->prom);

@@ -32,6 +32,28 @@ static void json_mm(struct obuf *o, const char *k, const struct minmax *m, int l
 			  (unsigned long long)m->sum, avg, var, last ? "" : ",");
 }
 
+/* ,"failed":{"read":{"EIO":N,...},"write":{...}}: the device's failed
+ * completions this interval, by errno (a name, else its number) */
+static void json_fails(struct obuf *o, u32 dev)
+{
+	char b[12];
+	u32 d, i, k;
+
+	ob_puts(o, ",\"failed\":{");
+	for (d = 0; d < 2; d++) {
+		ob_puts(o, d ? ",\"write\":{" : "\"read\":{");
+		for (i = k = 0; i < mon.nfail; i++) {
+			const struct monfail *f = &mon.fail[i];
+
+			if (f->device == dev && f->dir == d && f->n)
+				ob_printf(o, "%s\"%s\":%llu", k++ ? "," : "", errno_name(f->err, b),
+					  (unsigned long long)f->n);
+		}
+		ob_puts(o, "}");
+	}
+	ob_puts(o, "}");
+}
+
 void mon_json_write(struct obuf *o, const struct dstat *s, s64 t, int interval)
 {
 	int i;
@@ -47,7 +69,35 @@ void mon_json_write(struct obuf *o, const struct dstat *s, s64 t, int interval)
 	}
 	json_u32s(o, "\"size_hist_bytes", s->size_hist, SIZE_BUCKETS);
 	json_u32s(o, ",\"d2c_hist_usec", s->d2c_hist, D2C_BUCKETS);
-	ob_printf(o, ",\"bidirectional\":%llu}\n", (unsigned long long)s->bidir);
+	ob_printf(o, ",\"bidirectional\":%llu", (unsigned long long)s->bidir);
+	json_fails(o, s->device);
+	ob_puts(o, "}\n");
+}
+
+/* After the interval's devices: one whose only news is failures (their
+ * issues not seen, or aged out) gets its line too, its figures empty;
+ * then the interval's failure counts start again. */
+COLD void mon_json_end(struct obuf *o, s64 t, int interval)
+{
+	struct dstat z;
+	u32 i, k, dev;
+
+	for (i = 0; i < mon.nfail; i++) {
+		dev = mon.fail[i].device;
+		for (k = 0; k < mon.ndev && mon.dev[k].device != dev; k++)
+			;
+		if (!mon.fail[i].n || k < mon.ndev)
+			continue;
+		for (k = 0; k < i && !(mon.fail[k].device == dev && mon.fail[k].n); k++)
+			;
+		if (k < i)	/* an earlier row of the device wrote its line */
+			continue;
+		memset(&z, 0, sizeof(z));
+		z.device = dev;
+		mon_json_write(o, &z, t, interval);
+	}
+	for (i = 0; i < mon.nfail; i++)
+		mon.fail[i].n = 0;
 }
 
 COLD void mon_prom_write(const char *path)
@@ -78,6 +128,16 @@ COLD void mon_prom_write(const char *path)
 	for (i = 0; i < mon.ntot; i++)
 		prom_hist(&o, "iomon_device_latency_seconds", mon.tot[i].device, mon.tot[i].d2c_hist, D2C_BUCKETS, 8, -6,
 			  mon.tot[i].d2c_sum_us);
+	ob_puts(&o, "# HELP iomon_failed_requests_total Completions (C) that carried an error, by errno.\n"
+		    "# TYPE iomon_failed_requests_total counter\n");
+	for (i = 0; i < mon.nfail; i++) {
+		const struct monfail *f = &mon.fail[i];
+		char b[12];
+
+		ob_printf(&o, "iomon_failed_requests_total{device=\"%u,%u\",direction=\"%s\",errno=\"%s\"} %llu\n",
+			  DEV_MAJOR(f->device), DEV_MINOR(f->device), f->dir ? "write" : "read",
+			  errno_name(f->err, b), (unsigned long long)f->total);
+	}
 	prom_commit(&o, tmp, path);
 }
 

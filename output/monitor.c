@@ -2,6 +2,7 @@
 //applet: blkiomon monitor monitor_main
 //sources: @trace capture/input.c capture/merge.c capture/window.c match/dcpair.c match/inflight.c
 //sources: output/export.c output/monexp.c stats/exact.c stats/monstat.c
+//sources: stats/failstat.c output/iolines.c
 //option: EXPORT output/monexp.c
 //readme: blkiomon 0.3, repaired; live, replays, Prometheus and JSON | blkiomon.8
 /* monitor: blkiomon, per-device interval statistics of request sizes and
@@ -124,6 +125,10 @@ static void record(const struct rec *r)
 			M.wall0 += (s64)k * M.interval;
 		}
 	}
+#ifndef IOMON_NO_EXPORT
+	if ((a & 0xffff) == TA_COMPLETE && (O.json || O.prom))
+		mon_fail(r);	/* the exports' failures, paired or not */
+#endif
 	t = (struct dc_rec){ .time = r->time, .sector = r->sector, .dev = r->dev, .action = a, .bytes = r->bytes };
 	if (dc_pair(&DC, &t, &d, &c))
 		mon_account(&d, &c);
@@ -327,6 +332,10 @@ COLD static int debug_end(void)
 		  (unsigned long long)M.drvdata, (unsigned long long)M.overall);
 	ob_printf(&M.dbg, "%llu aged out of the pool (MON_PENDING %d), %llu devices over MON_DEVS %d\n",
 		  pend.aged, MON_PENDING, mon.dev_overflow, MON_DEVS);
+#ifndef IOMON_NO_EXPORT
+	if (mon.fail_overflow)
+		ob_printf(&M.dbg, "%llu failures not in the exports (MON_FAILS %d)\n", mon.fail_overflow, MON_FAILS);
+#endif
 	if (O.msq >= 0)
 		ob_printf(&M.dbg, "%llu records not sent: the message queue stayed full (MON_QUEUE_WAIT_MS %d)\n",
 			  O.unsent, MON_QUEUE_WAIT_MS);
@@ -349,6 +358,11 @@ COLD static int report_end(int rc)
 	if (mon.dev_overflow)
 		warn_msg("device table full: %llu requests unreported (MON_DEVS %d)",
 			 mon.dev_overflow, MON_DEVS);
+#ifndef IOMON_NO_EXPORT
+	if (mon.fail_overflow)
+		warn_msg("failure table full: %llu failed requests not in --json or --prom (MON_FAILS %d)",
+			 mon.fail_overflow, MON_FAILS);
+#endif
 	if (O.human)
 		rc |= ob_close(&M.human);
 	if (O.json)

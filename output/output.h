@@ -39,8 +39,10 @@ void export_interval(struct mon_out *o, s64 t);
 #ifdef IOMON_NO_EXPORT
 static inline void mon_json_write(struct obuf *o, const struct dstat *s, s64 t, int interval) {}
 static inline void mon_prom_write(const char *path) {}
+static inline void mon_json_end(struct obuf *o, s64 t, int interval) {}
 #else
 void mon_json_write(struct obuf *o, const struct dstat *s, s64 t, int interval);
+void mon_json_end(struct obuf *o, s64 t, int interval);	/* failures' own lines; counts restart */
 void mon_prom_write(const char *path);
 #endif
 int export_queue(struct mon_out *o, const char *path, long qid);	/* o->msq; -1 said why */

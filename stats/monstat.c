@@ -119,3 +119,33 @@ COLD void mon_restart(void)
 	mon.ndev = 0;
 	mon.list = 0;
 }
+
+#ifndef IOMON_NO_EXPORT
+/* Every C that carries an error counts, paired with a D or not, as
+ * blkparse lists it; a paired one also counts in the figures above, as
+ * in blkiomon, which never looks at the error.  The direction is the
+ * kernel's: write when the write bit is set, else read (blkparse's W and
+ * R).  Only the exports show these: blkiomon's reports stay its own. */
+void mon_fail(const struct rec *r)
+{
+	u32 e = rec_errno(r), dir = !!(ACT32(r) & TC(TC_WRITE)), i;
+	struct monfail *f;
+
+	if (!e)
+		return;
+	for (i = 0; i < mon.nfail; i++) {
+		f = &mon.fail[i];
+		if (f->device == r->dev && f->err == e && f->dir == dir)
+			break;
+	}
+	if (i == mon.nfail) {
+		if (i == MON_FAILS) {
+			mon.fail_overflow++;
+			return;
+		}
+		mon.fail[mon.nfail++] = (struct monfail){ .device = r->dev, .err = e, .dir = dir };
+	}
+	mon.fail[i].n++;
+	mon.fail[i].total++;
+}
+#endif

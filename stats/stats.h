@@ -64,6 +64,9 @@ struct total {
 	u64 size_hist[SIZE_BUCKETS], d2c_hist[D2C_BUCKETS];
 	u64 size_sum, d2c_sum_us;
 };
+/* a failed completion's row: this interval's count (JSON) and the run's
+ * (Prometheus); dir 0 read, 1 write */
+struct monfail { u32 device, err, dir; u64 n, total; };
 struct monstat {
 	struct dstat dev[MON_DEVS];
 	u32 ndev, list;		/* list head: index + 1 */
@@ -71,8 +74,14 @@ struct monstat {
 	u32 ntot;
 	int totals;		/* keep tot[] */
 	unsigned long long dev_overflow;
+#ifndef IOMON_NO_EXPORT
+	struct monfail fail[MON_FAILS];
+	u32 nfail;
+	unsigned long long fail_overflow;	/* failures with no row left */
+#endif
 };
 extern struct monstat mon;
+void mon_fail(const struct rec *r);	/* a C: counted when it failed (--json, --prom) */
 void mon_account(const struct dc_rec *d, const struct dc_rec *c);
 void mon_restart(void);
 char *mm_var(char *p, const struct minmax *m, int decimals);	/* at most 80 bytes */

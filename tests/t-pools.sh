@@ -65,6 +65,14 @@ else
 	# MON_PENDING: aging is said on stderr too, not only in -D
 	"$T" monitor -I 1 -i "$FIX/mq-randrw/nullb0" -h /dev/null 2>"$OUT/tma.err"
 	check "tiny: monitor's aged records reported on stderr" grep -qE 'pending pool full: [1-9][0-9]* unmatched records aged out \(MON_PENDING 2\)' "$OUT/tma.err"
+	# MON_FAILS: failures past the exports' rows (craft.py failing: 13 in
+	# five device, direction and errno rows) are counted and said, and the
+	# rows that fit still count all of theirs
+	python3 "$TOOLS/craft.py" failing >"$OUT/tmf.stream"
+	"$T" monitor -I 1 --clock=trace --prom "$OUT/tmf.prom" -D "$OUT/tmf.dbg" <"$OUT/tmf.stream" 2>"$OUT/tmf.err"
+	check "tiny: monitor's failure rows full: the rest counted on stderr" grep -q 'failure table full: 3 failed requests not in --json or --prom (MON_FAILS 2)' "$OUT/tmf.err"
+	check "tiny: and in -D" grep -q '^3 failures not in the exports (MON_FAILS 2)$' "$OUT/tmf.dbg"
+	check "tiny: the rows that fit count all theirs" sh -c "grep -q '^iomon_failed_requests_total{device=\"8,0\",direction=\"read\",errno=\"EIO\"} 5\$' '$OUT/tmf.prom' && grep -q '^iomon_failed_requests_total{device=\"8,0\",direction=\"write\",errno=\"EIO\"} 5\$' '$OUT/tmf.prom' && test \$(grep -c '^iomon_failed' '$OUT/tmf.prom') = 2"
 	# PIPE_WINDOW: -b above the window is cut to it; every line still out
 	"$T" parse -i - -b 1000 <"$S" >"$OUT/tpw.txt" 2>/dev/null
 	strip "$OUT/tpw.txt" | sort >"$OUT/tpw.ev"
