@@ -46,7 +46,7 @@ static void dev_nm(char *b, const struct btt_dev *d)
 	if (d == SYS)
 		sfmt(b, 16, "sys");
 	else
-		sfmt(b, 16, "%u,%u", DEV_MAJOR(d->dev), DEV_MINOR(d->dev));
+		btt_dev_file(b, d->dev);
 }
 
 static const char *const f_fmt[F_N] = { "%s_%s_r.dat", "%s_%s_w.dat", "%s_%s_c.dat", "%s_%s_d2d_r.dat",
@@ -64,7 +64,7 @@ static const char *f_pre(int k)
 static struct obuf *f_get(const struct btt_dev *d, int k)
 {
 	u16 *a = &at[ix(d)][k];
-	char path[PATH_LEN], dn[16];
+	char path[PATH_LEN], dn[BTT_MAPNAME];
 	int fd;
 
 	if (*a)
@@ -346,7 +346,7 @@ static void live_end(void)
 /* -u: a device's unplugs by the I/Os each let go, 5 a bucket */
 static int unplug_file(const struct btt_dev *d)
 {
-	char path[PATH_LEN], dn[16];
+	char path[PATH_LEN], dn[BTT_MAPNAME];
 	struct obuf o;
 	int i, fd;
 
@@ -378,7 +378,7 @@ static int f_close(const struct btt_dev *d, int k)
  * the Q2Q one's bytes go with it */
 static int sps_end(const struct btt_dev *d)
 {
-	char path[PATH_LEN], dn[16];
+	char path[PATH_LEN], dn[BTT_MAPNAME];
 	struct stat st;
 	int k, rc;
 
