@@ -419,6 +419,12 @@
 #ifndef BTT_DEVS
 #define BTT_DEVS 64
 #endif
+#ifndef BTT_MAPS
+#define BTT_MAPS 64		/* btt -M: the map file's names of devices */
+#endif
+#ifndef BTT_MAPNAME
+#define BTT_MAPNAME 64		/* btt -M: a name's bytes, its NUL included */
+#endif
 #ifndef BTT_REQS
 #define BTT_REQS 8192
 #endif

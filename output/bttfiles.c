@@ -15,12 +15,12 @@ static char lat_buf[BTT_NLAT][BTT_DEVS][BTT_FILE_BUF];
  * failed */
 static struct obuf *file_at(struct obuf *o, char *buf, u32 cap, const char *pre, int i, const char *post)
 {
-	char path[PATH_LEN], dev[16] = "sys";
+	char path[PATH_LEN], dev[BTT_MAPNAME] = "sys";
 	int fd = -1;
 
 	if (!o->buf) {
 		if (i >= 0)
-			sfmt(dev, sizeof(dev), "%u,%u", DEV_MAJOR(btt_devs[i].dev), DEV_MINOR(btt_devs[i].dev));
+			btt_dev_file(dev, btt_devs[i].dev);
 		if ((size_t)sfmt(path, sizeof(path), "%s%s%s_%s.dat", pre, *pre ? "_" : "", dev, post) < sizeof(path))
 			fd = open_out(path, 0644);
 		else
@@ -71,21 +71,31 @@ static void ios_cols(const char *name, const double *v, u64 stamp, int all)
 static void ios_dump(u64 stamp, int all)
 {
 	double v[BTT_IOS_COLS], t[BTT_IOS_COLS] = { 0 }, *row;
-	u32 i, n = all ? btt_ndevs : btt_ios_ready - 1;
+	u32 i, n = all ? btt_ndevs : btt_ios_ready - 1, k = 0;
 	char name[16];
 	int j;
 
 	if (all)
 		ob_puts(&ios_ob, ios_hdr);
-	for (i = 0; i < n; i++) {
-		row = all ? v : btt_ios_rows[i];	/* an interval's: taken as it ended */
+	u8 seen[BTT_DEVS] = { 0 };
+	static const double again[BTT_IOS_COLS] = { [12] = 100.0 };
+
+	BTT_FOR_OUT(i) {	/* (-D: those the interval's end knew) */
+		if (i >= n)
+			continue;
+		/* an interval's row, taken as it ended; -D naming a device
+		 * again: btt's counts begun anew, an idle device */
+		row = all ? v : seen[i] ? (double *)again : btt_ios_rows[i];
+		seen[i] = 1;
 		if (all)
 			btt_ios_row(i, stamp, all, v);
-		sfmt(name, 11, "(%3u,%3u)", DEV_MAJOR(btt_devs[i].dev), DEV_MINOR(btt_devs[i].dev));
+		btt_dev_hdr(name, 11, btt_devs[i].dev, 1);
 		ios_cols(name, row, stamp, all);
 		for (j = all ? 0 : 8; j < BTT_IOS_COLS; j++)
 			t[j] += j == 9 && !all ? 0.0 : row[j];
+		k++;
 	}
+	n = k;
 	if (n >= 2) {
 		for (j = 0; j < BTT_IOS_COLS; j++)
 			v[j] = j < 6 ? t[j ^ 1] : j < 8 ? t[(j ^ 1) - 2] / 2.0 : t[j] / (double)n;

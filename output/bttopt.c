@@ -46,7 +46,7 @@ static void dev_nm(char *b, const struct btt_dev *d)
 	if (d == SYS)
 		sfmt(b, 16, "sys");
 	else
-		sfmt(b, 16, "%u,%u", DEV_MAJOR(d->dev), DEV_MINOR(d->dev));
+		btt_dev_file(b, d->dev);
 }
 
 static const char *const f_fmt[F_N] = { "%s_%s_r.dat", "%s_%s_w.dat", "%s_%s_c.dat", "%s_%s_d2d_r.dat",
@@ -64,7 +64,7 @@ static const char *f_pre(int k)
 static struct obuf *f_get(const struct btt_dev *d, int k)
 {
 	u16 *a = &at[ix(d)][k];
-	char path[PATH_LEN], dn[16];
+	char path[PATH_LEN], dn[BTT_MAPNAME];
 	int fd;
 
 	if (*a)
@@ -299,18 +299,33 @@ static struct { double last; int y; u8 on; } lv[BTT_DEVS + 1];
 
 static int has_lives(const struct btt_live *l) { return l->n || l->folded; }
 
+/* a device's height: 1 + the devices listed before it that have spans
+ * (-D: before its last place in the list; 0: not listed) */
+static int live_y(const struct btt_dev *d)
+{
+	u32 i;
+	int y = 0, n = 0;
+
+	BTT_FOR_OUT(i) {
+		if (&btt_devs[i] == d)
+			y = n + 1;
+		n += has_lives(&btt_devs[i].live);
+	}
+	return y;
+}
+
 static void live_span(const struct btt_dev *d, u64 dt, u64 ct)
 {
 	typeof(&lv[0]) v = &lv[ix(d)];
 	double a = btt_time(dt), b = btt_time(ct);
-	u32 i;
 
 	if (!v->on) {
 		v->on = 1;
-		for (i = 0; d != SYS && &btt_devs[i] != d; i++)
-			v->y += has_lives(&btt_devs[i].live);
-		v->y += d != SYS;
+		if (d != SYS && !(v->y = live_y(d)))
+			v->on = 2;	/* -D leaves it out */
 	}
+	if (v->on == 2)
+		return;
 	f_printf(d, F_LIVE, "%.9f %d.0\n%.9f %d.0\n%.9f %d.9\n%.9f %d.9\n%.9f %d.0\n", v->last, v->y, a, v->y,
 		 a, v->y, b, v->y, b, v->y);
 	v->last = b;
@@ -328,7 +343,7 @@ static void live_fold(const struct btt_live *l, u64 dt, u64 ct)
 /* the spans still held, then the heights checked */
 static void live_end(void)
 {
-	u32 i, k, y = 1, moved = 0;
+	u32 i, k, moved = 0;
 
 	for (i = 0; i <= btt_ndevs; i++) {
 		const struct btt_dev *d = i < btt_ndevs ? &btt_devs[i] : SYS;
@@ -336,8 +351,8 @@ static void live_end(void)
 
 		for (k = 0; k < l->n; k++)
 			live_span(d, l->span[(l->h + k) % BTT_LIVES].dt, l->span[(l->h + k) % BTT_LIVES].ct);
-		if (i < btt_ndevs && has_lives(l))
-			moved += lv[i].y != (int)y++;
+		if (i < btt_ndevs && lv[i].on == 1)
+			moved += lv[i].y != live_y(d);
 	}
 	if (moved)
 		warn_msg("-Z: %u devices' files were begun below the height btt gives them (a device before them became busy later)", moved);
@@ -346,7 +361,7 @@ static void live_end(void)
 /* -u: a device's unplugs by the I/Os each let go, 5 a bucket */
 static int unplug_file(const struct btt_dev *d)
 {
-	char path[PATH_LEN], dn[16];
+	char path[PATH_LEN], dn[BTT_MAPNAME];
 	struct obuf o;
 	int i, fd;
 
@@ -378,7 +393,7 @@ static int f_close(const struct btt_dev *d, int k)
  * the Q2Q one's bytes go with it */
 static int sps_end(const struct btt_dev *d)
 {
-	char path[PATH_LEN], dn[16];
+	char path[PATH_LEN], dn[BTT_MAPNAME];
 	struct stat st;
 	int k, rc;
 

@@ -11,7 +11,7 @@ static void section(struct obuf *o, const char *title)
 
 static void dev_name(char *buf, u32 dev)
 {
-	sfmt(buf, 16, "(%3u,%3u)", DEV_MAJOR(dev), DEV_MINOR(dev));
+	btt_dev_hdr(buf, 15, dev, 1);
 }
 
 #define bit_time btt_time
@@ -20,7 +20,7 @@ struct obuf *btt_xvg;	/* -X: NAME.xvg, the figures in words and numbers */
 
 static void xdev(char *buf, u32 dev)	/* a device as -X names it */
 {
-	sfmt(buf, 16, "%u,%u", DEV_MAJOR(dev), DEV_MINOR(dev));
+	btt_dev_hdr(buf, 15, dev, 0);
 }
 
 static void avg_line(struct obuf *o, const char *name, const struct btt_avg *a)
@@ -81,7 +81,7 @@ static u16 proc_ix[BTT_PROCS];
 
 static void per_table(struct obuf *o, const char *title, int procs)
 {
-	u32 f, i, n = procs ? btt_proc_order(proc_ix) : btt_ndevs;
+	u32 f, i, n = procs ? btt_proc_order(proc_ix) : 0;
 	char name[16];
 
 	section(o, title);
@@ -93,15 +93,17 @@ static void per_table(struct obuf *o, const char *title, int procs)
 			continue;
 		}
 		avg_head(o, avg_names[k]);
-		for (i = 0; i < n; i++) {
-			if (procs && proc_ix[i] == btt_nprocs)
+		for (i = 0; procs && i < n; i++) {
+			if (proc_ix[i] == btt_nprocs)
 				continue;	/* -e: a note's process, no figures */
-			if (procs)
-				sfmt(name, 15, "%s", btt_procs[proc_ix[i]].name);
-			else
-				dev_name(name, btt_devs[i].dev);
-			avg_line(o, name, procs ? &btt_procs[proc_ix[i]].avg[k] : &btt_devs[i].avg[k]);
+			sfmt(name, 15, "%s", btt_procs[proc_ix[i]].name);
+			avg_line(o, name, &btt_procs[proc_ix[i]].avg[k]);
 		}
+		if (!procs)
+			BTT_FOR_OUT(i) {
+				dev_name(name, btt_devs[i].dev);
+				avg_line(o, name, &btt_devs[i].avg[k]);
+			}
 		ob_puts(o, "\n");
 	}
 }
@@ -129,7 +131,7 @@ static void q2d_histo(struct obuf *o)
 	section(o, "Q2D Histogram");
 	ob_printf(o, "%10s | <.005 <.010 <.025 <.050 <.075 <.100 <.250 <.500 < 1.0 >=1.0\n --------- | %s",
 		  "DEV", q2d_eq);
-	for (i = 0; i < btt_ndevs; i++) {
+	BTT_FOR_OUT(i) {
 		const u32 *c = btt_devs[i].q2d;
 
 		for (k = 0; k < 10 && !c[k]; k++)
@@ -163,7 +165,7 @@ static void overhead(struct obuf *o)
 	section(o, "Device Overhead");
 	ob_printf(o, "%10s | %9s %9s %9s %9s %9s\n", "DEV", "Q2G", "G2I", "Q2M", "I2D", "D2C");
 	ob_puts(o, oh_dash);
-	for (i = 0; i < btt_ndevs; i++) {
+	BTT_FOR_OUT(i) {
 		const struct btt_dev *d = &btt_devs[i];
 		double q2c = (double)d->avg[BTT_Q2C].total;
 
@@ -205,7 +207,7 @@ static void merge_info(struct obuf *o)
 	section(o, "Device Merge Information");
 	ob_puts(o, merge_hdr);
 	ob_puts(o, merge_dash);
-	for (i = 0; i < btt_ndevs; i++) {
+	BTT_FOR_OUT(i) {
 		const struct btt_dev *d = &btt_devs[i];
 		u64 q = d->n_qs < d->n_ds ? d->n_ds : d->n_qs;
 
@@ -284,7 +286,7 @@ static void seek_info(struct obuf *o, const char *title, int d2d)
 	section(o, title);
 	ob_printf(o, seek_hdr, "DEV", "NSEEKS", "MEAN", "MEDIAN", "MODE");
 	ob_puts(o, seek_dash);
-	for (i = 0; i < btt_ndevs; i++) {
+	BTT_FOR_OUT(i) {
 		const struct btt_seek *k = d2d ? &btt_devs[i].d2d : &btt_devs[i].q2q;
 		double mean;
 		s64 med;
@@ -360,7 +362,7 @@ static void plug_info(struct obuf *o)
 	section(o, "Plug Information");
 	ob_printf(o, plug_hdr, "DEV", "# Plugs", "# Timer Us", "% Time Q Plugged");
 	ob_puts(o, plug_dash);
-	for (i = 0; i < btt_ndevs; i++) {
+	BTT_FOR_OUT(i) {
 		struct btt_dev *d = &btt_devs[i];
 		double pct;
 
@@ -387,7 +389,7 @@ static void plug_info(struct obuf *o)
 	ob_puts(o, "\n");
 	ob_printf(o, unp_hdr, "DEV", "IOs/Unp", "IOs/Unp(to)");
 	ob_puts(o, unp_dash);
-	for (i = 0; i < btt_ndevs; i++) {
+	BTT_FOR_OUT(i) {
 		const struct btt_dev *d = &btt_devs[i];
 		double a = 0, at = 0;
 
@@ -428,7 +430,7 @@ static void active_q(struct obuf *o)
 	section(o, "Active Requests At Q Information");
 	ob_printf(o, "%10s | %13s\n", "DEV", "Avg Reqs @ Q");
 	ob_puts(o, "---------- | -------------\n");
-	for (i = 0; i < btt_ndevs; i++) {
+	BTT_FOR_OUT(i) {
 		const struct btt_dev *d = &btt_devs[i];
 		u64 q = d->n_ds && d->n_qs < d->n_ds ? d->n_ds : d->n_qs;
 
@@ -479,7 +481,7 @@ static void live_info(struct obuf *o)
 	section(o, "I/O Active Period Information");
 	ob_printf(o, "%10s | %10s %13s %13s %6s\n", "DEV", "# Live", "Avg. Act", "Avg. !Act", "% Live");
 	ob_puts(o, live_dash);
-	for (i = 0; i < btt_ndevs; i++) {
+	BTT_FOR_OUT(i) {
 		dev_name(name, btt_devs[i].dev);
 		live_line(o, name, &btt_devs[i].live);
 	}
@@ -539,7 +541,7 @@ void btt_range_data(struct obuf *o)
 	base = region(o, "Total System", 0, btt_rtail, 0);
 	if (btt_ndevs > 1) {
 		ob_puts(o, "# Per device\n");
-		for (i = 0; i < btt_ndevs; i++) {
+		BTT_FOR_OUT(i) {
 			sfmt(name, sizeof(name), "%u,%u", DEV_MAJOR(btt_devs[i].dev), DEV_MINOR(btt_devs[i].dev));
 			base += region(o, name, 2 + 2 * i, btt_devs[i].rtail, base);
 		}

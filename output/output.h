@@ -82,6 +82,16 @@ void btt_opt_before(const struct rec *r);	/* around each record, with an option 
 void btt_opt_after(const struct rec *r);
 void btt_plat(const struct btt_dev *d, int kind, u64 ts, u64 lat);	/* -L: each latency line's figures */
 void btt_interval_report(struct obuf *o, u64 secs);
+/* output/bttdm.c: btt's -D (the devices reported, in its order) and -M
+ * (their names) */
+struct btt_dit { const char *p; u32 k; };
+extern const char *btt_dlist;	/* -D's text, or NULL: every device */
+extern int btt_dmissing;	/* -D named a device the trace has not */
+u32 btt_dnext(struct btt_dit *it);	/* the next device's index, or ~0u */
+#define BTT_FOR_OUT(i) for (struct btt_dit it_ = { btt_dlist, 0 }; ((i) = btt_dnext(&it_)) != ~0u;)
+int btt_map_read(const char *file);
+void btt_dev_hdr(char *buf, u32 len, u32 dev, int parens);	/* btt's make_dev_hdr */
+void btt_dev_file(char *buf, u32 dev);	/* in file names: -M's name or MAJ,MIN (BTT_MAPNAME bytes) */
 /* output/bttfiles.c: btt's -z, -l, -q, -I files */
 int btt_files_opt(int c, const char *arg);
 int btt_files_end(void);
