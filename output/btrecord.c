@@ -1,5 +1,5 @@
 /* output/btrecord.c: driver: btrecord: each trace file's Q events as btreplay's timed bunches in DEV.replay.CPU */
-//applet: btrecord record record_main
+//applet: btrecord btrecord record_main
 //sources: capture/record.c capture/source.c capture/zsrc.c
 //readme: btrecord 1.2.0: byte-identical .replay files, true header counts, version 8 | btrecord.8
 /* btrecord: for every DEV named (or found with -F), each DEV.blktrace.N

@@ -48,19 +48,19 @@ if need "btrecord: Debian's btrecord to compare with" btrecord; then
 		done
 		mkdir -p "$OUT/deb/$f" "$OUT/our/$f"
 		( cd "$OUT/deb/$f" && btrecord -d "$src" -F -v 2>err ) || fail "btrecord $f: Debian's ran" "exit $?"
-		( cd "$OUT/our/$f" && "$IOMON" record -d "$dir" -F -v 2>err )
-		check "record $f: exit 0" test $? = 0
+		( cd "$OUT/our/$f" && "$IOMON" btrecord -d "$dir" -F -v 2>err )
+		check "btrecord $f: exit 0" test $? = 0
 		n=0
 		for e in "$OUT/deb/$f"/*.replay.[0-9]*; do
 			g=$OUT/our/$f/$(basename "$e")
 			case $e in
-			*.rec) check "record -v $f $(basename "$e"): the text file as Debian's" cmp "$g" "$e" ;;
-			*) check "record $f $(basename "$e"): Debian's bytes but the header's counts" body "$g" "$e"
-			   check "record $f $(basename "$e"): header counts the file's bunches and I/Os (Debian's miss the last bunch)" true_counts "$g" "$e"
+			*.rec) check "btrecord -v $f $(basename "$e"): the text file as Debian's" cmp "$g" "$e" ;;
+			*) check "btrecord $f $(basename "$e"): Debian's bytes but the header's counts" body "$g" "$e"
+			   check "btrecord $f $(basename "$e"): header counts the file's bunches and I/Os (Debian's miss the last bunch)" true_counts "$g" "$e"
 			   n=$((n + 1)) ;;
 			esac
 		done
-		check "record $f: as many files as Debian's ($n)" test "$(ls "$OUT/our/$f" | grep -cv '\.rec$\|^err$')" = "$n"
+		check "btrecord $f: as many files as Debian's ($n)" test "$(ls "$OUT/our/$f" | grep -cv '\.rec$\|^err$')" = "$n"
 	done
 	# Debian's header is wrong where it can be seen: ext4's CPU 0 holds
 	# 25 bunches and 151 I/Os; Debian's says 24 and 147
@@ -74,9 +74,9 @@ if need "btrecord: Debian's btrecord to compare with" btrecord; then
 		# shellcheck disable=SC2086
 		btrecord -d "$FIX/mq-randrw" -D "$OUT/o1" $o nullb0 2>/dev/null
 		# shellcheck disable=SC2086
-		"$IOMON" record -d "$FIX/mq-randrw" -D "$OUT/o2" $o nullb0
+		"$IOMON" btrecord -d "$FIX/mq-randrw" -D "$OUT/o2" $o nullb0
 		for e in "$OUT/o1"/*; do
-			check "record $o -D: $(basename "$e") as Debian's but the counts" body "$OUT/o2/$(basename "$e")" "$e"
+			check "btrecord $o -D: $(basename "$e") as Debian's but the counts" body "$OUT/o2/$(basename "$e")" "$e"
 		done
 	done
 fi
@@ -85,9 +85,9 @@ fi
 for p in "ext4 ext4-v8" "ext4 ext4-be" "remap remap-be"; do
 	set -- $p
 	mkdir -p "$OUT/x/$1" "$OUT/x/$2"
-	( cd "$OUT/x/$1" && "$IOMON" record -d "$FIX/$1" nullb0 ) && ( cd "$OUT/x/$2" && "$IOMON" record -d "$FIX/$2" nullb0 )
+	( cd "$OUT/x/$1" && "$IOMON" btrecord -d "$FIX/$1" nullb0 ) && ( cd "$OUT/x/$2" && "$IOMON" btrecord -d "$FIX/$2" nullb0 )
 	for c in 0 1; do
-		same "record $2 CPU $c: the same file as $1's" "$OUT/x/$2/nullb0.replay.$c" "$OUT/x/$1/nullb0.replay.$c"
+		same "btrecord $2 CPU $c: the same file as $1's" "$OUT/x/$2/nullb0.replay.$c" "$OUT/x/$1/nullb0.replay.$c"
 	done
 done
 
@@ -101,17 +101,17 @@ d = bytearray(open(sys.argv[1], "rb").read()[:4096])
 d[480:484] = b"XXXX"	# a record's magic, if 480 starts one; else a field
 open(sys.argv[2], "wb").write(bytes(d))
 PY
-( cd "$OUT/bad" && "$IOMON" record t ) 2>"$OUT/bad/t.err"
-check "record: a truncated trace exits 1" test $? = 1
-check "record: ... naming the file and the byte offset" grep -q 't.blktrace.0: truncated record at byte 976' "$OUT/bad/t.err"
-check "record: ... and the file up to the damage is written" test -s "$OUT/bad/t.replay.0"
-( cd "$OUT/bad" && "$IOMON" record m b ) 2>"$OUT/bad/m.err"
-check "record: garbage after a record exits 1" test $? = 1
-check "record: ... naming each file and a byte offset" \
+( cd "$OUT/bad" && "$IOMON" btrecord t ) 2>"$OUT/bad/t.err"
+check "btrecord: a truncated trace exits 1" test $? = 1
+check "btrecord: ... naming the file and the byte offset" grep -q 't.blktrace.0: truncated record at byte 976' "$OUT/bad/t.err"
+check "btrecord: ... and the file up to the damage is written" test -s "$OUT/bad/t.replay.0"
+( cd "$OUT/bad" && "$IOMON" btrecord m b ) 2>"$OUT/bad/m.err"
+check "btrecord: garbage after a record exits 1" test $? = 1
+check "btrecord: ... naming each file and a byte offset" \
 	sh -c "grep -q 'm.blktrace.0: .* at byte [0-9]' '$OUT/bad/m.err' && grep -q 'b.blktrace.0: .* at byte [0-9]' '$OUT/bad/m.err'"
-( cd "$OUT/bad" && "$IOMON" record nothere ) 2>"$OUT/bad/n.err"
-check "record: a device without traces: exit 1, named" sh -c "test $? = 1 && grep -q 'No traces found for nothere' '$OUT/bad/n.err'"
-"$IOMON" record -M 513 -d "$FIX/ext4" nullb0 2>"$OUT/bad/M.err"
-check "record -M 513: refused, exit 1" sh -c "test $? = 1 && grep -q 'Invalid max pkts' '$OUT/bad/M.err'"
-"$IOMON" record 2>"$OUT/bad/e.err"
-check "record with no device: exit 1" sh -c "test $? = 1 && grep -q 'Missing required input' '$OUT/bad/e.err'"
+( cd "$OUT/bad" && "$IOMON" btrecord nothere ) 2>"$OUT/bad/n.err"
+check "btrecord: a device without traces: exit 1, named" sh -c "test $? = 1 && grep -q 'No traces found for nothere' '$OUT/bad/n.err'"
+"$IOMON" btrecord -M 513 -d "$FIX/ext4" nullb0 2>"$OUT/bad/M.err"
+check "btrecord -M 513: refused, exit 1" sh -c "test $? = 1 && grep -q 'Invalid max pkts' '$OUT/bad/M.err'"
+"$IOMON" btrecord 2>"$OUT/bad/e.err"
+check "btrecord with no device: exit 1" sh -c "test $? = 1 && grep -q 'Missing required input' '$OUT/bad/e.err'"
