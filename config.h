@@ -489,4 +489,22 @@
 #ifndef TZ_NAME_MAX
 #define TZ_NAME_MAX 255
 #endif
+/* btrecord: the devices named or found (-F) and their names' bytes, the
+ * input buffer of the one trace file read at a time, and the output
+ * buffers of its .replay file and -v's .rec text */
+#ifndef BTREC_DEVS
+#define BTREC_DEVS 64
+#endif
+#ifndef BTREC_NAMES
+#define BTREC_NAMES 2048
+#endif
+#ifndef BTREC_IN_BUF
+#define BTREC_IN_BUF STREAM_BUF
+#endif
+#ifndef BTREC_OUT_BUF
+#define BTREC_OUT_BUF (32 * 1024)
+#endif
+#ifndef BTREC_REC_BUF
+#define BTREC_REC_BUF 8192
+#endif
 #endif
