@@ -507,4 +507,14 @@
 #ifndef BTREC_REC_BUF
 #define BTREC_REC_BUF 8192
 #endif
+/* verify_blkparse: a text line kept whole for showing it again (a
+ * longer one is read back from its file, or shown cut from a pipe), and
+ * the CPUs whose sequence numbers are followed. */
+#ifndef VP_LINE
+#define VP_LINE (64 * 1024)
+#endif
+#ifndef VP_CPUS
+#define VP_CPUS 4096
+#endif
+
 #endif

@@ -16,8 +16,8 @@ rm -rf "$OUT/pfx"
 check "make install PREFIX=..." make -s install PREFIX="$OUT/pfx"
 check "installed applet links are relative (the tree can move)" \
 	test "$(readlink "$OUT/pfx/bin/blkparse")" = iomon
-check "make install: the original tools' names only (blktrace blkparse blkiomon btrace btrecord btt biotop biolatency biosnoop bitesize biopattern)" \
-	test "$(cd "$OUT/pfx/bin" && echo *)" = "biolatency biopattern biosnoop biotop bitesize blkiomon blkparse blktrace btrace btrecord btt iomon"
+check "make install: the original tools' names only (blktrace blkparse blkiomon btrace btrecord btt biotop biolatency biosnoop bitesize biopattern blkrawverify verify_blkparse)" \
+	test "$(cd "$OUT/pfx/bin" && echo *)" = "biolatency biopattern biosnoop biotop bitesize blkiomon blkparse blkrawverify blktrace btrace btrecord btt iomon verify_blkparse"
 # Installing never removes what is not ours: a foreign top (procps'), a
 # link to another program, Debian's blkparse; a stale link to iomon is
 # replaced.
@@ -41,7 +41,7 @@ check "--install --all: generic names too" test -L "$I/trace" -a -L "$I/monitor"
 rm -rf "$I"; mkdir -p "$I"
 "$IOMON" --install "$I" 2>"$I.err"
 check "--install: generic names (top, parse, trace, monitor) only with --all" \
-	test "$(cd "$I" && echo *)" = "biolatency biopattern biosnoop biotop bitesize blkiomon blkparse blktrace btrace btrecord btt"
+	test "$(cd "$I" && echo *)" = "biolatency biopattern biosnoop biotop bitesize blkiomon blkparse blkrawverify blktrace btrace btrecord btt verify_blkparse"
 "$IOMON" --install >/dev/null 2>"$I.err"
 check "--install without DIR: usage, exit 1" sh -c "test $? = 1 && grep -q 'usage: iomon --install \\[--all\\] DIR' '$I.err'"
 while read -r a; do
@@ -62,7 +62,7 @@ sys.stdout.write(codecs.decode("".join(lits), "unicode_escape"))' "$TOP/output/$
 }
 if need "usage texts unpacked" python3; then
 	for a in parse:parse trace:trace btrace:btrace monitor:monitor top:top btt:btt blkparse:parse \
-		blktrace:trace blkiomon:monitor biotop:top lat:lat biolatency:lat snoop:snoop biosnoop:snoop bitesize:bitesize biopattern:biopattern plot:plot; do
+		blktrace:trace blkiomon:monitor biotop:top lat:lat biolatency:lat snoop:snoop biosnoop:snoop bitesize:bitesize biopattern:biopattern plot:plot blkrawverify:rawverify rawverify:rawverify verify_blkparse:verifyparse verifyparse:verifyparse; do
 		grep -qx "${a%:*}" "$OUT/list.txt" || continue
 		usage_src "${a#*:}" >"$OUT/usage.exp"
 		"$IOMON" "${a%:*}" --help >"$OUT/usage.got" 2>&1

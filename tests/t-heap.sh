@@ -77,6 +77,11 @@ else
 	heap_none "btrace --help" "$E" $N btrace --help
 	heap_none "btrace no device" "$E" $N btrace /nonexistent
 	heap_none "iomon --list" "$E" $N --list
+	# rawverify writes DEV.verify.out where it runs: on copies
+	mkdir -p "$H/rv" && cp "$E"/nullb0.blktrace.* "$H/rv/" && cp "$FIX/ext4-v8/nullb0.blktrace.0" "$H/rv/v8.blktrace.0"
+	heap_none "rawverify ext4 and version 8" "$H/rv" $N rawverify nullb0 v8
+	gzip -dc "$E/nullb0.blkparse.txt.gz" >"$H/rv/ext4.txt"
+	heap_none "verifyparse ext4 text" "$H/rv" $N verifyparse ext4.txt
 	# btt on the dump parse -d made above: every file it writes, -A's tables
 	heap_none "btt dump -A, every file" "$H" $N btt -i "$H/dump.bin" -A -l "$H/L" -q "$H/Q" -z "$H/Z" -I "$H/I"
 	heap_none "btt trace files, stdout" "$H" $N btt -i "$FIX/two-devs/nullb0" -i "$FIX/two-devs/nullb1"
