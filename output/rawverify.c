@@ -174,8 +174,11 @@ static int check(struct src *s, struct counts *c, u32 cpu)
 	}
 	have = src_need(s, (magic & 0xff) == 8 ? REC_V8_LEN : REC_V7_LEN);
 	n = rec_decode(s->buf + s->pos, have, &r);
-	if (n == DEC_MORE && have >= r.hdr_len)
-		n = rec_decode(s->buf + s->pos, src_need(s, (u32)r.hdr_len + r.pdu_len), &r);
+	if (n == DEC_MORE && have >= r.hdr_len) {
+		/* (src_need may slide the buffer: the pointer after it) */
+		have = src_need(s, (u32)r.hdr_len + r.pdu_len);
+		n = rec_decode(s->buf + s->pos, have, &r);
+	}
 	if (n <= 0) {
 		if (have < r.hdr_len) {
 			cut(s, c, off, have);
