@@ -17,6 +17,22 @@ void blk_disk_name(u32 dev, const char *replay, char *out, size_t len)
 		sfmt(out, len, "%u,%u", DEV_MAJOR(dev), DEV_MINOR(dev));
 }
 
+int disk_wanted(struct disk_filter *f, u32 dev, const char *replay)
+{
+	char name[48];
+
+	if (!f->disk)
+		return 1;
+	if (f->known)
+		return dev == f->dev;
+	blk_disk_name(dev, replay, name, sizeof(name));
+	if (strcmp(name, f->disk))
+		return 0;
+	f->dev = dev;
+	f->known = 1;
+	return 1;
+}
+
 /* what a replay's disk is called: -i NAME's base name without
  * .blktrace.N; "-" for a stream */
 const char *replay_label(const char *in)

@@ -38,12 +38,12 @@ USAGE(lat,
 
 static struct {
 	int ts, ext, interval, count, live, done;
-	const char *disk, *replay;
+	const char *replay;
 	char *in;
 	char *devs[CAP_DEVS];
 	int ndevs;
-	u64 start, next, filt_dev;
-	int filt_known;
+	u64 start, next;
+	struct disk_filter only;	/* -d */
 	char outbuf[LAT_OUT_BUF];
 	struct obuf out;
 } L;
@@ -59,18 +59,7 @@ static void print_tables(s64 wall)
 
 static int want_dev(u32 dev)
 {
-	char name[48];
-
-	if (!L.disk)
-		return 1;
-	if (L.filt_known)
-		return dev == L.filt_dev;
-	blk_disk_name(dev, L.replay, name, sizeof(name));
-	if (strcmp(name, L.disk))
-		return 0;
-	L.filt_dev = dev;
-	L.filt_known = 1;
-	return 1;
+	return disk_wanted(&L.only, dev, L.replay);
 }
 
 static int tick(const struct rec *r)
@@ -158,7 +147,7 @@ static int options(int argc, char **argv)
 		case 'F': lats.flags = 1; break;
 		case 'e': L.ext = 1; break;
 		case 'P': lats.pct = 1; break;
-		case 'd': L.disk = opt_arg; break;
+		case 'd': L.only.disk = opt_arg; break;
 		case 'i': L.in = opt_arg; break;
 		case 't':
 			if (L.ndevs == CAP_DEVS) {

@@ -114,6 +114,11 @@ void log2_hist(struct obuf *o, const u64 *slots, const char *label);	/* LAT_SLOT
 /* output/iolines.c: what biolatency and biosnoop print alike */
 void blk_disk_name(u32 dev, const char *replay, char *out, size_t len);
 const char *replay_label(const char *in);	/* -i NAME's files' name, or "-" */
+/* -d DISK: whether a record's device is that disk (by its name, as
+ * blk_disk_name gives it); the first match is kept, so the name is
+ * looked at until then only.  disk NULL: every device. */
+struct disk_filter { const char *disk; u32 dev; int known; };
+int disk_wanted(struct disk_filter *f, u32 dev, const char *replay);
 const char *errno_name(u32 e, char buf[12]);	/* EIO; another as its number */
 void fail_line(struct obuf *o);	/* "N I/Os failed (...)" when any did */
 

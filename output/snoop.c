@@ -30,12 +30,12 @@ USAGE(snoop,
 static struct {
 	int queue, pattern, errors, errcol, live;
 	u64 slower, t0;	/* ns; t0: the first completion, us */
-	const char *disk, *replay;
+	const char *replay;
 	char *in;
 	char *devs[CAP_DEVS];
 	int ndevs;
-	u32 filt_dev;
-	int filt_known, started;
+	struct disk_filter only;	/* -d */
+	int started;
 	char outbuf[SNOOP_OUT_BUF];
 	struct obuf out;
 } S;
@@ -87,18 +87,7 @@ static void line(const struct snoop_io *io)
 
 static int want_dev(u32 dev)
 {
-	char name[48];
-
-	if (!S.disk)
-		return 1;
-	if (S.filt_known)
-		return dev == S.filt_dev;
-	blk_disk_name(dev, S.replay, name, sizeof(name));
-	if (strcmp(name, S.disk))
-		return 0;
-	S.filt_dev = dev;
-	S.filt_known = 1;
-	return 1;
+	return disk_wanted(&S.only, dev, S.replay);
 }
 
 static void snoop_record(const struct rec *r)
@@ -173,7 +162,7 @@ static int options(int argc, char **argv)
 		switch (c) {
 		case 'Q': S.queue = 1; break;
 		case 'P': S.pattern = 1; break;
-		case 'd': S.disk = opt_arg; break;
+		case 'd': S.only.disk = opt_arg; break;
 		case 'i': S.in = opt_arg; break;
 		case 'e': S.errors = S.errcol = snoop_unissued_fails = 1; break;
 		case 's':

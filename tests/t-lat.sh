@@ -124,17 +124,7 @@ fi
 # sectors of each errno in completion order, then "..."
 if have_oracle; then
 	python3 "$TOOLS/craft.py" failing >"$OUT/lf.stream"
-	blkparse -i - <"$OUT/lf.stream" | python3 -c '
-import errno, sys
-by = {}
-for l in sys.stdin:
-    w = l.split()
-    if len(w) > 9 and w[5] == "C" and w[-1] != "[0]":
-        e = 65536 - int(w[-1][1:-1])
-        by.setdefault(errno.errorcode.get(e, str(e)), []).append(w[7])
-n = sum(len(v) for v in by.values())
-print("%d I/O%s failed (%s)" % (n, "" if n == 1 else "s", "; ".join(
-    "%s: sector%s %s%s" % (e, "" if len(v) == 1 else "s", " ".join(v[:8]), " ..." if len(v) > 8 else "") for e, v in by.items())))' >"$OUT/lf.exp"
+	blkparse -i - <"$OUT/lf.stream" | python3 "$TOOLS/failref.py" >"$OUT/lf.exp"
 	"$IOMON" lat -i - <"$OUT/lf.stream" >"$OUT/lf.out"
 	tail -1 "$OUT/lf.out" >"$OUT/lf.got"
 	same "lat: the closing line names blkparse's failed C lines by errno ($(cut -d' ' -f1 "$OUT/lf.exp"))" "$OUT/lf.got" "$OUT/lf.exp"

@@ -90,18 +90,7 @@ if have_oracle "top -e against blkparse's failed C lines"; then
 	same "top -e 1: ERR counts the interval's failures only ($(grep -c '^PID' "$OUT/fe.1") tables)" "$OUT/fe.got" "$OUT/fe.exp"
 	# the closing line from blkparse's text: errnos in order of their first
 	# failure, the first 8 sectors of each, then "..."
-	python3 - "$OUT/fe.txt" >"$OUT/fe.close" <<'PY'
-import errno, sys
-by = {}
-for l in open(sys.argv[1]):
-    w = l.split()
-    if len(w) > 9 and w[5] == "C" and w[-1] != "[0]":
-        e = 65536 - int(w[-1][1:-1])
-        by.setdefault(errno.errorcode.get(e, str(e)), []).append(w[7])
-n = sum(len(v) for v in by.values())
-print("%d I/O%s failed (%s)" % (n, "" if n == 1 else "s", "; ".join(
-    "%s: sector%s %s%s" % (e, "" if len(v) == 1 else "s", " ".join(v[:8]), " ..." if len(v) > 8 else "") for e, v in by.items())))
-PY
+	python3 "$TOOLS/failref.py" "$OUT/fe.txt" >"$OUT/fe.close"
 	tail -1 "$OUT/fe.out" >"$OUT/fe.got"
 	same "top -e: the closing line counts blkparse's failed C lines, 8 sectors an errno" "$OUT/fe.got" "$OUT/fe.close"
 	tail -1 "$OUT/fe.1" >"$OUT/fe.got"
