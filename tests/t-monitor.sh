@@ -122,6 +122,24 @@ if command -v blkiomon >/dev/null; then
 	rc=$(bash -c 'blkiomon -I 1 -h /dev/null <"$1" 2>/dev/null; echo $?' _ "$M/zero.stream" 2>/dev/null)
 	check "monitor: blkiomon dies on the same input (SIGFPE, exit $rc)" test "$rc" -ge 128
 fi
+# A sum of squares past 2^63 (one request of 4 GiB - 512 bytes): printed
+# as the unsigned number it is; blkiomon's %Ld prints it negative
+# (blkiomon.8, DIFFERENCES)
+python3 - "$M/big.stream" <<'PY'
+import struct, sys
+def rec(seq, t, act):
+    return struct.pack("<IIQQIIIIIHH", 0x65617407, seq, t, 0, 0xfffffe00, act, 1, 254 << 20, 0, 0, 0)
+ISSUE, COMPLETE, WRITE, FS = 1 << 22, 1 << 23, 1 << 17, 1 << 24
+open(sys.argv[1], "wb").write(rec(1, 1000, ISSUE | WRITE | FS | 7) + rec(2, 1001000, COMPLETE | WRITE | FS | 8))
+PY
+sq=$(python3 -c 'print(0xfffffe00 ** 2)')
+PACED_WAIT=30 python3 "$TOOLS/paced.py" "$M/big.stream" "$M/big.txt" 1 0 | "$IOMON" monitor -I 1 -h - >"$M/big.txt"
+check "monitor: a sum of squares past 2^63 printed unsigned ($sq)" grep -q "^sizes write (bytes): num 1, .* squ $sq," "$M/big.txt"
+if command -v blkiomon >/dev/null; then
+	PACED_WAIT=30 python3 "$TOOLS/paced.py" "$M/big.stream" "$M/bigb.txt" 1 0 | blkiomon -I 1 -h - >"$M/bigb.txt" 2>/dev/null
+	check "monitor: blkiomon prints it negative ($((sq - 18446744073709551616)))" \
+		grep -q "^sizes write (bytes): num 1, .* squ $(python3 -c "print($sq - 2**64)")," "$M/bigb.txt"
+fi
 # the System V message queue, read back by a small reader
 if cc -O2 -o "$OUT/msgread" "$TOOLS/msgread.c" 2>/dev/null; then
 	touch "$M/qkey"

@@ -111,10 +111,13 @@ if vm_ok "differential harness" && have_oracle "t-vmdiff.sh: Debian's blkparse, 
 			nd=$( (cd "$w" && blkparse $ins -a issue -f '%M,%m\n' ) 2>/dev/null | sort -u | grep -cE '^[0-9]+,[0-9]+$')
 			mon() { PACED_WAIT=$((iv + 50)) python3 "$TOOLS/paced.py" "$OUT/dump" "$1" "$nd" 0 | "${@:2}" -I "$iv" -h - >"$1"; }
 			# (and the last digits of every variance: blkiomon.8, iomon's
-			# are exact, blkiomon's computed in double precision)
+			# are exact, blkiomon's computed in double precision; and a sum
+			# of squares past 2^63, which blkiomon prints negative)
 			mask() { awk '{ if (match($0, /sum [0-9]+, squ/)) { s = substr($0, RSTART + 4, RLENGTH - 9) + 0;
 				if (s * s >= 18446744073709551616) sub(/var [-0-9.e+]+$/, "var (wraps in blkiomon)") }
-				if (match($0, /var [-0-9.]+$/)) $0 = substr($0, 1, RSTART + 3) sprintf("%.10g", substr($0, RSTART + 4) + 0) }
+				if (match($0, /var [-0-9.]+$/)) $0 = substr($0, 1, RSTART + 3) sprintf("%.10g", substr($0, RSTART + 4) + 0)
+				if (match($0, /squ -?[0-9]+/) && ((v = substr($0, RSTART + 4, RLENGTH - 4) + 0) < 0 || v >= 9223372036854775808))
+					$0 = substr($0, 1, RSTART + 3) "(past 2^63: blkiomon.8)" substr($0, RSTART + RLENGTH) }
 				!/^time: / { print }' "$1"; }
 			# the whole dump in one interval, as t-monitor's once(): a
 			# reader that has not read it all when the interval ends
