@@ -55,6 +55,16 @@ static int cap_backend_opt(struct cap_cfg *c, const char *arg)
 	return 0;
 }
 
+int cap_dev_arg(char **devs, int *n, char *arg)
+{
+	if (*n == CAP_DEVS) {
+		warn_msg("more than %d devices (CAP_DEVS)", CAP_DEVS);
+		return -1;
+	}
+	devs[(*n)++] = arg;
+	return 0;
+}
+
 /* -a -A -b -n -w -r -B, with blktrace's limits and words; -1: said why */
 int cap_opt(struct cap_cfg *c, int opt, const char *arg)
 {

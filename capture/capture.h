@@ -265,7 +265,9 @@ struct cap_cfg {
 	void *ctx;
 };
 void cap_defaults(struct cap_cfg *c);	/* and no devices yet */
-int cap_opt(struct cap_cfg *c, int opt, const char *arg);	/* -a -A -b -n -w -r -B -z -l -p; -1: said why */
+int cap_opt(struct cap_cfg *c, int opt, const char *arg);
+/* a live applet's -t DEV: kept in devs (CAP_DEVS of them); -1 said it is full */
+int cap_dev_arg(char **devs, int *n, char *arg);	/* -a -A -b -n -w -r -B -z -l -p; -1: said why */
 /* capture/zout.c: -z, per-output frames of ZSTD_CHUNK bytes, compressed
  * by a child process that creates the files with create() */
 int zout_level(const char *arg);	/* 0, or -1 said why */

@@ -143,13 +143,11 @@ int biopattern_main(int argc, char **argv)
 			P.disk = opt_arg;
 		else if (c == 'i')
 			P.replay = opt_arg;
-		else if (c == 't' && P.ndevs < CAP_DEVS)
-			P.devs[P.ndevs++] = opt_arg;
-		else {
-			if (c == 't')
-				warn_msg("more than %d devices (CAP_DEVS)", CAP_DEVS);
-			else
-				usage_put(2, U_biopattern);
+		else if (c == 't') {
+			if (cap_dev_arg(P.devs, &P.ndevs, opt_arg))
+				return 1;
+		} else {
+			usage_put(2, U_biopattern);
 			return 1;
 		}
 	}

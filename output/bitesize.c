@@ -72,13 +72,11 @@ int bitesize_main(int argc, char **argv)
 	while ((rc = opt_get(argc, argv, "t:i:", NULL)) != -1) {
 		if (rc == 'i')
 			B.replay = opt_arg;
-		else if (rc == 't' && B.ndevs < CAP_DEVS)
-			B.devs[B.ndevs++] = opt_arg;
-		else {
-			if (rc == 't')
-				warn_msg("more than %d devices (CAP_DEVS)", CAP_DEVS);
-			else
-				usage_put(2, U_bitesize);
+		else if (rc == 't') {
+			if (cap_dev_arg(B.devs, &B.ndevs, opt_arg))
+				return 1;
+		} else {
+			usage_put(2, U_bitesize);
 			return 1;
 		}
 	}

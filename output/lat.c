@@ -150,11 +150,8 @@ static int options(int argc, char **argv)
 		case 'd': L.only.disk = opt_arg; break;
 		case 'i': L.in = opt_arg; break;
 		case 't':
-			if (L.ndevs == CAP_DEVS) {
-				warn_msg("more than %d devices (CAP_DEVS)", CAP_DEVS);
+			if (cap_dev_arg(L.devs, &L.ndevs, opt_arg))
 				return 1;
-			}
-			L.devs[L.ndevs++] = opt_arg;
 			break;
 		default:
 			usage_put(2, U_lat);

@@ -244,11 +244,8 @@ COLD static int options(int argc, char **argv)
 			in_names[in_n++] = opt_arg;
 			break;
 		case 't':
-			if (A.ndevs == CAP_DEVS) {
-				warn_msg("more than %d devices (CAP_DEVS)", CAP_DEVS);
+			if (cap_dev_arg(A.devs, &A.ndevs, opt_arg))
 				return 1;
-			}
-			A.devs[A.ndevs++] = opt_arg;
 			break;
 		case 'l': case 'p':
 			if (cap_opt(&A.net, c, opt_arg))

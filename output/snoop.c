@@ -171,11 +171,8 @@ static int options(int argc, char **argv)
 			S.errcol = 1;
 			break;
 		case 't':
-			if (S.ndevs == CAP_DEVS) {
-				warn_msg("more than %d devices (CAP_DEVS)", CAP_DEVS);
+			if (cap_dev_arg(S.devs, &S.ndevs, opt_arg))
 				return 1;
-			}
-			S.devs[S.ndevs++] = opt_arg;
 			break;
 		default:
 			usage_put(2, U_snoop);

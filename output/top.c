@@ -190,11 +190,8 @@ static int options(int argc, char **argv)
 			}
 			break;
 		case 'd':
-			if (A.ndevs == CAP_DEVS) {
-				warn_msg("more than %d devices (CAP_DEVS)", CAP_DEVS);
+			if (cap_dev_arg(A.devs, &A.ndevs, opt_arg))
 				return 1;
-			}
-			A.devs[A.ndevs++] = opt_arg;
 			break;
 		default:
 			usage_put(2, U_top);
