@@ -414,6 +414,11 @@ int btt_opt_end(void)
 	u32 i, k;
 	int rc = 0;
 
+	if (btt_opt.pio) {	/* first: -u's files reuse its buffer */
+		rc |= ob_close(&pio);
+		if (!pio_any)
+			unlink(btt_opt.pio);
+	}
 	for (i = 0; i < btt_ndevs; i++) {
 		const struct btt_dev *d = &btt_devs[i];
 
@@ -433,11 +438,6 @@ int btt_opt_end(void)
 	for (k = 0; k < nof; k++)
 		if (of[k].ob.fd >= 0)
 			rc |= ob_close(&of[k].ob);
-	if (btt_opt.pio) {
-		rc |= ob_close(&pio);
-		if (!pio_any)
-			unlink(btt_opt.pio);
-	}
 	if (btt_opt_dropped)
 		warn_msg("%llu files past %d (BTT_OPT_FILES) not written", btt_opt_dropped, BTT_OPT_FILES);
 	if (btt_opt_lost)

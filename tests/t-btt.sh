@@ -224,7 +224,7 @@ fi
 # twice is listed twice); -M's map file is runs of its characters, a name
 # then MAJ,MIN, stopping at "Device", a tab or a line of one word
 if need "btt -D -M vs Debian's btt" btt; then
-	DM_ALL="-A -l L -q Q -z Z -I I -B B -P T -Q Q2 -s S -m M -u U -L 0.5 -X -Z -o out"
+	DM_ALL="-A -l L -q Q -z Z -I I -B B -p P -P T -Q Q2 -s S -m M -u U -L 0.5 -X -Z -o out"
 	printf 'nullb0 254,0\nverylongdevicename_abcdefghij 254,1\nsda 8,0\n' >"$OUT/map1"
 	printf '  disk-a 254,1 extra\n\nother 254,0\ntwice 254,1\nDevice x\nlate 8,0\n' >"$OUT/map2"
 	printf 'first\t254,0\nnever 254,1\n' >"$OUT/map3"
