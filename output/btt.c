@@ -95,8 +95,8 @@ static COLD void pools_report(void)
 		warn_msg("%llu requests found %d (BTT_REQS) in flight: not tracked, so the figures are approximate",
 			 btt_req_dropped, BTT_REQS);
 	if (btt_live_folds)
-		warn_msg("%llu busy periods reached back past the %d (BTT_LIVES) kept: the I/O Active Period figures are approximate",
-			 btt_live_folds, BTT_LIVES);
+		warn_msg("%llu busy periods let go of past the %d (BTT_PERIODS) kept: the I/O Active Period figures are approximate",
+			 btt_live_folds, BTT_PERIODS);
 	if (proc_dropped)
 		warn_msg("%llu process names past %d (PROC_MAX): their processes go by pidNNNNNNNNN", proc_dropped, PROC_MAX);
 	if (btt_range_dropped)

@@ -88,13 +88,14 @@ static struct btt_dev *dev_new(u32 dev, u64 time)
 		btt_dev_dropped++;
 		return NULL;
 	}
-	if (btt_ndevs == 1) {	/* from here on the overall busy list is its own */
-		btt_live_all = btt_devs[0].live;
+	if (btt_ndevs == 1) {	/* from here on the overall busy tree is its own */
+		btt_live_split();
 		btt_ranges_split();
 	}
 	d = &btt_devs[btt_ndevs++];
 	*d = (struct btt_dev){ .dev = dev, .culling = 1, .last_q = UNSET, .start = time, .dm = btt_remapper(dev),
-			       .q2q.id = (u16)(2 * btt_ndevs - 2), .d2d.id = (u16)(2 * btt_ndevs - 1) };	/* bttseek.c's: device << 1 | tree */
+			       .q2q.id = (u16)(2 * btt_ndevs - 2), .d2d.id = (u16)(2 * btt_ndevs - 1),
+			       .live.id = BTT_LIVE_DEV + btt_ndevs - 1 };	/* bttseek.c's: device << 1 | tree */
 	return d;
 }
 
@@ -346,35 +347,16 @@ static void issued(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 		lat(d, BTT_LQ2D, r->time, r->time - q->time);
 }
 
-/* [dt, ct] joins the busy intervals it touches.  Completions come in
- * time order, so ct is the latest end: the intervals it reaches are the
- * newest ones, whose ends are at or after dt.  A ring: the oldest folds
- * without moving the rest. */
-#define SPAN(l, i) (&(l)->span[((l)->h + (i)) % BTT_LIVES])
-static void live_add(struct btt_live *l, u64 dt, u64 ct)
+/* the earliest D of a Q still waiting for its C (UNSET: none) */
+u64 btt_d_floor(void)
 {
-	typeof(&l->span[0]) p;
+	u64 m = UNSET;
+	u32 i;
 
-	while (l->n && (p = SPAN(l, l->n - 1))->ct >= dt) {
-		l->n--;
-		l->len -= p->ct - p->dt;
-		if (p->dt < dt)
-			dt = p->dt;
-	}
-	if (!l->n && l->folded && l->folded_ct >= dt)
-		btt_live_folds += 1 + (btt_ndevs == 1);	/* it should have joined a folded one (in both lists) */
-	if (l->n == BTT_LIVES) {	/* the oldest is final enough */
-		l->folded++;
-		l->folded_ct = SPAN(l, 0)->ct;
-		l->h = (l->h + 1) % BTT_LIVES;
-		l->n--;
-	}
-	p = SPAN(l, l->n++);
-	p->dt = dt;
-	p->ct = ct;
-	l->len += ct - dt;
-	if (ct > l->end)
-		l->end = ct;
+	for (i = 0; i < bq.hwm; i++)
+		if (bq_pool[i].h.used && bq_pool[i].d < m)
+			m = bq_pool[i].d;
+	return m;
 }
 
 static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
@@ -385,9 +367,9 @@ static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 		lat(d, BTT_LQ2C, q->time, tdelta(q->time, r->time));
 	if (q->d != UNSET) {
 		hist(d, BTT_H_D2C, tdelta(q->d, r->time));
-		live_add(&d->live, q->d, r->time);
-		if (btt_ndevs > 1)	/* one device: the same list, copied at the end */
-			live_add(&btt_live_all, q->d, r->time);
+		btt_live_add(&d->live, q->d, r->time);
+		if (btt_ndevs > 1)	/* one device: the same tree, copied at the end */
+			btt_live_add(&btt_live_all, q->d, r->time);
 		both(d, q, BTT_D2C, tdelta(q->d, r->time));
 		if (btt_ios_on)
 			btt_ios_done((u32)(d - btt_devs), q->i != UNSET ? q->i : q->m, q->time, r->time);

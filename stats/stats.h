@@ -128,14 +128,16 @@ enum { BTT_Q2Q_DM, BTT_Q2A_DM, BTT_Q2C_DM, BTT_Q2Q, BTT_Q2A, BTT_Q2G, BTT_S2G, B
        BTT_Q2M, BTT_I2D, BTT_M2D, BTT_D2C, BTT_Q2C, BTT_NAVG };
 struct btt_avg { u64 min, max, total; u32 n; };
 enum { BTT_H_Q2D, BTT_H_D2C, BTT_H_Q2C, BTT_NHIST };
-/* the times a device was busy (a D to its C), as a union of intervals:
- * the newest BTT_LIVES kept open (a ring from h), older ones folded (their
- * number and the last one's end); len: all of their lengths */
+/* the times a device was busy (a D to its C), as btt keeps them: a
+ * red-black tree of spans (stats/bttrb.c, tree id), n nodes in it, folded
+ * the ones the full pool let go of; len: all their lengths; end: the
+ * last end */
 struct btt_live {
-	u32 n, h;		/* (first: short offsets) */
-	u64 folded, len, folded_ct, end;
-	struct { u64 dt, ct; } span[BTT_LIVES];
+	u32 id, n;
+	u64 folded, len, end;
 };
+#define BTT_LIVE_DEV BTT_DEVS	/* device i's tree: BTT_LIVE_DEV + i */
+#define BTT_LIVE_ALL (2 * BTT_DEVS)
 /* stats/bttseek.c: seek distances as btt keeps them */
 struct btt_seek {
 	s64 last_start, last_end;
@@ -179,7 +181,16 @@ extern struct btt_dev btt_devs[];
 extern u32 btt_ndevs;
 extern struct btt_avg btt_all[BTT_NAVG];
 extern struct btt_live btt_live_all;
-extern unsigned long long btt_live_folds;	/* an interval reached back past a folded one */
+extern unsigned long long btt_live_folds;	/* spans the full pool let go of that a later one might have joined */
+/* the spans the full pool let go of (-Z writes them after each record):
+ * how many so far, the last BTT_FOLDS of them */
+#define BTT_FOLDS 8
+struct btt_fold { unsigned long long n; struct { const struct btt_live *l; u64 dt, ct; } last[BTT_FOLDS]; };
+extern struct btt_fold btt_fold;
+void btt_live_add(struct btt_live *l, u64 dt, u64 ct);
+void btt_live_split(void);	/* a second device: all devices' tree from the first's */
+u32 btt_live_next(const struct btt_live *l, u32 n, u64 *dt, u64 *ct);	/* in order: after node n (0: the first) */
+u64 btt_d_floor(void);	/* bttstat.c: no D waiting for its C is older */
 extern unsigned long long btt_dev_dropped, btt_req_dropped;
 void btt_event(const struct rec *r);
 void btt_all_fold(void);	/* btt_all from the devices': once, at the end */

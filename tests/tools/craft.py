@@ -25,7 +25,22 @@
              is a multiple of 3, ENOSPC i = 10, ETIMEDOUT i = 20, errno 200
              i = 29 (the error field as the kernel stores it: -errno);
              every time SCALE times that (100: over 3.7 s, for top's
-             intervals)"""
+             intervals)
+  periods SEED N DEVS [odd|short]  btt's busy periods: on DEVS devices (8,0
+             8,16 ...) N 4 KiB writes each (Q G I D C), drawn from SEED:
+             gaps of 2-40 us (queued deep) or 0.1-0.4 ms (idle), 199 in
+             200 done in 20-90 us, the rest in 20-90 ms (spanning
+             hundreds of periods); every device's records together in
+             time order.
+             odd: one C in 25 stamped 1-50 us before its own D, kept in
+             its place (a raw stream's times): a span that ends before
+             it begins; short: no long ones
+  apart      ten writes (Q D C) on 8,0, their D and C in ms from 1 s,
+             each C stamped right after its D, in this order: 28-33 27-31
+             50-51 10-3 55-48 19-23 30-34 1-6 57-51 51-51.  btt's tree of
+             busy periods sends 51-51 to the right of the node 57-51
+             (which ends before it begins) and misses 50-51 on its left:
+             two nodes overlap, btt keeps them apart (6 periods)"""
 import struct, sys
 
 TC = lambda bit: 1 << (bit + 16)
@@ -91,6 +106,30 @@ elif sys.argv[1] == "failing":
                (q + 20000 + 1000 * i + 250000 * i + 5000, s, d | COMPLETE | 8, 600 + i % 2, e)]
     for at, s, a, pid, e in sorted(ev):
         rec(s, a, pid, at=at * sc, err=e)
+elif sys.argv[1] == "periods":
+    import random
+    R, n, ndev = random.Random(int(sys.argv[2])), int(sys.argv[3]), int(sys.argv[4])
+    mode, W, ev = sys.argv[5] if len(sys.argv) > 5 else "", WRITE | TC(8), []
+    for k in range(ndev):
+        dev, t = (8 << 20) | 16 * k, 1000000 + R.randrange(100000)
+        for i in range(n):
+            t += R.randrange(2000, 40000) if R.random() < 0.5 else R.randrange(100000, 400000)
+            s, d = 16 * i, t + 3000
+            c = d + (R.randrange(20000, 90000) if R.random() < 0.995 or mode == "short" else R.randrange(20000000, 90000000))
+            stamp = d - R.randrange(1000, 50000) if mode == "odd" and R.random() < 0.04 else c
+            ev += [(t, t, s, W | QUEUE | 1, dev), (t + 1000, t + 1000, s, W | QUEUE | 4, dev),
+                   (t + 2000, t + 2000, s, W | QUEUE | 12, dev), (d, d, s, W | ISSUE | 7, dev),
+                   (c, stamp, s, W | COMPLETE | 8, dev)]
+    for _, at, s, a, dev in sorted(ev, key=lambda e: e[0]):
+        rec(s, a, 700, at=at, dev=dev)
+elif sys.argv[1] == "apart":
+    W = WRITE | TC(8)
+    for i, (d, c) in enumerate(((28, 33), (27, 31), (50, 51), (10, 3), (55, 48), (19, 23), (30, 34), (1, 6),
+                                (57, 51), (51, 51))):
+        d, c = 1000000000 + 1000000 * d, 1000000000 + 1000000 * c
+        rec(16 * i, W | QUEUE | 1, 800, at=d - 100000)
+        rec(16 * i, W | ISSUE | 7, 800, at=d)
+        rec(16 * i, W | COMPLETE | 8, 800, at=c)
 else:
     sys.exit(__doc__)
 sys.stdout.buffer.write(b"".join(out))
