@@ -440,7 +440,7 @@
  * exact where it ended before every D waiting for its C and no span ended
  * before it began (a dump in time order), else counted and said. */
 #ifndef BTT_PERIODS
-#define BTT_PERIODS 16384
+#define BTT_PERIODS 4096
 #endif
 #ifndef BTT_HIST
 #define BTT_HIST 24		/* btt --hist: log2 buckets of us, 0 to >2097152 */

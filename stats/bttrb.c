@@ -245,6 +245,23 @@ static int inside(u32 n, u64 dt, u64 ct)
 
 static struct btt_live *live_of(u32 i) { return i < btt_ndevs ? &btt_devs[i].live : &btt_live_all; }
 
+/* each period tree's first and last node, so the common cases skip the
+ * walk down (below) */
+static u32 edge[BTT_LIVE_ALL + 1][2];
+
+static void edges(u32 r)
+{
+	int k;
+	u32 n;
+
+	for (k = 0; k < 2; k++) {
+		if ((n = root[r]))
+			while (kid[n][k])
+				n = kid[n][k];
+		edge[r][k] = n;
+	}
+}
+
 /* The pool is full: the first node (in time) of the fullest tree leaves
  * it for the tally.  Exact while every span began before it ended and the
  * node ended before every D still waiting for its C (floor): no span can
@@ -258,15 +275,60 @@ static void p_fold(void)
 		if ((i < btt_ndevs || btt_ndevs > 1) && live_of(i)->n > live_of(best)->n)
 			best = i;
 	l = live_of(best);
-	for (m = root[l->id]; kid[m][0]; m = kid[m][0])
-		;
-	if (btt_live_odd || to[m] >= btt_d_floor())
+	m = edge[l->id][0];
+	if (btt_live_odd || !btt_d_after(to[m]))
 		btt_live_folds++;
 	btt_fold.last[btt_fold.n++ % BTT_FOLDS] = (typeof(btt_fold.last[0])){ l, from[m], to[m] };
 	l->folded++;
 	l->n--;
+	if (kid[m][1])		/* its successor is first now */
+		for (i = kid[m][1]; kid[i][0]; i = kid[i][0])
+			;
+	else
+		i = par[m];
+	edge[l->id][0] = i;
+	if (edge[l->id][1] == m)
+		edge[l->id][1] = 0;
 	btt_rb_del(l->id, m);
 	p_give(m);
+}
+
+/* In time order the nodes are disjoint and in order, and a span ends
+ * at or after every node's start: btt's walk goes right down to the
+ * first node that the span touches.  Where that is the last node, a red
+ * leaf (erased, nothing moves; the joined span goes back in its place),
+ * or no node at all (a new last node), the last node is all it needs. */
+static int fast(struct btt_live *l, u64 dt, u64 ct)
+{
+	u32 r = l->id, e = edge[r][1], n;
+
+	if (btt_live_odd || !e || dt > ct || ct < from[e])
+		return 0;
+	if (dt > to[e]) {	/* past it: a new last node */
+		if (!(n = p_new())) {
+			p_fold();	/* (leaves e last, unless e went) */
+			if (!(e = edge[r][1]) || !(n = p_new()))
+				return 0;
+		}
+		from[n] = dt;
+		to[n] = ct;
+		link(r, n, e, 1);
+		edge[r][1] = n;
+	} else if (red[e] && !kid[e][0] && dt > to[par[e]]) {
+		l->len -= to[e] - from[e];
+		if (from[e] < dt)
+			dt = from[e];
+		ct = to[e] > ct ? to[e] : ct;
+		from[e] = dt;
+		to[e] = ct;
+		l->n--;
+	} else
+		return 0;
+	l->n++;
+	l->len += ct - dt;
+	if (ct > l->end)
+		l->end = ct;
+	return 1;
 }
 
 void btt_live_add(struct btt_live *l, u64 dt, u64 ct)
@@ -274,6 +336,8 @@ void btt_live_add(struct btt_live *l, u64 dt, u64 ct)
 	u32 r = l->id, c, p, n;
 	int d = 0;
 
+	if (fast(l, dt, ct))
+		return;
 	btt_live_odd |= dt > ct;
 again:
 	for (p = 0, c = root[r]; c; p = c, c = kid[c][d]) {
@@ -295,6 +359,7 @@ again:
 	from[n] = dt;
 	to[n] = ct;
 	link(r, n, p, d);
+	edges(r);
 	l->n++;
 	l->len += ct - dt;
 	if (ct > l->end)
@@ -325,8 +390,10 @@ void btt_live_split(void)
 
 	btt_live_all = *l;
 	btt_live_all.id = BTT_LIVE_ALL;
-	if (pused + l->n <= BTT_PERIODS)
+	if (pused + l->n <= BTT_PERIODS) {
 		root[BTT_LIVE_ALL] = clone(root[l->id], 0);
+		edges(BTT_LIVE_ALL);
+	}
 	else {
 		btt_live_folds += l->n;
 		btt_live_all.folded += l->n;

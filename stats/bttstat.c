@@ -30,6 +30,7 @@ _Static_assert(offsetof(struct btt_q, d) - offsetof(struct btt_q, time) == offse
  * chain was 5% of btt's instructions for nothing */
 IFT_POOL(bq, struct btt_q, BTT_REQS, 0, IFT_DROP);
 static u32 hits[BTT_REQS];		/* each_q's matches */
+static u64 floor_d;			/* btt_d_after's */
 
 static u32 slot_of(const struct btt_q *q) { return (u32)(q - bq_pool) + 1; }
 static struct btt_q *q_of(u32 slot) { return &bq_pool[slot - 1]; }	/* ift_entry, its size known */
@@ -340,6 +341,8 @@ static void issued(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 	else if (q->m != UNSET)
 		both(d, q, BTT_M2D, tdelta(q->m, r->time));
 	q->d = r->time;
+	if (r->time < floor_d)
+		floor_d = r->time;
 	hist(d, BTT_H_Q2D, tdelta(q->time, r->time));
 	if (btt_per_proc)
 		d->q2d[q2d_idx(r->time - q->time)]++;
@@ -347,16 +350,20 @@ static void issued(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 		lat(d, BTT_LQ2D, r->time, r->time - q->time);
 }
 
-/* the earliest D of a Q still waiting for its C (UNSET: none) */
-u64 btt_d_floor(void)
+/* 1 when every Q waiting for its C was issued after t.  floor_d stays
+ * at or below the earliest such D: looked for again only when t reaches
+ * it (a D earlier than it, out of time order, lowers it at once) */
+int btt_d_after(u64 t)
 {
-	u64 m = UNSET;
 	u32 i;
 
-	for (i = 0; i < bq.hwm; i++)
-		if (bq_pool[i].h.used && bq_pool[i].d < m)
-			m = bq_pool[i].d;
-	return m;
+	if (t < floor_d)
+		return 1;
+	floor_d = UNSET;
+	for (i = 1; i <= bq.hwm; i++)
+		if (q_of(i)->h.used && q_of(i)->d < floor_d)
+			floor_d = q_of(i)->d;
+	return t < floor_d;
 }
 
 static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)

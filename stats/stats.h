@@ -190,7 +190,7 @@ extern struct btt_fold btt_fold;
 void btt_live_add(struct btt_live *l, u64 dt, u64 ct);
 void btt_live_split(void);	/* a second device: all devices' tree from the first's */
 u32 btt_live_next(const struct btt_live *l, u32 n, u64 *dt, u64 *ct);	/* in order: after node n (0: the first) */
-u64 btt_d_floor(void);	/* bttstat.c: no D waiting for its C is older */
+int btt_d_after(u64 t);	/* bttstat.c: every D waiting for its C came after t */
 extern unsigned long long btt_dev_dropped, btt_req_dropped;
 void btt_event(const struct rec *r);
 void btt_all_fold(void);	/* btt_all from the devices': once, at the end */
