@@ -38,7 +38,7 @@ USAGE(btt,
 "  -S, --iostat-interval SECS  -I's interval (1); live: the report's too\n"
 "  -t, --time-start SECS, -T, --time-end SECS  only records between\n"
 "  -u, --unplug-hist NAME    NAME_DEV.dat: unplugs by I/Os let go\n"
-"  -V, --version             btt's version; -h, --help: this\n"
+"  -v, --verbose             progress on stdout; -V, --version; -h, --help\n"
 "  -Z, --do-active           DEV_live.dat, sys_live.dat: busy periods\n"
 "  --trace DEV [-w SECS]     trace DEV live; --hist, --json FILE, --prom FILE\n")
 
@@ -56,6 +56,9 @@ static struct {
 	int slow;		/* -t/-T, -r or an option file: each record by slow_record */
 	int bounded, no_remaps;	/* -t/-T given (2: past -T, stopped), -r */
 	double t_start, t_end;
+	int verbose;		/* -v: btt's progress on stdout */
+	s64 vsec;		/* its last line's second */
+	u64 vrecs, vbytes, vsize, vt0;	/* records btt counts, bytes read, the input's size, the start (ns) */
 	struct obuf x;		/* -X with -o: NAME.xvg */
 	u64 t0;
 	u64 next;		/* -S: mono_ms of the next interval's end */
@@ -149,13 +152,31 @@ static int outside(const struct rec *r)
 	return 0;
 }
 
+/* -v: btt counts the records it reads that are not notes (within -t/-T),
+ * and once a second (by the wall clock, looked at every 1000) prints
+ * the count and the share of the input's bytes read */
+static COLD void verbose_rec(void)
+{
+	s64 now;
+
+	if (++A.vrecs % 1000 || (now = wall_sec()) == A.vsec)
+		return;
+	ob_printf(&A.text, "%10llu t (%6.2f%%)\r%s", (unsigned long long)A.vrecs,
+		  A.vsize ? 100.0 * (double)A.vbytes / (double)A.vsize : 0.0, A.vrecs % 1000000 ? "" : "\n");
+	ob_flush(&A.text);
+	A.vsec = now;
+}
+
 /* a message, a record after one that left lines, or any with -t/-T, -r
  * or an option file (what stats/bttstat.c kept of it then read) */
 static COLD __attribute__((noinline)) void slow_record(const struct rec *r)
 {
 	drain();
+	A.vbytes += 48 + r->pdu_len;
 	if (A.slow && outside(r))
 		return;
+	if (A.verbose && !(ACT32(r) & (TC(TC_NOTIFY) | TC(TC_PC))))
+		verbose_rec();
 	if (A.slow)
 		btt_opt_before(r);
 	btt_event(r);
@@ -297,6 +318,7 @@ static COLD int file_opt(int c, char *arg)
 	case 'P': btt_opt.pit = arg; break;
 	case 'Z': btt_opt.live = 1; break;
 	case 'X': A.xvg = 1; break;
+	case 'v': A.verbose = 1; break;
 	case 'a': btt_seek_abs = 1; break;
 	case 'r': A.no_remaps = 1; break;
 	case 'D': btt_dlist = arg; break;
@@ -337,7 +359,14 @@ static COLD int run_start(void)
 	A.next = A.t0 + (u64)A.every * 1000;
 	ob_init(&A.text, 1, "(stdout)", btt_out, sizeof(btt_out));
 	btt_ev_more = btt_ios_on | btt_opt_on;
-	A.slow = A.bounded | A.no_remaps | btt_opt_on | btt_opt.live | !!btt_opt.unplug;
+	A.slow = A.bounded | A.no_remaps | btt_opt_on | btt_opt.live | !!btt_opt.unplug | A.verbose;
+	if (A.verbose && A.out)	/* btt names its files as it makes them */
+		ob_printf(&A.text, "Sending range data to %s.dat\nSending stats data to %s.avg\nSending K messages to %s.msg\n",
+			  A.out, A.out, A.out);
+	if (A.verbose && A.out && A.xvg)
+		ob_printf(&A.text, "Sending X stats data to %s.xvg\n", A.out);
+	A.vsec = wall_sec();
+	A.vt0 = mono_ns();
 	btt_pending = A.slow;
 	return 0;
 }
@@ -401,12 +430,21 @@ COLD int btt_main(int argc, char **argv)
 		return 0;
 	if (A.ios && btt_files_opt('I', A.ios))
 		return 1;
+	if (A.nin == 1 && !stat(A.in[0], &st))
+		A.vsize = (u64)st.st_size;
 	if (run_start())
 		return 1;
 	rc = in_run(&(struct input){ A.in, A.nin, &cfg, record, live_round, NULL, NULL });
 	if (rc && !btt_ndevs)	/* nothing read (inputs of mixed kinds): no files */
 		return 1;
 	drain();
+	if (A.verbose) {	/* the line cleared, the count and its rate */
+		double dt = (double)(mono_ns() - A.vt0) / 1e9;
+
+		ob_printf(&A.text, "\r%80s\r%10llu traces @ %.1f Ktps in %.6f seconds\n", "", (unsigned long long)A.vrecs,
+			  (double)A.vrecs / dt / 1000.0, dt);
+		ob_flush(&A.text);
+	}
 	if (!A.nin)
 		interval_text();	/* live: the last one, cut short */
 	rc |= btt_files_end() | btt_opt_end() | (A.out ? ob_close(&A.msg) : (ob_flush(&A.text), 0));

@@ -243,8 +243,6 @@ static int inside(u32 n, u64 dt, u64 ct)
 	return (from[n] <= dt && dt <= to[n]) || (from[n] <= ct && ct <= to[n]) || (dt < from[n] && to[n] < ct);
 }
 
-static struct btt_live *live_of(u32 i) { return i < btt_ndevs ? &btt_devs[i].live : &btt_live_all; }
-
 /* each period tree's first and last node, so the common cases skip the
  * walk down (below) */
 static u32 edge[BTT_LIVE_ALL + 1][2];
@@ -262,85 +260,62 @@ static void edges(u32 r)
 	}
 }
 
+u32 btt_live_next(const struct btt_live *l, u32 n, u64 *dt, u64 *ct);
+
 /* The pool is full: the first node (in time) of the fullest tree leaves
- * it for the tally.  Exact while every span began before it ended and the
- * node ended before every D still waiting for its C (floor): no span can
- * reach it again, and without overlaps a tree's shape changes nothing. */
+ * it for the tally.  Exact while every
+ * span began before it ended and the node ended before every D still
+ * waiting for its C: no span can reach it again, and without overlaps a
+ * tree's shape changes nothing. */
 static void p_fold(void)
 {
-	u32 i, best = 0, m;
-	struct btt_live *l;
+	struct btt_live *l = btt_ndevs > 1 ? &btt_live_all : &btt_devs[0].live, *t;
+	u32 i, m;
+	u64 x;
 
-	for (i = 1; i <= btt_ndevs; i++)
-		if ((i < btt_ndevs || btt_ndevs > 1) && live_of(i)->n > live_of(best)->n)
-			best = i;
-	l = live_of(best);
+	for (i = 0; i < btt_ndevs; i++)
+		if ((t = &btt_devs[i].live)->n > l->n)
+			l = t;
 	m = edge[l->id][0];
 	if (btt_live_odd || !btt_d_after(to[m]))
 		btt_live_folds++;
 	btt_fold.last[btt_fold.n++ % BTT_FOLDS] = (typeof(btt_fold.last[0])){ l, from[m], to[m] };
 	l->folded++;
 	l->n--;
-	if (kid[m][1])		/* its successor is first now */
-		for (i = kid[m][1]; kid[i][0]; i = kid[i][0])
-			;
-	else
-		i = par[m];
-	edge[l->id][0] = i;
+	edge[l->id][0] = btt_live_next(l, m, &x, &x);	/* its successor */
 	if (edge[l->id][1] == m)
 		edge[l->id][1] = 0;
 	btt_rb_del(l->id, m);
 	p_give(m);
 }
 
-/* In time order the nodes are disjoint and in order, and a span ends
- * at or after every node's start: btt's walk goes right down to the
- * first node that the span touches.  Where that is the last node, a red
- * leaf (erased, nothing moves; the joined span goes back in its place),
- * or no node at all (a new last node), the last node is all it needs. */
-static int fast(struct btt_live *l, u64 dt, u64 ct)
-{
-	u32 r = l->id, e = edge[r][1], n;
-
-	if (btt_live_odd || !e || dt > ct || ct < from[e])
-		return 0;
-	if (dt > to[e]) {	/* past it: a new last node */
-		if (!(n = p_new())) {
-			p_fold();	/* (leaves e last, unless e went) */
-			if (!(e = edge[r][1]) || !(n = p_new()))
-				return 0;
-		}
-		from[n] = dt;
-		to[n] = ct;
-		link(r, n, e, 1);
-		edge[r][1] = n;
-	} else if (red[e] && !kid[e][0] && dt > to[par[e]]) {
-		l->len -= to[e] - from[e];
-		if (from[e] < dt)
-			dt = from[e];
-		ct = to[e] > ct ? to[e] : ct;
-		from[e] = dt;
-		to[e] = ct;
-		l->n--;
-	} else
-		return 0;
-	l->n++;
-	l->len += ct - dt;
-	if (ct > l->end)
-		l->end = ct;
-	return 1;
-}
-
+/* In time order (no span so far ended before it began) the nodes are
+ * disjoint and in order, and a span that ends at or after the last
+ * node's start walks right down to the first node it touches.  Where
+ * that is the last node, a red leaf (erased, nothing moves; the joined
+ * span goes back in its place), or none (a new last node), the last node
+ * is all the walk needs. */
 void btt_live_add(struct btt_live *l, u64 dt, u64 ct)
 {
-	u32 r = l->id, c, p, n;
-	int d = 0;
+	u32 r = l->id, c, p, n, e;
+	int d;
 
-	if (fast(l, dt, ct))
-		return;
 	btt_live_odd |= dt > ct;
 again:
-	for (p = 0, c = root[r]; c; p = c, c = kid[c][d]) {
+	p = 0, c = root[r], d = 0, e = edge[r][1];
+	if (!btt_live_odd && e && ct >= from[e]) {
+		if (dt > to[e])
+			p = e, c = 0, d = 1;
+		else if (red[e] && !kid[e][0] && dt > to[par[e]]) {
+			l->len -= to[e] - from[e];
+			dt = from[e] < dt ? from[e] : dt;
+			ct = to[e] > ct ? to[e] : ct;
+			n = e;
+			l->n--;
+			goto set;
+		}
+	}
+	for (; c; p = c, c = kid[c][d]) {
 		if (inside(c, dt, ct)) {
 			dt = from[c] < dt ? from[c] : dt;
 			ct = to[c] > ct ? to[c] : ct;
@@ -356,10 +331,14 @@ again:
 		p_fold();
 		goto again;
 	}
+	link(r, n, p, d);
+	if (p == e && d)
+		edge[r][1] = n;
+	else
+		edges(r);
+set:
 	from[n] = dt;
 	to[n] = ct;
-	link(r, n, p, d);
-	edges(r);
 	l->n++;
 	l->len += ct - dt;
 	if (ct > l->end)

@@ -369,6 +369,8 @@ int btt_d_after(u64 t)
 static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 {
 	both(d, q, d->dm ? BTT_Q2C_DM : BTT_Q2C, tdelta(q->time, r->time));
+	if (q->g != UNSET)
+		d->q2g_done += tdelta(q->time, q->g);
 	hist(d, BTT_H_Q2C, tdelta(q->time, r->time));
 	if (btt_lat_on)
 		lat(d, BTT_LQ2C, q->time, tdelta(q->time, r->time));
@@ -379,7 +381,7 @@ static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 			btt_live_add(&btt_live_all, q->d, r->time);
 		both(d, q, BTT_D2C, tdelta(q->d, r->time));
 		if (btt_ios_on)
-			btt_ios_done((u32)(d - btt_devs), q->i != UNSET ? q->i : q->m, q->time, r->time);
+			btt_ios_done((u32)(d - btt_devs), q->i != UNSET ? q->i : q->m, q->time, r->time, q->g != UNSET);
 		if (btt_lat_on)
 			lat(d, BTT_LD2C, r->time, tdelta(q->d, r->time));
 	}

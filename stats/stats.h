@@ -162,6 +162,7 @@ struct btt_dev {
 	u64 n_act_q, t_act_q;	/* Qs not yet issued or merged; their sum at each Q */
 	u64 start, end;		/* first event, last one counted */
 	u64 nios_up, nios_upt;	/* requests the unplugs (by timer: upt) let go */
+	u64 q2g_done;		/* Q2G of the Qs that completed (Device Overhead's right share) */
 	u32 nplugs, nplugs_t;
 	u8 plugged;
 	double last_plug, plugged_time;	/* as btt sums them, in seconds */
@@ -247,13 +248,15 @@ u64 btt_rb_start(u32 slot);	/* its Q's start sector */
  * device's btt_ios_row at btt_ios_stamp) in btt_ios_rows for the driver
  * to print (btt_pending): btt_ios_ready is then the devices then + 1 */
 #define BTT_IOS_COLS 13
+#define BTT_IOS_QG BTT_IOS_COLS	/* past btt's columns: the queue of the Gs' requests only */
+#define BTT_IOS_VALS (BTT_IOS_COLS + 1)
 extern int btt_ios_on;
 extern u32 btt_ios_ready;
 extern u64 btt_ios_every, btt_ios_last, btt_ios_stamp;	/* ns */
-extern double btt_ios_rows[][BTT_IOS_COLS];
+extern double btt_ios_rows[][BTT_IOS_VALS];
 void btt_ios_time(u64 t);
 void btt_ios_event(u32 dev_index, const struct rec *r, u32 act);
-void btt_ios_done(u32 dev_index, u64 im, u64 qt, u64 ct);
+void btt_ios_done(u32 dev_index, u64 im, u64 qt, u64 ct, int got);	/* got: its Q had a G */
 void btt_ios_row(u32 dev_index, u64 stamp, int all, double *v);
 enum { BTT_LQ2D, BTT_LD2C, BTT_LQ2C, BTT_NLAT };
 /* What one record's figures give the driver to print, never a call into

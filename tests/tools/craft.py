@@ -40,7 +40,13 @@
              50-51 10-3 55-48 19-23 30-34 1-6 57-51 51-51.  btt's tree of
              busy periods sends 51-51 to the right of the node 57-51
              (which ends before it begins) and misses 50-51 on its left:
-             two nodes overlap, btt keeps them apart (6 periods)"""
+             two nodes overlap, btt keeps them apart (6 periods)
+  wrongg     a 32 KiB write queued at sector 0 at 1 ms that never goes
+             further, then seven 4 KiB writes inside it (sector 8, 16
+             ... 56; Q G I D C, 10 ms apart, done 100 us after the Q):
+             btt's G finds the big Q first (Q2G over 100 % of Q2C)
+  nog        twenty 4 KiB writes, Q D C (no G, as a bio-based device),
+             1 ms apart, done in 500 us: btt's -I queue goes below 0"""
 import struct, sys
 
 TC = lambda bit: 1 << (bit + 16)
@@ -49,13 +55,13 @@ DEV = (8 << 20) | 0
 out, seq, t = [], 0, 1000
 
 
-def rec(sector, action, pid, pdu=b"", at=None, sq=None, dev=DEV, err=0):
+def rec(sector, action, pid, pdu=b"", at=None, sq=None, dev=DEV, err=0, nb=4096):
     global seq, t
     if sq is None:      # a record given its own number leaves no gap behind
         seq += 1
     t += 1000
     out.append(struct.pack("<IIQQIIIIIHH", 0x65617407, seq if sq is None else sq, t if at is None else at,
-                           sector, 4096, action, pid, dev, 0, -err & 0xffff, len(pdu)) + pdu)
+                           sector, nb, action, pid, dev, 0, -err & 0xffff, len(pdu)) + pdu)
 
 
 if sys.argv[1] == "leaks":
@@ -130,6 +136,20 @@ elif sys.argv[1] == "apart":
         rec(16 * i, W | QUEUE | 1, 800, at=d - 100000)
         rec(16 * i, W | ISSUE | 7, 800, at=d)
         rec(16 * i, W | COMPLETE | 8, 800, at=c)
+elif sys.argv[1] == "wrongg":
+    W = WRITE | TC(8)
+    rec(0, W | QUEUE | 1, 900, at=1000000, nb=32768)
+    for i in range(7):
+        t, s = 10000000 * (i + 1), 8 * (i + 1)
+        for a, dt in ((QUEUE | 1, 0), (QUEUE | 4, 10000), (QUEUE | 12, 20000), (ISSUE | 7, 30000), (COMPLETE | 8, 100000)):
+            rec(s, W | a, 900, at=t + dt)
+elif sys.argv[1] == "nog":
+    W = WRITE | TC(8)
+    for i in range(20):
+        t = 1000000 * (i + 1)
+        rec(16 * i, W | QUEUE | 1, 900, at=t)
+        rec(16 * i, W | ISSUE | 7, 900, at=t + 10000)
+        rec(16 * i, W | COMPLETE | 8, 900, at=t + 510000)
 else:
     sys.exit(__doc__)
 sys.stdout.buffer.write(b"".join(out))
