@@ -364,7 +364,7 @@ static COLD int run_start(void)
 		ob_printf(&A.text, "Sending range data to %s.dat\nSending stats data to %s.avg\nSending K messages to %s.msg\n",
 			  A.out, A.out, A.out);
 	if (A.verbose && A.out && A.xvg)
-		ob_printf(&A.text, "Sending X stats data to %s.xvg\n", A.out);
+		ob_printf(&A.text, "Sending EZ stats data to %s.xvg\n", A.out);
 	A.vsec = wall_sec();
 	A.vt0 = mono_ns();
 	btt_pending = A.slow;
