@@ -167,6 +167,16 @@ static COLD void verbose_rec(void)
 	A.vsec = now;
 }
 
+/* -v at the end: the line cleared, the count and its rate */
+static COLD void verbose_end(void)
+{
+	double dt = (double)(mono_ns() - A.vt0) / 1e9;
+
+	ob_printf(&A.text, "\r%80s\r%10llu traces @ %.1f Ktps in %.6f seconds\n", "", (unsigned long long)A.vrecs,
+		  (double)A.vrecs / dt / 1000.0, dt);
+	ob_flush(&A.text);
+}
+
 /* a message, a record after one that left lines, or any with -t/-T, -r
  * or an option file (what stats/bttstat.c kept of it then read) */
 static COLD __attribute__((noinline)) void slow_record(const struct rec *r)
@@ -352,6 +362,8 @@ static COLD int file_opt(int c, char *arg)
  * -r or an option file every record goes by slow_record */
 static COLD int run_start(void)
 {
+	struct stat st;
+
 	if (msg_open() || btt_opt_start())
 		return 1;
 	btt_more = A.hist | A.json_on | A.every | !!A.prom;
@@ -367,6 +379,8 @@ static COLD int run_start(void)
 		ob_printf(&A.text, "Sending EZ stats data to %s.xvg\n", A.out);
 	A.vsec = wall_sec();
 	A.vt0 = mono_ns();
+	if (A.nin == 1 && !stat(A.in[0], &st))
+		A.vsize = (u64)st.st_size;
 	btt_pending = A.slow;
 	return 0;
 }
@@ -430,21 +444,14 @@ COLD int btt_main(int argc, char **argv)
 		return 0;
 	if (A.ios && btt_files_opt('I', A.ios))
 		return 1;
-	if (A.nin == 1 && !stat(A.in[0], &st))
-		A.vsize = (u64)st.st_size;
 	if (run_start())
 		return 1;
 	rc = in_run(&(struct input){ A.in, A.nin, &cfg, record, live_round, NULL, NULL });
 	if (rc && !btt_ndevs)	/* nothing read (inputs of mixed kinds): no files */
 		return 1;
 	drain();
-	if (A.verbose) {	/* the line cleared, the count and its rate */
-		double dt = (double)(mono_ns() - A.vt0) / 1e9;
-
-		ob_printf(&A.text, "\r%80s\r%10llu traces @ %.1f Ktps in %.6f seconds\n", "", (unsigned long long)A.vrecs,
-			  (double)A.vrecs / dt / 1000.0, dt);
-		ob_flush(&A.text);
-	}
+	if (A.verbose)
+		verbose_end();
 	if (!A.nin)
 		interval_text();	/* live: the last one, cut short */
 	rc |= btt_files_end() | btt_opt_end() | (A.out ? ob_close(&A.msg) : (ob_flush(&A.text), 0));
