@@ -452,7 +452,7 @@ int btt_opt_end(void)
  * lets go of are written after it (past BTT_FOLDS, counted) */
 static unsigned long long folds_before;
 
-void btt_opt_before(const struct rec *r)
+void btt_opt_before(void)
 {
 	folds_before = btt_fold.n;
 }
