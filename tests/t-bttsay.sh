@@ -35,12 +35,12 @@ for c in "mq" "two" "one"; do
 	done
 done
 # the progress line: the dump piped in two halves, the second once the
-# wall clock's second has changed (btt looks at it every record, iomon
-# every 1000th): a line comes at the next thousandth record after it
+# wall clock has passed its next whole second (btt looks at it every
+# record, iomon every 1000th): a line comes at the next thousandth record
 python3 "$TOOLS/bigtrace.py" "$FIX/mq-randrw/nullb0" "$OUT/big" 200000 >/dev/null && iomon_parse "$OUT/big" "$OUT/big.dump"
 rm -f "$OUT"/big.blktrace.*
 half=$(($(stat -c %s "$OUT/big.dump") / 2))
-{ head -c $half "$OUT/big.dump"; s=$(date +%s); while [ "$(date +%s)" = "$s" ]; do :; done; tail -c +$((half + 1)) "$OUT/big.dump"; } |
+{ head -c $half "$OUT/big.dump"; python3 -c 'import time; time.sleep(1.02 - time.time() % 1)'; tail -c +$((half + 1)) "$OUT/big.dump"; } |
 	"$IOMON" btt -v -i - -o big >"$OUT/big.v" 2>/dev/null
 check "btt -v: a progress segment, btt's '%10lu t (%6.2f%%)\\r' (the share 0 from a pipe)" python3 -c '
 import re, sys
