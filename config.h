@@ -434,8 +434,13 @@
 #ifndef BTT_SEEK_HASH
 #define BTT_SEEK_HASH 16384	/* chains finding a distance's node (a power of 2) */
 #endif
-#ifndef BTT_LIVES
-#define BTT_LIVES 64		/* busy intervals kept open per device */
+/* btt's busy periods (I/O Active Period, -Z): its red-black trees' nodes,
+ * every device's and all devices' together, 29 bytes each, touched as
+ * used.  Full, the earliest node of the fullest tree goes to a tally: still
+ * exact where it ended before every D waiting for its C and no span ended
+ * before it began (a dump in time order), else counted and said. */
+#ifndef BTT_PERIODS
+#define BTT_PERIODS 4096
 #endif
 #ifndef BTT_HIST
 #define BTT_HIST 24		/* btt --hist: log2 buckets of us, 0 to >2097152 */

@@ -38,7 +38,7 @@ USAGE(btt,
 "  -S, --iostat-interval SECS  -I's interval (1); live: the report's too\n"
 "  -t, --time-start SECS, -T, --time-end SECS  only records between\n"
 "  -u, --unplug-hist NAME    NAME_DEV.dat: unplugs by I/Os let go\n"
-"  -V, --version             btt's version; -h, --help: this\n"
+"  -v, --verbose             progress on stdout; -V, --version; -h, --help\n"
 "  -Z, --do-active           DEV_live.dat, sys_live.dat: busy periods\n"
 "  --trace DEV [-w SECS]     trace DEV live; --hist, --json FILE, --prom FILE\n")
 
@@ -56,6 +56,9 @@ static struct {
 	int slow;		/* -t/-T, -r or an option file: each record by slow_record */
 	int bounded, no_remaps;	/* -t/-T given (2: past -T, stopped), -r */
 	double t_start, t_end;
+	int verbose;		/* -v: btt's progress on stdout */
+	s64 vsec;		/* its last line's second */
+	u64 vrecs, vbytes, vsize, vt0;	/* records btt counts, bytes read, the input's size, the start (ns) */
 	struct obuf x;		/* -X with -o: NAME.xvg */
 	u64 t0;
 	u64 next;		/* -S: mono_ms of the next interval's end */
@@ -95,8 +98,8 @@ static COLD void pools_report(void)
 		warn_msg("%llu requests found %d (BTT_REQS) in flight: not tracked, so the figures are approximate",
 			 btt_req_dropped, BTT_REQS);
 	if (btt_live_folds)
-		warn_msg("%llu busy periods reached back past the %d (BTT_LIVES) kept: the I/O Active Period figures are approximate",
-			 btt_live_folds, BTT_LIVES);
+		warn_msg("%llu busy periods let go of past the %d (BTT_PERIODS) kept: the I/O Active Period figures are approximate",
+			 btt_live_folds, BTT_PERIODS);
 	if (proc_dropped)
 		warn_msg("%llu process names past %d (PROC_MAX): their processes go by pidNNNNNNNNN", proc_dropped, PROC_MAX);
 	if (btt_range_dropped)
@@ -149,15 +152,43 @@ static int outside(const struct rec *r)
 	return 0;
 }
 
+/* -v: btt counts the records it reads that are not notes (within -t/-T),
+ * and once a second (by the wall clock, looked at every 1000) prints
+ * the count and the share of the input's bytes read */
+static COLD void verbose_rec(void)
+{
+	s64 now;
+
+	if (++A.vrecs % 1000 || (now = wall_sec()) == A.vsec)
+		return;
+	ob_printf(&A.text, "%10llu t (%6.2f%%)\r%s", (unsigned long long)A.vrecs,
+		  A.vsize ? 100.0 * (double)A.vbytes / (double)A.vsize : 0.0, A.vrecs % 1000000 ? "" : "\n");
+	ob_flush(&A.text);
+	A.vsec = now;
+}
+
+/* -v at the end: the line cleared, the count and its rate */
+static COLD void verbose_end(void)
+{
+	double dt = (double)(mono_ns() - A.vt0) / 1e9;
+
+	ob_printf(&A.text, "\r%80s\r%10llu traces @ %.1f Ktps in %.6f seconds\n", "", (unsigned long long)A.vrecs,
+		  (double)A.vrecs / dt / 1000.0, dt);
+	ob_flush(&A.text);
+}
+
 /* a message, a record after one that left lines, or any with -t/-T, -r
  * or an option file (what stats/bttstat.c kept of it then read) */
 static COLD __attribute__((noinline)) void slow_record(const struct rec *r)
 {
 	drain();
+	A.vbytes += 48 + r->pdu_len;
 	if (A.slow && outside(r))
 		return;
+	if (A.verbose && !(ACT32(r) & (TC(TC_NOTIFY) | TC(TC_PC))))
+		verbose_rec();
 	if (A.slow)
-		btt_opt_before(r);
+		btt_opt_before();
 	btt_event(r);
 	if (btt_msg_dev) {
 		message(btt_msg_dev, r);
@@ -297,6 +328,7 @@ static COLD int file_opt(int c, char *arg)
 	case 'P': btt_opt.pit = arg; break;
 	case 'Z': btt_opt.live = 1; break;
 	case 'X': A.xvg = 1; break;
+	case 'v': A.verbose = 1; break;
 	case 'a': btt_seek_abs = 1; break;
 	case 'r': A.no_remaps = 1; break;
 	case 'D': btt_dlist = arg; break;
@@ -330,6 +362,8 @@ static COLD int file_opt(int c, char *arg)
  * -r or an option file every record goes by slow_record */
 static COLD int run_start(void)
 {
+	struct stat st;
+
 	if (msg_open() || btt_opt_start())
 		return 1;
 	btt_more = A.hist | A.json_on | A.every | !!A.prom;
@@ -337,7 +371,16 @@ static COLD int run_start(void)
 	A.next = A.t0 + (u64)A.every * 1000;
 	ob_init(&A.text, 1, "(stdout)", btt_out, sizeof(btt_out));
 	btt_ev_more = btt_ios_on | btt_opt_on;
-	A.slow = A.bounded | A.no_remaps | btt_opt_on | btt_opt.live | !!btt_opt.unplug;
+	A.slow = A.bounded | A.no_remaps | btt_opt_on | btt_opt.live | !!btt_opt.unplug | A.verbose;
+	if (A.verbose && A.out)	/* btt names its files as it makes them */
+		ob_printf(&A.text, "Sending range data to %s.dat\nSending stats data to %s.avg\nSending K messages to %s.msg\n",
+			  A.out, A.out, A.out);
+	if (A.verbose && A.out && A.xvg)
+		ob_printf(&A.text, "Sending EZ stats data to %s.xvg\n", A.out);
+	A.vsec = wall_sec();
+	A.vt0 = mono_ns();
+	if (A.nin == 1 && !stat(A.in[0], &st))
+		A.vsize = (u64)st.st_size;
 	btt_pending = A.slow;
 	return 0;
 }
@@ -407,6 +450,8 @@ COLD int btt_main(int argc, char **argv)
 	if (rc && !btt_ndevs)	/* nothing read (inputs of mixed kinds): no files */
 		return 1;
 	drain();
+	if (A.verbose)
+		verbose_end();
 	if (!A.nin)
 		interval_text();	/* live: the last one, cut short */
 	rc |= btt_files_end() | btt_opt_end() | (A.out ? ob_close(&A.msg) : (ob_flush(&A.text), 0));

@@ -52,6 +52,11 @@ static void ios_cols(const char *name, const double *v, u64 stamp, int all)
 	char f[] = "%0.2f ";
 	int j;
 
+	static int said;
+
+	if (v[9] < 0.0 && !said++)	/* btt's figure stays: scripts read it */
+		warn_msg("-I: %s avgqu-sz %.2f at %.2f s is below 0: completions without a G taken off too; the Gs' own: %.2f",
+			 name, v[9], btt_sec(stamp), v[BTT_IOS_QG]);
 	ob_printf(&ios_ob, "%-11s ", name);
 	for (j = 0; j < BTT_IOS_COLS; j++) {
 		f[1] = w[j];
@@ -70,7 +75,7 @@ static void ios_cols(const char *name, const double *v, u64 stamp, int all)
  * starting the counts again), the others the devices' average */
 static void ios_dump(u64 stamp, int all)
 {
-	double v[BTT_IOS_COLS], t[BTT_IOS_COLS] = { 0 }, *row;
+	double v[BTT_IOS_VALS], t[BTT_IOS_VALS] = { 0 }, *row;
 	u32 i, n = all ? btt_ndevs : btt_ios_ready - 1, k = 0;
 	char name[16];
 	int j;
@@ -78,7 +83,7 @@ static void ios_dump(u64 stamp, int all)
 	if (all)
 		ob_puts(&ios_ob, ios_hdr);
 	u8 seen[BTT_DEVS] = { 0 };
-	static const double again[BTT_IOS_COLS] = { [12] = 100.0 };
+	static const double again[BTT_IOS_VALS] = { [12] = 100.0 };
 
 	BTT_FOR_OUT(i) {	/* (-D: those the interval's end knew) */
 		if (i >= n)
@@ -91,13 +96,13 @@ static void ios_dump(u64 stamp, int all)
 			btt_ios_row(i, stamp, all, v);
 		btt_dev_hdr(name, 11, btt_devs[i].dev, 1);
 		ios_cols(name, row, stamp, all);
-		for (j = all ? 0 : 8; j < BTT_IOS_COLS; j++)
-			t[j] += j == 9 && !all ? 0.0 : row[j];
+		for (j = all ? 0 : 8; j < BTT_IOS_VALS; j++)
+			t[j] += (j == 9 || j == BTT_IOS_QG) && !all ? 0.0 : row[j];
 		k++;
 	}
 	n = k;
 	if (n >= 2) {
-		for (j = 0; j < BTT_IOS_COLS; j++)
+		for (j = 0; j < BTT_IOS_VALS; j++)
 			v[j] = j < 6 ? t[j ^ 1] : j < 8 ? t[(j ^ 1) - 2] / 2.0 : t[j] / (double)n;
 		ios_cols("TOTAL", v, stamp, all);
 	}

@@ -292,9 +292,10 @@ void btt_plat(const struct btt_dev *d, int k, u64 ts, u64 lat)
 
 /* -Z: busy periods as steps, at height y (the devices' from 1 up in
  * their order, those with any; the system's at 0), from the end of the
- * one before (the first from 0).  A span btt_live_add lets go of is final:
- * written then, with the height known so far (a device before it that
- * gains its first span later moves it up in btt: said at the end) */
+ * one before (the first from 0), in the order of btt's tree.  A span the
+ * full pool lets go of is written then, with the height known so far (a
+ * device before it that gains its first span later moves it up in btt:
+ * said at the end) */
 static struct { double last; int y; u8 on; } lv[BTT_DEVS + 1];
 
 static int has_lives(const struct btt_live *l) { return l->n || l->folded; }
@@ -344,13 +345,14 @@ static void live_fold(const struct btt_live *l, u64 dt, u64 ct)
 static void live_end(void)
 {
 	u32 i, k, moved = 0;
+	u64 dt, ct;
 
 	for (i = 0; i <= btt_ndevs; i++) {
 		const struct btt_dev *d = i < btt_ndevs ? &btt_devs[i] : SYS;
 		const struct btt_live *l = i < btt_ndevs ? &d->live : btt_ndevs == 1 ? &btt_devs[0].live : &btt_live_all;
 
-		for (k = 0; k < l->n; k++)
-			live_span(d, l->span[(l->h + k) % BTT_LIVES].dt, l->span[(l->h + k) % BTT_LIVES].ct);
+		for (k = btt_live_next(l, 0, &dt, &ct); k; k = btt_live_next(l, k, &dt, &ct))
+			live_span(d, dt, ct);
 		if (i < btt_ndevs && lv[i].on == 1)
 			moved += lv[i].y != live_y(d);
 	}
@@ -441,30 +443,18 @@ int btt_opt_end(void)
 	if (btt_opt_dropped)
 		warn_msg("%llu files past %d (BTT_OPT_FILES) not written", btt_opt_dropped, BTT_OPT_FILES);
 	if (btt_opt_lost)
-		warn_msg("%llu I/Os one D or C met past %d (BTT_OPT_QS), or busy periods let go of together, left out of -p -P -Z's files",
-			 btt_opt_lost, BTT_OPT_QS);
+		warn_msg("%llu I/Os one D or C met past %d (BTT_OPT_QS), or busy periods one record let go of past %d (BTT_FOLDS), left out of -p -P -Z's files",
+			 btt_opt_lost, BTT_OPT_QS, BTT_FOLDS);
 	return rc;
 }
 
-/* -Z: the two lists a record may touch (its device's, all's), each's
- * count of spans let go and its oldest span, before the record: the span
- * a record lets go of is that one (more than one, from times gone back,
- * are counted) */
-static struct { const struct btt_live *l; u64 folded, dt, ct; } pre[2];
+/* -Z: the spans the full pool let go of, before the record: those it
+ * lets go of are written after it (past BTT_FOLDS, counted) */
+static unsigned long long folds_before;
 
-void btt_opt_before(const struct rec *r)
+void btt_opt_before(void)
 {
-	const struct btt_dev *d = btt_opt.live ? btt_dev_get(r->dev) : NULL;
-	int k;
-
-	pre[0].l = d ? &d->live : NULL;
-	pre[1].l = btt_opt.live ? &btt_live_all : NULL;
-	for (k = 0; k < 2; k++)
-		if (pre[k].l) {
-			pre[k].folded = pre[k].l->folded;
-			pre[k].dt = pre[k].l->span[pre[k].l->h].dt;
-			pre[k].ct = pre[k].l->span[pre[k].l->h].ct;
-		}
+	folds_before = btt_fold.n;
 }
 
 /* after each record (the driver's, with an option): what btt's options
@@ -472,13 +462,17 @@ void btt_opt_before(const struct rec *r)
 void btt_opt_after(const struct rec *r)
 {
 	const struct btt_dev *d = btt_opt_dev;
-	u32 k, act = btt_opt_act;
+	u32 act = btt_opt_act;
 
-	for (k = 0; k < 2; k++)
-		if (pre[k].l && pre[k].l->folded != pre[k].folded) {
-			live_fold(pre[k].l, pre[k].dt, pre[k].ct);
-			btt_opt_lost += pre[k].l->folded - pre[k].folded - 1;
-		}
+	if (btt_opt.live && btt_fold.n - folds_before > BTT_FOLDS) {
+		btt_opt_lost += btt_fold.n - folds_before - BTT_FOLDS;
+		folds_before = btt_fold.n - BTT_FOLDS;
+	}
+	for (; btt_opt.live && folds_before != btt_fold.n; folds_before++) {
+		typeof(btt_fold.last[0]) *f = &btt_fold.last[folds_before % BTT_FOLDS];
+
+		live_fold(f->l, f->dt, f->ct);
+	}
 	if (btt_opt.unplug && !(ACT32(r) & (TC(TC_NOTIFY) | TC(TC_PC))) && (ACT32(r) & 0xffff) == TA_UNPLUG_IO &&
 	    (d = btt_dev_get(r->dev)))	/* -u: each unplug of a known device */
 		ev(d, r, TA_UNPLUG_IO);

@@ -167,11 +167,15 @@ static void overhead(struct obuf *o)
 	ob_puts(o, oh_dash);
 	BTT_FOR_OUT(i) {
 		const struct btt_dev *d = &btt_devs[i];
-		double q2c = (double)d->avg[BTT_Q2C].total;
+		double q2c = (double)d->avg[BTT_Q2C].total, pct = 100.0 * (double)d->avg[BTT_Q2G].total / q2c;
+		static int said;
 
 		if (!d->avg[BTT_Q2C].n || !d->avg[BTT_Q2C].total)
 			continue;
 		dev_name(name, d->dev);
+		if (pct > 100.0 && !said++)	/* btt's figure stays: scripts read it */
+			warn_msg("%s: Q2G %.4f%% is over 100%%: a G taken for an older Q's; the completed I/Os' own: %.4f%%",
+				 name, pct, 100.0 * (double)d->q2g_done / q2c);
 		ob_printf(o, "%10s |", name);
 		for (k = 0; k < 5; k++) {
 			ob_printf(o, " %8.4f%%", 100.0 * (double)d->avg[oh_fig[k]].total / q2c);

@@ -9,14 +9,14 @@
 #define UNSET (~(u64)0)
 struct ios {
 	u64 rqm[2], ios[2], sec[2], wait, svctm;	/* [1]: reads */
-	double lqc, ldc, qusz, idle;
-	int curq, curd;
+	double lqc, ldc, qusz, idle, qg;
+	int curq, curd, curg;	/* qg, curg: btt's queue of the Gs' requests only */
 };
 static struct ios ios[BTT_DEVS][2];	/* [1]: the whole run */
 int btt_ios_on;
 u64 btt_ios_every = 1000000000, btt_ios_last;
 static u64 start = UNSET;
-double btt_ios_rows[BTT_DEVS][BTT_IOS_COLS];
+double btt_ios_rows[BTT_DEVS][BTT_IOS_VALS];
 u64 btt_ios_stamp;
 u32 btt_ios_ready;
 
@@ -33,6 +33,7 @@ static void queue_area(struct ios *s, double now)
 
 	for (k = 0; k < 2; k++) {
 		s[k].qusz += (now - s[k].lqc) * s[k].curq;
+		s[k].qg += (now - s[k].lqc) * s[k].curg;
 		s[k].lqc = now;
 	}
 }
@@ -79,7 +80,7 @@ void btt_ios_event(u32 i, const struct rec *r, u32 act)
 		idle_time(s, sec_of(r->time), 0);
 	for (k = 0; k < 2; k++) {
 		if (act == TA_GETRQ)
-			s[k].curq++;
+			s[k].curq++, s[k].curg++;
 		else if (act == TA_ISSUE) {
 			s[k].ios[rw]++;
 			s[k].sec[rw] += r->bytes >> 9;
@@ -90,7 +91,7 @@ void btt_ios_event(u32 i, const struct rec *r, u32 act)
 }
 
 /* an issued Q completes at ct: im is its I's time, else its M's, or UNSET */
-void btt_ios_done(u32 i, u64 im, u64 qt, u64 ct)
+void btt_ios_done(u32 i, u64 im, u64 qt, u64 ct, int got)
 {
 	struct ios *s = ios[i];
 	int k;
@@ -101,6 +102,7 @@ void btt_ios_done(u32 i, u64 im, u64 qt, u64 ct)
 		if (im != UNSET)
 			s[k].wait += tdelta(im, ct);
 		s[k].curq--;
+		s[k].curg -= got;
 		s[k].curd--;
 		s[k].svctm += tdelta(qt, ct);
 	}
@@ -125,11 +127,12 @@ void btt_ios_row(u32 i, u64 stamp, int all, double *v)
 	}
 	v[8] = nios > 0.0 ? dbl(p->sec[0] + p->sec[1]) / nios : 0.0;
 	v[9] = p->qusz / dt;
+	v[BTT_IOS_QG] = p->qg / dt;
 	v[10] = nios + nrqm > 0.0 ? msec_of(p->wait) / (nios + nrqm) : 0.0;
 	v[11] = nios > 0.0 ? msec_of(p->svctm) / nios : 0.0;
 	v[12] = p->idle <= dt ? 100.0 * (1.0 - p->idle / dt) : 0.0;
 	if (!all) {
 		memset(p, 0, offsetof(struct ios, lqc));
-		p->qusz = p->idle = 0.0;
+		p->qusz = p->idle = p->qg = 0.0;
 	}
 }

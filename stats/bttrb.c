@@ -1,4 +1,4 @@
-/* stats/bttrb.c: stats: btt's red-black trees of the queued requests (a device each): the Q a G, I or M finds, the order a D or C meets them */
+/* stats/bttrb.c: stats: btt's red-black trees: the queued requests (a device each: the Q a G, I or M finds, the order a D or C meets them) and the busy periods (a device each, one for all) */
 /* btt keeps a device's Qs in flight in a red-black tree by start sector
  * (a Q at a taken start takes the older one's node: a dump made to tell
  * that from erasing and inserting shows it) and meets the Qs a D or C
@@ -9,11 +9,14 @@
  * successor) give the same shapes.  Nodes are the in-flight table's slots; 0 is nil, always black. */
 #include "stats/stats.h"
 
-#define NODES (BTT_REQS + 1)
+#define PBASE (BTT_REQS + 1)	/* the busy periods' nodes follow the requests' */
+#define NODES (PBASE + BTT_PERIODS)
 _Static_assert(BTT_REQS <= 65536, "btt_rb_within's 64 waiting sides hold a tree of BTT_REQS (height under 2 log2)");
-static u32 kid[NODES][2], par[NODES], root[BTT_DEVS];
+/* roots: the devices' requests, the devices' periods (BTT_LIVE_DEV + i),
+ * all devices' periods (BTT_LIVE_ALL) */
+static u32 kid[NODES][2], par[NODES], root[BTT_LIVE_ALL + 1];
 static u8 red[NODES];
-static u64 from[NODES], to[NODES];	/* [start, end) sectors */
+static u64 from[NODES], to[NODES];	/* [start, end) sectors; a period's D and C times */
 
 u64 btt_rb_start(u32 slot) { return from[slot]; }
 
@@ -40,9 +43,10 @@ static void rot(u32 r, u32 x, int d)
 }
 
 /* slot n, [s, e) into device r's tree; the slot it put out (0: none) */
+static void link(u32 r, u32 n, u32 p, int d);
 u32 btt_rb_ins(u32 r, u32 n, u64 s, u64 e)
 {
-	u32 p = 0, c = root[r], g, u;
+	u32 p = 0, c = root[r];
 	int d = 0;
 
 	from[n] = s;
@@ -60,6 +64,16 @@ u32 btt_rb_ins(u32 r, u32 n, u64 s, u64 e)
 		p = c;
 		d = s > from[c];
 	}
+	link(r, n, p, d);
+	return 0;
+}
+
+/* n, a new leaf, under p on side d (0: the root), then recoloured and
+ * rotated as btt's rb_insert_color */
+static void link(u32 r, u32 n, u32 p, int d)
+{
+	u32 g, u;
+
 	kid[n][0] = kid[n][1] = 0;
 	par[n] = p;
 	red[n] = 1;
@@ -86,7 +100,6 @@ u32 btt_rb_ins(u32 r, u32 n, u64 s, u64 e)
 		rot(r, g, !d);
 	}
 	red[root[r]] = 0;
-	return 0;
 }
 
 static void erase_fix(u32 r, u32 n, u32 p)
@@ -193,4 +206,196 @@ u32 btt_rb_within(u32 r, u64 s, u64 e, u32 *out)
 			wait[w++] = kid[n][1];
 		n = s < from[n] ? kid[n][0] : 0;
 	}
+}
+
+/* btt's busy periods (p_live.c): a D to its C, [dt, ct], goes down its
+ * tree (left when it ends before a node begins) and joins the first node
+ * on the way that it touches: that node leaves the tree and the two
+ * together go down again from the root; else it is a new leaf.  So a
+ * span meets only the nodes on its path: one that ends before it begins
+ * (times out of order) can leave overlapping nodes apart, and the tree's
+ * shape, btt's, decides.  Nodes from PBASE, a free list through kid[][0]. */
+static u32 pfree, phwm = PBASE, pused;
+struct btt_fold btt_fold;
+int btt_live_odd;	/* a span ended before it began: shapes matter from here on */
+
+static u32 p_new(void)
+{
+	u32 n = pfree;
+
+	if (n)
+		pfree = kid[n][0];
+	else if (phwm < NODES)
+		n = phwm++;
+	pused += !!n;
+	return n;
+}
+
+static void p_give(u32 n)
+{
+	kid[n][0] = pfree;
+	pfree = n;
+	pused--;
+}
+
+static int inside(u32 n, u64 dt, u64 ct)
+{
+	return (from[n] <= dt && dt <= to[n]) || (from[n] <= ct && ct <= to[n]) || (dt < from[n] && to[n] < ct);
+}
+
+/* each period tree's first and last node, so the common cases skip the
+ * walk down (below) */
+static u32 edge[BTT_LIVE_ALL + 1][2];
+
+static void edges(u32 r)
+{
+	int k;
+	u32 n;
+
+	for (k = 0; k < 2; k++) {
+		if ((n = root[r]))
+			while (kid[n][k])
+				n = kid[n][k];
+		edge[r][k] = n;
+	}
+}
+
+u32 btt_live_next(const struct btt_live *l, u32 n, u64 *dt, u64 *ct);
+
+/* The pool is full: the first node (in time) of the fullest tree leaves
+ * it for the tally.  Exact while every
+ * span began before it ended and the node ended before every D still
+ * waiting for its C: no span can reach it again, and without overlaps a
+ * tree's shape changes nothing. */
+static void p_fold(void)
+{
+	struct btt_live *l = btt_ndevs > 1 ? &btt_live_all : &btt_devs[0].live, *t;
+	u32 i, m;
+	u64 x;
+
+	for (i = 0; i < btt_ndevs; i++)
+		if ((t = &btt_devs[i].live)->n > l->n)
+			l = t;
+	m = edge[l->id][0];
+	if (btt_live_odd || !btt_d_after(to[m]))
+		btt_live_folds++;
+	btt_fold.last[btt_fold.n++ % BTT_FOLDS] = (typeof(btt_fold.last[0])){ l, from[m], to[m] };
+	l->folded++;
+	l->n--;
+	edge[l->id][0] = btt_live_next(l, m, &x, &x);	/* its successor */
+	if (edge[l->id][1] == m)
+		edge[l->id][1] = 0;
+	btt_rb_del(l->id, m);
+	p_give(m);
+}
+
+/* In time order (no span so far ended before it began) the nodes are
+ * disjoint and in order, and a span that ends at or after the last
+ * node's start walks right down to the first node it touches.  Where
+ * that is the last node, a red leaf (erased, nothing moves; the joined
+ * span goes back in its place), or none (a new last node), the last node
+ * is all the walk needs. */
+void btt_live_add(struct btt_live *l, u64 dt, u64 ct)
+{
+	u32 r = l->id, c, p, n, e;
+	int d;
+
+	btt_live_odd |= dt > ct;
+again:
+	p = 0, c = root[r], d = 0, e = edge[r][1];
+	if (!btt_live_odd && e && ct >= from[e]) {
+		if (dt > to[e])
+			p = e, c = 0, d = 1;
+		else if (red[e] && !kid[e][0] && dt > to[par[e]]) {
+			l->len -= to[e] - from[e];
+			dt = from[e] < dt ? from[e] : dt;
+			ct = to[e] > ct ? to[e] : ct;
+			n = e;
+			l->n--;
+			goto set;
+		}
+	}
+	for (; c; p = c, c = kid[c][d]) {
+		if (inside(c, dt, ct)) {
+			dt = from[c] < dt ? from[c] : dt;
+			ct = to[c] > ct ? to[c] : ct;
+			l->n--;
+			l->len -= to[c] - from[c];
+			btt_rb_del(r, c);
+			p_give(c);
+			goto again;
+		}
+		d = ct >= from[c];
+	}
+	if (!(n = p_new())) {
+		p_fold();
+		goto again;
+	}
+	link(r, n, p, d);
+	if (p == e && d)
+		edge[r][1] = n;
+	else
+		edges(r);
+set:
+	from[n] = dt;
+	to[n] = ct;
+	l->n++;
+	l->len += ct - dt;
+	if (ct > l->end)
+		l->end = ct;
+}
+
+static u32 clone(u32 n, u32 p)
+{
+	u32 c;
+
+	if (!n)
+		return 0;
+	c = p_new();
+	par[c] = p;
+	red[c] = red[n];
+	from[c] = from[n];
+	to[c] = to[n];
+	kid[c][0] = clone(kid[n][0], c);
+	kid[c][1] = clone(kid[n][1], c);
+	return c;
+}
+
+/* a second device: the one device's tree was all devices' too; now all
+ * have a copy of it, node for node (or, with no room, its tally) */
+void btt_live_split(void)
+{
+	struct btt_live *l = &btt_devs[0].live;
+
+	btt_live_all = *l;
+	btt_live_all.id = BTT_LIVE_ALL;
+	if (pused + l->n <= BTT_PERIODS) {
+		root[BTT_LIVE_ALL] = clone(root[l->id], 0);
+		edges(BTT_LIVE_ALL);
+	}
+	else {
+		btt_live_folds += l->n;
+		btt_live_all.folded += l->n;
+		btt_live_all.n = 0;
+	}
+}
+
+/* the nodes of l's tree in order: after n (0: the first); 0 past the last */
+u32 btt_live_next(const struct btt_live *l, u32 n, u64 *dt, u64 *ct)
+{
+	if (!n) {
+		if ((n = root[l->id]))
+			while (kid[n][0])
+				n = kid[n][0];
+	} else if (kid[n][1])
+		for (n = kid[n][1]; kid[n][0]; n = kid[n][0])
+			;
+	else {
+		while (par[n] && kid[par[n]][1] == n)
+			n = par[n];
+		n = par[n];
+	}
+	if (n)
+		*dt = from[n], *ct = to[n];
+	return n;
 }

@@ -30,6 +30,7 @@ _Static_assert(offsetof(struct btt_q, d) - offsetof(struct btt_q, time) == offse
  * chain was 5% of btt's instructions for nothing */
 IFT_POOL(bq, struct btt_q, BTT_REQS, 0, IFT_DROP);
 static u32 hits[BTT_REQS];		/* each_q's matches */
+static u64 floor_d;			/* btt_d_after's */
 
 static u32 slot_of(const struct btt_q *q) { return (u32)(q - bq_pool) + 1; }
 static struct btt_q *q_of(u32 slot) { return &bq_pool[slot - 1]; }	/* ift_entry, its size known */
@@ -88,13 +89,14 @@ static struct btt_dev *dev_new(u32 dev, u64 time)
 		btt_dev_dropped++;
 		return NULL;
 	}
-	if (btt_ndevs == 1) {	/* from here on the overall busy list is its own */
-		btt_live_all = btt_devs[0].live;
+	if (btt_ndevs == 1) {	/* from here on the overall busy tree is its own */
+		btt_live_split();
 		btt_ranges_split();
 	}
 	d = &btt_devs[btt_ndevs++];
 	*d = (struct btt_dev){ .dev = dev, .culling = 1, .last_q = UNSET, .start = time, .dm = btt_remapper(dev),
-			       .q2q.id = (u16)(2 * btt_ndevs - 2), .d2d.id = (u16)(2 * btt_ndevs - 1) };	/* bttseek.c's: device << 1 | tree */
+			       .q2q.id = (u16)(2 * btt_ndevs - 2), .d2d.id = (u16)(2 * btt_ndevs - 1),
+			       .live.id = BTT_LIVE_DEV + btt_ndevs - 1 };	/* bttseek.c's: device << 1 | tree */
 	return d;
 }
 
@@ -339,6 +341,8 @@ static void issued(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 	else if (q->m != UNSET)
 		both(d, q, BTT_M2D, tdelta(q->m, r->time));
 	q->d = r->time;
+	if (r->time < floor_d)
+		floor_d = r->time;
 	hist(d, BTT_H_Q2D, tdelta(q->time, r->time));
 	if (btt_per_proc)
 		d->q2d[q2d_idx(r->time - q->time)]++;
@@ -346,51 +350,38 @@ static void issued(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 		lat(d, BTT_LQ2D, r->time, r->time - q->time);
 }
 
-/* [dt, ct] joins the busy intervals it touches.  Completions come in
- * time order, so ct is the latest end: the intervals it reaches are the
- * newest ones, whose ends are at or after dt.  A ring: the oldest folds
- * without moving the rest. */
-#define SPAN(l, i) (&(l)->span[((l)->h + (i)) % BTT_LIVES])
-static void live_add(struct btt_live *l, u64 dt, u64 ct)
+/* 1 when every Q waiting for its C was issued after t.  floor_d stays
+ * at or below the earliest such D: looked for again only when t reaches
+ * it (a D earlier than it, out of time order, lowers it at once) */
+int btt_d_after(u64 t)
 {
-	typeof(&l->span[0]) p;
+	u32 i;
 
-	while (l->n && (p = SPAN(l, l->n - 1))->ct >= dt) {
-		l->n--;
-		l->len -= p->ct - p->dt;
-		if (p->dt < dt)
-			dt = p->dt;
-	}
-	if (!l->n && l->folded && l->folded_ct >= dt)
-		btt_live_folds += 1 + (btt_ndevs == 1);	/* it should have joined a folded one (in both lists) */
-	if (l->n == BTT_LIVES) {	/* the oldest is final enough */
-		l->folded++;
-		l->folded_ct = SPAN(l, 0)->ct;
-		l->h = (l->h + 1) % BTT_LIVES;
-		l->n--;
-	}
-	p = SPAN(l, l->n++);
-	p->dt = dt;
-	p->ct = ct;
-	l->len += ct - dt;
-	if (ct > l->end)
-		l->end = ct;
+	if (t < floor_d)
+		return 1;
+	floor_d = UNSET;
+	for (i = 1; i <= bq.hwm; i++)
+		if (q_of(i)->h.used && q_of(i)->d < floor_d)
+			floor_d = q_of(i)->d;
+	return t < floor_d;
 }
 
 static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 {
 	both(d, q, d->dm ? BTT_Q2C_DM : BTT_Q2C, tdelta(q->time, r->time));
+	if (q->g != UNSET)
+		d->q2g_done += tdelta(q->time, q->g);
 	hist(d, BTT_H_Q2C, tdelta(q->time, r->time));
 	if (btt_lat_on)
 		lat(d, BTT_LQ2C, q->time, tdelta(q->time, r->time));
 	if (q->d != UNSET) {
 		hist(d, BTT_H_D2C, tdelta(q->d, r->time));
-		live_add(&d->live, q->d, r->time);
-		if (btt_ndevs > 1)	/* one device: the same list, copied at the end */
-			live_add(&btt_live_all, q->d, r->time);
+		btt_live_add(&d->live, q->d, r->time);
+		if (btt_ndevs > 1)	/* one device: the same tree, copied at the end */
+			btt_live_add(&btt_live_all, q->d, r->time);
 		both(d, q, BTT_D2C, tdelta(q->d, r->time));
 		if (btt_ios_on)
-			btt_ios_done((u32)(d - btt_devs), q->i != UNSET ? q->i : q->m, q->time, r->time);
+			btt_ios_done((u32)(d - btt_devs), q->i != UNSET ? q->i : q->m, q->time, r->time, q->g != UNSET);
 		if (btt_lat_on)
 			lat(d, BTT_LD2C, r->time, tdelta(q->d, r->time));
 	}

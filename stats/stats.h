@@ -128,14 +128,16 @@ enum { BTT_Q2Q_DM, BTT_Q2A_DM, BTT_Q2C_DM, BTT_Q2Q, BTT_Q2A, BTT_Q2G, BTT_S2G, B
        BTT_Q2M, BTT_I2D, BTT_M2D, BTT_D2C, BTT_Q2C, BTT_NAVG };
 struct btt_avg { u64 min, max, total; u32 n; };
 enum { BTT_H_Q2D, BTT_H_D2C, BTT_H_Q2C, BTT_NHIST };
-/* the times a device was busy (a D to its C), as a union of intervals:
- * the newest BTT_LIVES kept open (a ring from h), older ones folded (their
- * number and the last one's end); len: all of their lengths */
+/* the times a device was busy (a D to its C), as btt keeps them: a
+ * red-black tree of spans (stats/bttrb.c, tree id), n nodes in it, folded
+ * the ones the full pool let go of; len: all their lengths; end: the
+ * last end */
 struct btt_live {
-	u32 n, h;		/* (first: short offsets) */
-	u64 folded, len, folded_ct, end;
-	struct { u64 dt, ct; } span[BTT_LIVES];
+	u32 id, n;
+	u64 folded, len, end;
 };
+#define BTT_LIVE_DEV BTT_DEVS	/* device i's tree: BTT_LIVE_DEV + i */
+#define BTT_LIVE_ALL (2 * BTT_DEVS)
 /* stats/bttseek.c: seek distances as btt keeps them */
 struct btt_seek {
 	s64 last_start, last_end;
@@ -160,6 +162,7 @@ struct btt_dev {
 	u64 n_act_q, t_act_q;	/* Qs not yet issued or merged; their sum at each Q */
 	u64 start, end;		/* first event, last one counted */
 	u64 nios_up, nios_upt;	/* requests the unplugs (by timer: upt) let go */
+	u64 q2g_done;		/* Q2G of the Qs that completed (Device Overhead's right share) */
 	u32 nplugs, nplugs_t;
 	u8 plugged;
 	double last_plug, plugged_time;	/* as btt sums them, in seconds */
@@ -179,7 +182,16 @@ extern struct btt_dev btt_devs[];
 extern u32 btt_ndevs;
 extern struct btt_avg btt_all[BTT_NAVG];
 extern struct btt_live btt_live_all;
-extern unsigned long long btt_live_folds;	/* an interval reached back past a folded one */
+extern unsigned long long btt_live_folds;	/* spans the full pool let go of that a later one might have joined */
+/* the spans the full pool let go of (-Z writes them after each record):
+ * how many so far, the last BTT_FOLDS of them */
+#define BTT_FOLDS 8
+struct btt_fold { unsigned long long n; struct { const struct btt_live *l; u64 dt, ct; } last[BTT_FOLDS]; };
+extern struct btt_fold btt_fold;
+void btt_live_add(struct btt_live *l, u64 dt, u64 ct);
+void btt_live_split(void);	/* a second device: all devices' tree from the first's */
+u32 btt_live_next(const struct btt_live *l, u32 n, u64 *dt, u64 *ct);	/* in order: after node n (0: the first) */
+int btt_d_after(u64 t);	/* bttstat.c: every D waiting for its C came after t */
 extern unsigned long long btt_dev_dropped, btt_req_dropped;
 void btt_event(const struct rec *r);
 void btt_all_fold(void);	/* btt_all from the devices': once, at the end */
@@ -236,13 +248,15 @@ u64 btt_rb_start(u32 slot);	/* its Q's start sector */
  * device's btt_ios_row at btt_ios_stamp) in btt_ios_rows for the driver
  * to print (btt_pending): btt_ios_ready is then the devices then + 1 */
 #define BTT_IOS_COLS 13
+#define BTT_IOS_QG BTT_IOS_COLS	/* past btt's columns: the queue of the Gs' requests only */
+#define BTT_IOS_VALS (BTT_IOS_COLS + 1)
 extern int btt_ios_on;
 extern u32 btt_ios_ready;
 extern u64 btt_ios_every, btt_ios_last, btt_ios_stamp;	/* ns */
-extern double btt_ios_rows[][BTT_IOS_COLS];
+extern double btt_ios_rows[][BTT_IOS_VALS];
 void btt_ios_time(u64 t);
 void btt_ios_event(u32 dev_index, const struct rec *r, u32 act);
-void btt_ios_done(u32 dev_index, u64 im, u64 qt, u64 ct);
+void btt_ios_done(u32 dev_index, u64 im, u64 qt, u64 ct, int got);	/* got: its Q had a G */
 void btt_ios_row(u32 dev_index, u64 stamp, int all, double *v);
 enum { BTT_LQ2D, BTT_LD2C, BTT_LQ2C, BTT_NLAT };
 /* What one record's figures give the driver to print, never a call into

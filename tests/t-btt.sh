@@ -252,14 +252,14 @@ if need "btt -D -M vs Debian's btt" btt; then
 	check "btt -M a missing file: names it" grep -q "nomap" "$OUT/nomap.err"
 fi
 
-# the tiny build's pools (BTT_DEVS=1, BTT_REQS=4, BTT_LIVES=1) run out, and say so
+# the tiny build's pools (BTT_DEVS=1, BTT_REQS=4, BTT_PERIODS=2) run out, and say so
 if [ -s "$OUT/two-devs.dump" ]; then
 	"$IOMON_TINY" btt -i "$OUT/two-devs.dump" >/dev/null 2>"$OUT/tiny.err"
 	check "tiny btt: devices past BTT_DEVS are counted and named" grep -q "(BTT_DEVS) left out" "$OUT/tiny.err"
 	"$IOMON_TINY" btt -i "$OUT/split.dump" >/dev/null 2>"$OUT/tiny.err"
 	check "tiny btt: requests past BTT_REQS are counted and named" grep -q "(BTT_REQS) in flight" "$OUT/tiny.err"
 	"$IOMON_TINY" btt -i "$OUT/mq-randrw.dump" >/dev/null 2>"$OUT/tiny.err"
-	check "tiny btt: busy periods past BTT_LIVES make an announced approximation" grep -q "(BTT_LIVES) kept: the I/O Active Period figures are approximate" "$OUT/tiny.err"
+	check "tiny btt: busy periods past BTT_PERIODS make an announced approximation" grep -q "(BTT_PERIODS) kept: the I/O Active Period figures are approximate" "$OUT/tiny.err"
 	check "tiny btt: seek distances past BTT_SEEKS make an announced approximation" grep -q "(BTT_SEEKS) kept, or of 2^48 sectors or more: their MEDIAN and MODE are approximate" "$OUT/tiny.err"
 	check "tiny btt: busy ranges past BTT_RANGES make an announced approximation" grep -q "(BTT_RANGES) joined the one before: the range data are approximate" "$OUT/tiny.err"
 	"$IOMON_TINY" btt -A -i "$OUT/ext4.dump" >"$OUT/tinyA.avg" 2>"$OUT/tiny.err"

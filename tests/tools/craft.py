@@ -25,7 +25,28 @@
              is a multiple of 3, ENOSPC i = 10, ETIMEDOUT i = 20, errno 200
              i = 29 (the error field as the kernel stores it: -errno);
              every time SCALE times that (100: over 3.7 s, for top's
-             intervals)"""
+             intervals)
+  periods SEED N DEVS [odd|short]  btt's busy periods: on DEVS devices (8,0
+             8,16 ...) N 4 KiB writes each (Q G I D C), drawn from SEED:
+             gaps of 2-40 us (queued deep) or 0.1-0.4 ms (idle), 199 in
+             200 done in 20-90 us, the rest in 20-90 ms (spanning
+             hundreds of periods); every device's records together in
+             time order.
+             odd: one C in 25 stamped 1-50 us before its own D, kept in
+             its place (a raw stream's times): a span that ends before
+             it begins; short: no long ones
+  apart      ten writes (Q D C) on 8,0, their D and C in ms from 1 s,
+             each C stamped right after its D, in this order: 28-33 27-31
+             50-51 10-3 55-48 19-23 30-34 1-6 57-51 51-51.  btt's tree of
+             busy periods sends 51-51 to the right of the node 57-51
+             (which ends before it begins) and misses 50-51 on its left:
+             two nodes overlap, btt keeps them apart (6 periods)
+  wrongg     a 32 KiB write queued at sector 0 at 1 ms that never goes
+             further, then seven 4 KiB writes inside it (sector 8, 16
+             ... 56; Q G I D C, 10 ms apart, done 100 us after the Q):
+             btt's G finds the big Q first (Q2G over 100 % of Q2C)
+  nog        twenty 4 KiB writes, Q D C (no G, as a bio-based device),
+             1 ms apart, done in 500 us: btt's -I queue goes below 0"""
 import struct, sys
 
 TC = lambda bit: 1 << (bit + 16)
@@ -34,13 +55,13 @@ DEV = (8 << 20) | 0
 out, seq, t = [], 0, 1000
 
 
-def rec(sector, action, pid, pdu=b"", at=None, sq=None, dev=DEV, err=0):
+def rec(sector, action, pid, pdu=b"", at=None, sq=None, dev=DEV, err=0, nb=4096):
     global seq, t
     if sq is None:      # a record given its own number leaves no gap behind
         seq += 1
     t += 1000
     out.append(struct.pack("<IIQQIIIIIHH", 0x65617407, seq if sq is None else sq, t if at is None else at,
-                           sector, 4096, action, pid, dev, 0, -err & 0xffff, len(pdu)) + pdu)
+                           sector, nb, action, pid, dev, 0, -err & 0xffff, len(pdu)) + pdu)
 
 
 if sys.argv[1] == "leaks":
@@ -91,6 +112,44 @@ elif sys.argv[1] == "failing":
                (q + 20000 + 1000 * i + 250000 * i + 5000, s, d | COMPLETE | 8, 600 + i % 2, e)]
     for at, s, a, pid, e in sorted(ev):
         rec(s, a, pid, at=at * sc, err=e)
+elif sys.argv[1] == "periods":
+    import random
+    R, n, ndev = random.Random(int(sys.argv[2])), int(sys.argv[3]), int(sys.argv[4])
+    mode, W, ev = sys.argv[5] if len(sys.argv) > 5 else "", WRITE | TC(8), []
+    for k in range(ndev):
+        dev, t = (8 << 20) | 16 * k, 1000000 + R.randrange(100000)
+        for i in range(n):
+            t += R.randrange(2000, 40000) if R.random() < 0.5 else R.randrange(100000, 400000)
+            s, d = 16 * i, t + 3000
+            c = d + (R.randrange(20000, 90000) if R.random() < 0.995 or mode == "short" else R.randrange(20000000, 90000000))
+            stamp = d - R.randrange(1000, 50000) if mode == "odd" and R.random() < 0.04 else c
+            ev += [(t, t, s, W | QUEUE | 1, dev), (t + 1000, t + 1000, s, W | QUEUE | 4, dev),
+                   (t + 2000, t + 2000, s, W | QUEUE | 12, dev), (d, d, s, W | ISSUE | 7, dev),
+                   (c, stamp, s, W | COMPLETE | 8, dev)]
+    for _, at, s, a, dev in sorted(ev, key=lambda e: e[0]):
+        rec(s, a, 700, at=at, dev=dev)
+elif sys.argv[1] == "apart":
+    W = WRITE | TC(8)
+    for i, (d, c) in enumerate(((28, 33), (27, 31), (50, 51), (10, 3), (55, 48), (19, 23), (30, 34), (1, 6),
+                                (57, 51), (51, 51))):
+        d, c = 1000000000 + 1000000 * d, 1000000000 + 1000000 * c
+        rec(16 * i, W | QUEUE | 1, 800, at=d - 100000)
+        rec(16 * i, W | ISSUE | 7, 800, at=d)
+        rec(16 * i, W | COMPLETE | 8, 800, at=c)
+elif sys.argv[1] == "wrongg":
+    W = WRITE | TC(8)
+    rec(0, W | QUEUE | 1, 900, at=1000000, nb=32768)
+    for i in range(7):
+        t, s = 10000000 * (i + 1), 8 * (i + 1)
+        for a, dt in ((QUEUE | 1, 0), (QUEUE | 4, 10000), (QUEUE | 12, 20000), (ISSUE | 7, 30000), (COMPLETE | 8, 100000)):
+            rec(s, W | a, 900, at=t + dt)
+elif sys.argv[1] == "nog":
+    W = WRITE | TC(8)
+    for i in range(20):
+        t = 1000000 * (i + 1)
+        rec(16 * i, W | QUEUE | 1, 900, at=t)
+        rec(16 * i, W | ISSUE | 7, 900, at=t + 10000)
+        rec(16 * i, W | COMPLETE | 8, 900, at=t + 510000)
 else:
     sys.exit(__doc__)
 sys.stdout.buffer.write(b"".join(out))
