@@ -123,3 +123,16 @@ else
 	read -r tt tr tx < <(measure "$OLDPWD/iomon" btt -i big.dump -o "$B/bench-iomon")
 	echo "iomon btt:      ${tt}s  peak RSS ${tr} KiB, at exit ${tx} KiB"
 fi
+# btt with every output on (each per-I/O and option file, -p -l -q among
+# them), in two folders, every file compared
+if command -v btt >/dev/null; then
+	all() { local d=$1; echo -A -l $d/L -q $d/Q -z $d/Z -I $d/I -B $d/B -p $d/P -P $d/T -Q $d/Q2 -s $d/S -m $d/M -u $d/U -L 0.5 -X -Z -o $d/out; }
+	rm -rf "$B/all-iomon" "$B/all-btt"; mkdir -p "$B/all-iomon" "$B/all-btt"
+	X=("$OLDPWD/iomon" btt -i "$B/big.dump" $(all "$B/all-iomon")) Y=(btt -i "$B/big.dump" $(all "$B/all-btt"))
+	read -r tt tr dt dr tx dx < <(pair)
+	echo "iomon btt, every output: ${tt}s  peak RSS ${tr} KiB (best of $RUNS, run in turn with btt)"
+	echo "btt 1.2.0, every output: ${dt}s  peak RSS ${dr} KiB"
+	awk -v a="$dt" -v b="$tt" 'BEGIN { printf "ratio: iomon btt is %.2fx btt'"'"'s speed with every output\n", a / b }'
+	diff -rq "$B/all-iomon" "$B/all-btt" >/dev/null && echo "btt, every output: $(ls "$B/all-btt" | wc -l) files, the same bytes" ||
+		echo "btt, every output: files differ (diff -r $B/all-iomon $B/all-btt)"
+fi
