@@ -146,7 +146,8 @@ static void seen(const struct rec *r)
 	dev_index(r->dev);
 }
 
-/* 1: held for the end (older than its CPU has shown) */
+/* 1: held for the end (older than its CPU has shown, or behind such a
+ * record: window_hold) */
 static int emit(const struct rec *r, int may_hold)
 {
 	int d = dev_index(r->dev);
@@ -156,12 +157,11 @@ static int emit(const struct rec *r, int may_hold)
 		dev_dropped++;
 		return 0;
 	}
-	if (ACT32(r) != TN_MESSAGE && r->cpu < CPUS_MAX) {
-		last = &last_seq[d][r->cpu];
-		if (may_hold && *last && r->seq < *last && window_hold(r))
-			return 1;
+	last = ACT32(r) != TN_MESSAGE && r->cpu < CPUS_MAX ? &last_seq[d][r->cpu] : NULL;
+	if (may_hold && window_hold(r, last && *last && r->seq < *last))
+		return 1;
+	if (last)
 		*last = (u64)r->seq + 1;
-	}
 	deliver(r, r->time);
 	return 0;
 }

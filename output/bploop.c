@@ -222,8 +222,9 @@ static int pipe_batch(u32 n, int live)
 			continue;
 		/* An older record than its CPU has shown (it sorted late,
 		 * e.g. its time lies before the first batch's): blkparse
-		 * stalls on it until EOF and prints it last; so do we. */
-		if (ACT32(r) != TN_MESSAGE && c->seen && r->seq <= c->last_seq && window_hold(r))
+		 * stalls on it until EOF and prints it last, with every
+		 * record of any device behind it; so do we. */
+		if (window_hold(r, ACT32(r) != TN_MESSAGE && c->seen && r->seq <= c->last_seq))
 			continue;
 		emit(d, c, r);
 	}

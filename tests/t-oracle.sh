@@ -39,6 +39,26 @@ else
 	blkparse -i - <"$OUT/late.stream" >"$OUT/late.exp" 2>&1
 	"$IOMON" parse -i - <"$OUT/late.stream" >"$OUT/late.txt" 2>&1
 	same "oracle a stream with 70 records before its first CPU's first (held, printed last)" "$OUT/late.txt" "$OUT/late.exp"
+	# two devices (7,1: the same records again): 7,0's CPU 0, 7,1's, then
+	# each one's CPU 1 with its 70 records from before the first batch.
+	# blkparse stops at 7,0's first late record and leaves every record
+	# sorting behind it, of either device, to its final pass: 7,1's CPU 1
+	# records from before the first batch too, though none is late for
+	# its own CPU (issue 29).  Its -d dump has that order, which btt reads.
+	for c in 0 1; do python3 "$TOOLS/redev.py" 7,1 "$FIX/late-cpu/loop0.blktrace.$c" "$OUT/late71.$c"; done
+	cat "$FIX/late-cpu/loop0.blktrace.0" "$OUT/late71.0" "$FIX/late-cpu/loop0.blktrace.1" "$OUT/late71.1" >"$OUT/late2.stream"
+	blkparse -i - -d "$OUT/late2.dexp" <"$OUT/late2.stream" >"$OUT/late2.exp" 2>&1
+	"$IOMON" parse -i - -d "$OUT/late2.dump" <"$OUT/late2.stream" >"$OUT/late2.txt" 2>&1
+	n71=$(awk '$1 == "7,1" && $2 == 1 && $4 > 1000000 { n++ } END { print n + 0 }' "$OUT/late2.exp")
+	check "oracle two devices' stream: blkparse prints 7,1's $n71 early CPU 1 records after every record from the first batch on" \
+		awk '$1 ~ /^7,[01]$/ && $4 < 1000000 { if (seen) exit 1 } $1 == "7,1" && $2 == 1 && $4 > 1000000 { seen = 1 } END { exit !seen }' "$OUT/late2.exp"
+	same "oracle a stream of two devices, each with records before the first CPU's first" "$OUT/late2.txt" "$OUT/late2.exp"
+	same_dump "oracle -d of that stream, in blkparse's order" "$OUT/late2.dump" "$OUT/late2.dexp"
+	# btt reading the stream itself (capture/input.c) sees the dump's order
+	rm -rf "$OUT/bs" "$OUT/bd"; mkdir -p "$OUT/bs" "$OUT/bd"
+	( cd "$OUT/bs" && "$IOMON" btt -i - -p per -o s <"$OUT/late2.stream" >/dev/null 2>&1 )
+	( cd "$OUT/bd" && "$IOMON" btt -i "$OUT/late2.dexp" -p per -o s >/dev/null 2>&1 )
+	same "oracle btt -p on that stream is btt -p on blkparse's dump of it" "$OUT/bs/per" "$OUT/bd/per"
 	# -t: blkparse's figure for a D never inserted (its unset queue time)
 	# is the one documented difference (blkparse.1); tdiff.py allows it
 	( cd "$FIX/late-cpu" && blkparse -i loop0 -t ) >"$OUT/late-t.exp" 2>&1
