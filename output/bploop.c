@@ -279,8 +279,10 @@ COLD int bp_end(int rc)
 			 src_zero_records, src_zero_first, src_zero_first_off);
 	if (proc_dropped)
 		warn_msg("process table full: %llu names dropped (PROC_MAX %d)", proc_dropped, PROC_MAX);
-	if (track_dropped)
-		warn_msg("request table full: %llu requests untracked (TRACK_MAX %d)", track_dropped, TRACK_MAX);
+	/* forgotten requests that never came up again change nothing */
+	if (track_met)
+		warn_msg("-t: requests forgotten (TRACK_MAX %d): %llu records may differ from blkparse's",
+			 TRACK_MAX, track_met);
 	if (ppi_dropped)
 		warn_msg("process statistics full: %llu events unattributed (PPI_MAX %d)", ppi_dropped, PPI_MAX);
 	if (P.cpu_overflow)
