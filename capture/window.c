@@ -106,6 +106,15 @@ void window_sort(u32 n)
 	}
 }
 
+/* 1: the batch (n records) holds the record of dev's cpu numbered seq */
+int window_has(u32 n, u32 dev, u32 cpu, u32 seq)
+{
+	while (n--)
+		if (window_rec[n].seq == seq && window_rec[n].dev == dev && window_rec[n].cpu == cpu)
+			return 1;
+	return 0;
+}
+
 /* x sorts after y in blkparse's tree (time, device, sequence) */
 static int rec_after(const struct rec *x, const struct rec *y)
 {

@@ -15,13 +15,13 @@
 
 unsigned long long track_met;
 static u8 gone[TRACK_GONE];	/* 1: a forgotten request's key, | 2: it had a G or an I */
-static u32 gone_devs;	/* devices that forgot one (a bit from major and minor) */
+static u32 gone_devs;	/* majors (% 32) that forgot one */
 static u32 gone_pid;	/* the owner + 1 of every one forgotten, if one; */
 static u8 gone_pids;	/* else 1 */
 
 static u32 dev_bit(u32 dev)
 {
-	return 1u << ((dev ^ dev >> 20) % 32);
+	return 1u << (dev >> 20) % 32;	/* its major's */
 }
 
 static u32 gone_bit(u32 dev, u64 sector)
@@ -35,12 +35,10 @@ static void forget(void *ctx, void *e)
 	u32 b = gone_bit(t->h.dev, t->h.sector);
 
 	(void)ctx;
-	gone[b] |= (u8)(1 | (t->alloc || t->queued) << 1);
+	gone[b] |= (u8)(1 | ((t->alloc | t->queued) != 0) << 1);
 	gone_devs |= dev_bit(t->h.dev);
-	if (gone_pid != t->pid + 1) {
-		gone_pids |= gone_pid != 0;
-		gone_pid = t->pid + 1;
-	}
+	gone_pids |= gone_pid && gone_pid != t->pid + 1;
+	gone_pid = t->pid + 1;
 }
 
 IFT_POOL_EV(tracks, struct track, TRACK_MAX, TRACK_HASH, IFT_AGE_FIFO, forget);
@@ -96,11 +94,6 @@ void track_merged(u32 dev, u64 sector)
 		forget(0, t);
 		ift_drop(track_table, t);
 	}
-}
-
-void track_del(struct track *t)
-{
-	ift_drop(track_table, t);
 }
 
 /* blkparse drops the request on a sector alias; so do we (and a forgotten

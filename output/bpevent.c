@@ -219,13 +219,12 @@ static u64 track_complete(struct devinfo *d, const struct rec *r, u64 time, int 
 		return NO_ELAPSED;
 	}
 	reborn(t, !t->dispatched);
-	if (!t->dispatched) {
-		track_del(t);
-		return NO_ELAPSED;
+	el = NO_ELAPSED;
+	if (t->dispatched) {
+		el = time - t->dispatch;
+		if (P.per_proc && (p = ppi_find(t->pid)))
+			wait_max(&p->wait_complete[w], el);
 	}
-	el = time - t->dispatch;
-	if (P.per_proc && (p = ppi_find(t->pid)))
-		wait_max(&p->wait_complete[w], el);
 	track_del(t);
 	return el;
 }
