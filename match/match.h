@@ -236,7 +236,7 @@ static inline int dc_pair(struct dcpair *p, const struct dc_rec *in, struct dc_r
 }
 
 /* match/track.c: blkparse -t's requests on an IFT_AGE_FIFO table, keyed
- * by device number; full, the oldest is forgotten */
+ * by device index; full, the oldest is forgotten */
 struct track {
 	struct ift_hdr h;
 	u64 alloc, queue, dispatch;

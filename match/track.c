@@ -1,6 +1,6 @@
 /* match/track.c: match: blkparse -t's requests in flight, on an IFT_AGE_FIFO table; back-merged and, when full, the oldest forgotten, and what that may change counted */
 /* blkparse keeps a red-black tree per device; lookups are all exact, so the
- * in-flight table does the same work.  Keyed by device number.
+ * in-flight table does the same work.  Keyed by device index.
  *
  * blkparse frees a request only at a C at its sector, so a request that
  * never completes there (a Q back-merged into another request, on a major
@@ -15,13 +15,13 @@
 
 unsigned long long track_met;
 static u8 gone[TRACK_GONE];	/* 1: a forgotten request's key, | 2: it had a G or an I */
-static u32 gone_devs;	/* majors (% 32) that forgot one */
+static u32 gone_devs;	/* devices (% 32) that forgot one */
 static u32 gone_pid;	/* the owner + 1 of every one forgotten, if one; */
 static u8 gone_pids;	/* else 1 */
 
 static u32 dev_bit(u32 dev)
 {
-	return 1u << (dev >> 20) % 32;	/* its major's */
+	return 1u << dev % 32;
 }
 
 static u32 gone_bit(u32 dev, u64 sector)
@@ -83,14 +83,15 @@ struct track *track_get(u32 dev, u64 sector, u32 pid)
 	return t;
 }
 
-/* a back merge at this sector: a request there (its Q) will never
- * complete there, nor be found unless its sector comes up again: it is
- * forgotten now (blkparse looks nothing up here) */
+/* a back merge at this sector: a request a Q made there (on a dm or md
+ * major: dispatched, no G, no I) will never complete there, nor be found
+ * unless its sector comes up again: it is forgotten now (blkparse looks
+ * nothing up here) */
 void track_merged(u32 dev, u64 sector)
 {
 	struct track *t = ift_look(track_table, dev, sector, 0);
 
-	if (t) {
+	if (t && t->dispatched && !(t->alloc | t->queued)) {
 		forget(0, t);
 		ift_drop(track_table, t);
 	}

@@ -11,10 +11,11 @@ struct devinfo *dev_add(char *name, u32 dev)
 
 	if (P.ndevs == DEVS_MAX)
 		return NULL;	/* counted where a record is dropped for it */
-	d = &P.devs[P.ndevs++];
+	d = &P.devs[P.ndevs];
 	memset(d, 0, sizeof(*d));
 	d->name = name;
 	d->dev = dev;
+	d->idx = P.ndevs++;
 	return d;
 }
 
@@ -133,7 +134,7 @@ static int is_remapper(const struct devinfo *d)
 
 static struct track *track_new(struct devinfo *d, const struct rec *r, u64 sector)
 {
-	return track_get(d->dev, sector, r->pid);
+	return track_get(d->idx, sector, r->pid);
 }
 
 /* A request made where a forgotten one may have been: blkparse's would
@@ -153,11 +154,13 @@ static void wait_max(u64 *slot, u64 v)
 		*slot = v;
 }
 
-static void verbose_miss(const char *what, const struct rec *r, u64 sector)
+/* blkparse's words, without "applet: " (WARN_BARE), and its device's
+ * number, which only a stream binds (0,0 reading files) */
+static void verbose_miss(const char *what, const struct devinfo *d, u64 sector)
 {
 	if (P.verbose)
-		warn_msg("%s not found for (%u,%u): %llu", what, DEV_MAJOR(r->dev),
-			 DEV_MINOR(r->dev), (unsigned long long)sector);
+		warn_msg(WARN_BARE "%s not found for (%u,%u): %llu", what, DEV_MAJOR(d->dev),
+			 DEV_MINOR(d->dev), (unsigned long long)sector);
 }
 
 static u64 track_insert(struct devinfo *d, const struct rec *r, u64 time, int w)
@@ -188,8 +191,8 @@ static u64 track_issue(struct devinfo *d, const struct rec *r, u64 time, int w)
 
 	if (!P.track || !(ACT32(r) & TC(TC_FS)))
 		return NO_ELAPSED;
-	if (!(t = track_find(d->dev, r->sector))) {
-		verbose_miss("issue", r, r->sector);
+	if (!(t = track_find(d->idx, r->sector))) {
+		verbose_miss("issue", d, r->sector);
 		return NO_ELAPSED;
 	}
 	t->dispatch = time;
@@ -214,8 +217,8 @@ static u64 track_complete(struct devinfo *d, const struct rec *r, u64 time, int 
 
 	if (!P.track)
 		return NO_ELAPSED;
-	if (!(t = track_find(d->dev, r->sector))) {
-		verbose_miss("complete", r, r->sector);
+	if (!(t = track_find(d->idx, r->sector))) {
+		verbose_miss("complete", d, r->sector);
 		return NO_ELAPSED;
 	}
 	reborn(t, !t->dispatched);
@@ -236,12 +239,12 @@ static void track_frontmerge(struct devinfo *d, const struct rec *r)
 
 	if (!P.track)
 		return;
-	if (!(t = track_find(d->dev, sector))) {
-		verbose_miss("merge", r, sector);
+	if (!(t = track_find(d->idx, sector))) {
+		verbose_miss("merge", d, sector);
 		return;
 	}
 	if (track_rekey(t, r->sector))
-		warn_msg("sector alias (%llu) on device %u,%u!", (unsigned long long)r->sector,
+		warn_msg(WARN_BARE "sector alias (%llu) on device %u,%u!", (unsigned long long)r->sector,
 			 DEV_MAJOR(d->dev), DEV_MINOR(d->dev));
 }
 
@@ -371,8 +374,7 @@ static void trace_fs(struct devinfo *d, struct cpuinfo *c, const struct rec *r, 
 		show(c, r, time, "I", track_insert(d, r, time, w), 0);
 		break;
 	case TA_BACKMERGE:
-		if (P.track)
-			track_merged(d->dev, r->sector);
+		track_merged(d->idx, r->sector);	/* (nothing there without -t) */
 		account(c, r->pid, ST_M, w, 1, kb, b);
 		show(c, r, time, "M", NO_ELAPSED, 0);
 		break;

@@ -8,6 +8,9 @@
 
 struct parse_state P;
 
+#define STR_(x) #x
+#define STR(x) STR_(x)	/* a config.h size in a message's words */
+
 volatile sig_atomic_t stop_now;
 
 static void on_signal(int sig)
@@ -285,8 +288,7 @@ COLD int bp_end(int rc)
 		warn_msg("process table full: %llu names dropped (PROC_MAX %d)", proc_dropped, PROC_MAX);
 	/* forgotten requests that never came up again change nothing */
 	if (track_met)
-		warn_msg("-t: requests forgotten (TRACK_MAX %d): %llu lines may differ",
-			 TRACK_MAX, track_met);
+		warn_msg("-t: requests forgotten (TRACK_MAX " STR(TRACK_MAX) "): %llu lines may differ", track_met);
 	if (ppi_dropped)
 		warn_msg("process statistics full: %llu events unattributed (PPI_MAX %d)", ppi_dropped, PPI_MAX);
 	if (P.cpu_overflow)

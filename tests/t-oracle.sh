@@ -66,6 +66,17 @@ else
 	n71=$(awk '$1 == "7,1" && $2 == 1 && $4 > 1000000 { n++ } END { print n + 0 }' "$OUT/late2.exp")
 	check "oracle late2: blkparse prints 7,1's $n71 early CPU 1 records after every record from the first batch on" \
 		awk '$1 ~ /^7,[01]$/ && $4 < 1000000 { if (seen) exit 1 } $1 == "7,1" && $2 == 1 && $4 > 1000000 { seen = 1 } END { exit !seen }' "$OUT/late2.exp"
+	# -t -v's "not found" lines on stderr, blkparse's words without
+	# iomon's name, and its device (0,0) reading files (only a stream
+	# binds it)
+	for f in ext4/nullb0 split/nullb0 discard-flush/nullb0; do
+		( cd "$FIX/${f%/*}" && blkparse -i "${f#*/}" -t -v 2>&1 >/dev/null ) >"$OUT/v.exp"
+		( cd "$FIX/${f%/*}" && "$IOMON" parse -i "${f#*/}" -t -v 2>&1 >/dev/null ) >"$OUT/v.txt"
+		same "oracle -t -v stderr, ${f%/*} ($(grep -c 'not found' "$OUT/v.exp") not found)" "$OUT/v.txt" "$OUT/v.exp"
+	done
+	blkparse -i - -t -v <"$OUT/late.stream" 2>&1 >/dev/null | cat >"$OUT/v.exp"
+	"$IOMON" parse -i - -t -v <"$OUT/late.stream" 2>&1 >/dev/null | cat >"$OUT/v.txt"
+	same "oracle -t -v stderr, a stream ($(cat "$OUT/v.exp"))" "$OUT/v.txt" "$OUT/v.exp"
 	# -t on a major blkparse takes for dm (253): it keeps every Q that was
 	# back-merged, which never completes at its own sector, for good;
 	# iomon forgets them, and prints the same, saying nothing (issue 29)
