@@ -8,10 +8,9 @@
  * whether that one is there or not unless its sector comes up again.  So
  * iomon forgets a request a Q made (no G, no I yet) at a back merge at its
  * sector, and the oldest when the pool is full.  Its key is marked in a
- * byte map never cleared, so
- * no forgotten key is missed (a few others may be taken for one), and
- * each record that might print otherwise than had it been kept is counted
- * in track_met: 0 proves the text is blkparse's. */
+ * byte map never cleared, so no forgotten key is missed (a few others may
+ * be taken for one), and each record that might print otherwise than had
+ * it been kept is counted in track_met: 0 proves the text is blkparse's. */
 #include "match/match.h"
 
 unsigned long long track_met;
