@@ -2,7 +2,9 @@
 # The differential harness: new real captures every run, made by Debian's
 # blktrace in Debian's 6.1 kernel under qemu, with workloads drawn from a
 # seed (the mix, request sizes, queue depths, threads, devices: null_blk
-# blk-mq and bio-based, brd, loop, dm-linear, dm-delay, dm-flakey), then
+# blk-mq and bio-based, brd, loop, dm-linear, dm-delay, dm-flakey) and
+# one fixed (dm-linear, 48 MiB through the page cache: -t's table past
+# full), then
 # every output compared with Debian's own tools on the host: blkparse's
 # text (plain, -t, -s, a format, a stream on stdin), btt's report and
 # files, blkiomon's intervals.  The seed is printed; SEED=N replays it.
