@@ -21,7 +21,12 @@ const char *applet_name = "iomon";
 static void vwarn(const char *fmt, va_list ap)
 {
 	char buf[768];
-	int n = sfmt(buf, sizeof(buf) - 1, "%s: ", applet_name);
+	int n = 0;
+
+	if (*fmt == *WARN_BARE)
+		fmt++;
+	else
+		n = sfmt(buf, sizeof(buf) - 1, "%s: ", applet_name);
 
 	n += vfmt(buf + n, sizeof(buf) - (size_t)n - 1, fmt, ap);
 	if (n > (int)sizeof(buf) - 2)

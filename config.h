@@ -139,9 +139,16 @@
 #define PPI_MAX 1024
 #endif
 
-/* In-flight requests tracked by sector for -t. */
+/* In-flight requests tracked by sector for -t.  blkparse keeps a request
+ * until its C: one that never completes at its own sector (a Q merged into
+ * another request on a dm/md major) stays for good.  When the table is
+ * full the oldest goes; TRACK_GONE bytes (a power of two) remember which
+ * (device, sector) keys went, so that meeting one again is counted. */
 #ifndef TRACK_MAX
 #define TRACK_MAX 8192
+#endif
+#ifndef TRACK_GONE
+#define TRACK_GONE (1 << 17)
 #endif
 
 /* -f / -F format strings, all of them together. */

@@ -89,6 +89,7 @@ extern const struct applet applets[];
 extern const unsigned char napplets;
 extern const char iomon_version[], applets_out[];
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define WARN_BARE "\1"	/* a format that starts so: no "applet: " before the line */
 void err_sys(const char *what);	/* "applet: what: strerror" */
 /* a notice, not an error: quiet under the original tools' names */
 void note_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -146,8 +146,10 @@ static void seen(const struct rec *r)
 	dev_index(r->dev);
 }
 
-/* 1: held for the end (older than its CPU has shown) */
-static int emit(const struct rec *r, int may_hold)
+/* 1: held for the end (older than its CPU has shown, newer than its
+ * next while the batch of n holds that one, or behind such a record:
+ * window_hold); n 0: not from a batch */
+static int emit(const struct rec *r, u32 n)
 {
 	int d = dev_index(r->dev);
 	u64 *last;
@@ -156,12 +158,12 @@ static int emit(const struct rec *r, int may_hold)
 		dev_dropped++;
 		return 0;
 	}
-	if (ACT32(r) != TN_MESSAGE && r->cpu < CPUS_MAX) {
-		last = &last_seq[d][r->cpu];
-		if (may_hold && *last && r->seq < *last && window_hold(r))
-			return 1;
+	last = ACT32(r) != TN_MESSAGE && r->cpu < CPUS_MAX ? &last_seq[d][r->cpu] : NULL;
+	if (n && window_hold(r, last && *last && r->seq != *last &&
+				(r->seq < *last || window_has(n, r->dev, r->cpu, (u32)*last))))
+		return 1;
+	if (last)
 		*last = (u64)r->seq + 1;
-	}
 	deliver(r, r->time);
 	return 0;
 }
@@ -188,7 +190,7 @@ static int blkd_batch(u32 n, int live)
 		window_rec[i].time -= genesis;
 	window_sort(n);
 	for (i = 0; i < n; i++)
-		emit(&window_rec[window_order[i]], 1);
+		emit(&window_rec[window_order[i]], n);
 	return 0;
 }
 

@@ -3,7 +3,8 @@
  * A stream (stdin, a pipe, btrace's pushed capture) carries every CPU's
  * records interleaved.  blkparse reads a batch, sorts it by (time, device,
  * sequence), prints it and reads the next; a record older than what its
- * CPU has shown is held back to the end.  The window does the reading,
+ * CPU has shown is held back to the end, and every record sorting behind
+ * it with it.  The window does the reading,
  * the order and the holding; the caller (parse) keeps the meaning: its
  * genesis, its stopwatch, its sequence checks.
  */
@@ -20,7 +21,7 @@ static u16 tmp[PIPE_WINDOW];
 static struct rec held[HOLD_MAX];
 static u8 held_pdu[HOLD_BYTES];
 static u16 held_order[HOLD_MAX];
-static u32 nheld, held_used;
+static u32 nheld, held_used, held_first;
 u64 window_hold_overflow;
 
 static int ready(int fd)
@@ -105,13 +106,43 @@ void window_sort(u32 n)
 	}
 }
 
-/* Keep a record (and its payload) until the end; 0 when there is no room. */
-int window_hold(const struct rec *r)
+/* 1: the batch (n records) holds the record of dev's cpu numbered seq */
+int window_has(u32 n, u32 dev, u32 cpu, u32 seq)
 {
+	while (n--)
+		if (window_rec[n].seq == seq && window_rec[n].dev == dev && window_rec[n].cpu == cpu)
+			return 1;
+	return 0;
+}
+
+/* x sorts after y in blkparse's tree (time, device, sequence) */
+static int rec_after(const struct rec *x, const struct rec *y)
+{
+	if (x->time != y->time)
+		return x->time > y->time;
+	if (x->dev != y->dev)
+		return x->dev > y->dev;
+	return x->seq > y->seq;
+}
+
+/* blkparse's loop stops at the first record in its tree that fails the
+ * sequence check (a late one) and leaves it, and every record sorting at
+ * or after it, of any device, to its final pass; held_first is that
+ * record.  Kept to the end (with its payload): a late record and every
+ * record behind the first held.  1: held; 0: printed now (not held, or
+ * no room: counted). */
+int window_hold(const struct rec *r, int late)
+{
+	int first = !nheld || rec_after(&held[held_first], r);
+
+	if (!late && first)
+		return 0;
 	if (nheld == HOLD_MAX || HOLD_BYTES - held_used < r->pdu_len) {
 		window_hold_overflow++;
 		return 0;
 	}
+	if (first)
+		held_first = nheld;
 	held[nheld] = *r;
 	memcpy(held_pdu + held_used, r->pdu, r->pdu_len);
 	held[nheld++].pdu = held_pdu + held_used;
@@ -121,14 +152,8 @@ int window_hold(const struct rec *r)
 
 static int held_after(const void *ctx, u16 a, u16 b)
 {
-	const struct rec *x = &held[a], *y = &held[b];
-
 	(void)ctx;
-	if (x->time != y->time)
-		return x->time > y->time;
-	if (x->dev != y->dev)
-		return x->dev > y->dev;
-	return x->seq > y->seq;
+	return rec_after(&held[a], &held[b]);
 }
 
 /* The held records, stably by (time, device, sequence), into fn; the

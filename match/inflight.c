@@ -29,11 +29,17 @@
 
 #define E(t, i) ift_entry(t, i)
 
+/* ift_del out of line, for callers off the per-record path */
+void ift_drop(struct ift *t, void *e)
+{
+	ift_del(t, e);
+}
+
 static COLD __attribute__((noinline)) void age(struct ift *t, struct ift_hdr *e)
 {
 	if (t->evict)
 		t->evict(t->ctx, e);
-	ift_del(t, e);
+	ift_drop(t, e);
 	t->aged++;
 }
 
@@ -93,9 +99,15 @@ void *ift_put(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born)
 	return ift_add(t, dev, sector, kind, born);
 }
 
+/* ift_find out of line, for callers off the per-record path */
+void *ift_look(const struct ift *t, u32 dev, u64 sector, u32 kind)
+{
+	return ift_find(t, dev, sector, kind);
+}
+
 void *ift_get(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born)
 {
-	void *e = ift_find(t, dev, sector, kind);
+	void *e = ift_look(t, dev, sector, kind);
 
 	return e ? e : ift_put(t, dev, sector, kind, born);
 }
@@ -105,7 +117,7 @@ COLD int ift_move(struct ift *t, void *p, u32 dev, u64 sector)
 	struct ift_hdr *e = p;
 	u32 idx = ift_unlink(t, e), *l;
 
-	if (ift_find(t, dev, sector, e->kind)) {
+	if (ift_look(t, dev, sector, e->kind)) {
 		ift_free(t, e, idx);
 		return -1;
 	}

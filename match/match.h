@@ -30,13 +30,16 @@ struct ift {
 	void *ctx;
 	unsigned long long dropped, aged;
 };
-/* static TYPE NAME_pool[CAP] and the table NAME (file scope) */
-#define IFT_POOL(name, type, cap_, nbucket_, full_) \
+/* static TYPE NAME_pool[CAP] and the table NAME (file scope); _EV: with
+ * its evict hook */
+#define IFT_POOL(name, type, cap_, nbucket_, full_) IFT_POOL_EV(name, type, cap_, nbucket_, full_, 0)
+#define IFT_POOL_EV(name, type, cap_, nbucket_, full_, evict_) \
 	_Static_assert(offsetof(type, h) == 0, #type ": struct ift_hdr h must come first"); \
 	static type name##_pool[cap_]; \
 	static u32 name##_bucket[(nbucket_) < 2 ? 2 : (nbucket_)], name##_ring[(full_) == IFT_AGE_FIFO ? 2 * (cap_) : 1]; \
 	static struct ift name = { .pool = (u8 *)name##_pool, .esize = sizeof(type), .cap = (cap_), \
-		.shift = __builtin_clzll((nbucket_) | 2) + 1, .bucket = name##_bucket, .ring = name##_ring, .full = (full_) }
+		.shift = __builtin_clzll((nbucket_) | 2) + 1, .bucket = name##_bucket, .ring = name##_ring, .full = (full_), \
+		.evict = (evict_) }
 /* the hot lookups, inline: slot i's entry, a key's chain (the top bits
  * of a multiplicative hash: the largest power of two <= the bucket count
  * is used), a key's entry or NULL */
@@ -147,6 +150,7 @@ static inline void ift_give(struct ift *t, void *p)
 	ift_free(t, p, ((struct ift_hdr *)p)->next);
 }
 void *ift_put(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born);	/* ift_add, not inline */
+void *ift_look(const struct ift *t, u32 dev, u64 sector, u32 kind);	/* ift_find, not inline */
 void *ift_get(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born);	/* find, else add */
 /* e out of its chain; its slot */
 static inline u32 ift_unlink(struct ift *t, struct ift_hdr *e)
@@ -163,6 +167,7 @@ static inline void ift_del(struct ift *t, void *p)
 	ift_free(t, p, ift_unlink(t, p));
 }
 int ift_move(struct ift *t, void *e, u32 dev, u64 sector);	/* -1: key taken, e freed */
+void ift_drop(struct ift *t, void *e);	/* ift_del, not inline */
 void *ift_slot(struct ift *t, u32 i);	/* slot 1..hwm in slot order; NULL: free */
 
 /* match/dcpair.c: blkiomon's D/C pairing on an IFT_AGE_FIFO table of
@@ -230,22 +235,26 @@ static inline int dc_pair(struct dcpair *p, const struct dc_rec *in, struct dc_r
 	return 0;
 }
 
-/* match/track.c: blkparse -t's requests on an IFT_DROP table, keyed by
- * device index */
+/* match/track.c: blkparse -t's requests on an IFT_AGE_FIFO table, keyed
+ * by device index; full, the oldest is forgotten */
 struct track {
 	struct ift_hdr h;
 	u64 alloc, queue, dispatch;
 	u32 pid;
 	/* queue and dispatch were set: 0 is a real time (a trace's first
-	 * record, a pipe batch's restart), not "never seen" */
-	u8 queued, dispatched;
+	 * record, a pipe batch's restart), not "never seen"; reborn: made
+	 * where a forgotten request may have been (blkparse's would hold its
+	 * times and owner), | 2: one that had a G or an I, | 4: maybe
+	 * another owner's */
+	u8 queued, dispatched, reborn;
 };
-struct track *track_find(u32 dev, u64 sector);
-struct track *track_get(u32 dev, u64 sector, u32 pid);	/* NULL: pool full */
-void track_del(struct track *t);
+struct track *track_find(u32 dev, u64 sector);	/* NULL: none (a forgotten one's: counted) */
+struct track *track_get(u32 dev, u64 sector, u32 pid);	/* found or made, an unnamed pid named */
+void track_merged(u32 dev, u64 sector);	/* a back merge there: its request forgotten */
+#define track_del(t) ift_drop(track_table, (t))
 int track_rekey(struct track *t, u64 sector);	/* -1: alias, entry dropped */
 extern struct ift *const track_table;
-#define track_dropped (track_table->dropped)
+extern unsigned long long track_met;	/* records that may print otherwise than blkparse's */
 /* match/taghelper.c: iowatcher's tag-helper protocol */
 #define TAG_UNTAGGED 0xffffffffu	/* the row of requests no helper claimed */
 int tag_start(const char *cmd);		/* sh -c CMD; -1 said why */

@@ -13,7 +13,7 @@ struct cpuinfo {
 };
 
 struct devinfo {
-	u32 dev;
+	u32 dev, idx;		/* idx: its place in P.devs, -t's key */
 	char *name;		/* from -i; NULL: shown as MAJ,MIN */
 	u64 events, first_time, last_time;
 	u32 cur_depth[2], max_depth[2];

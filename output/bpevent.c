@@ -11,10 +11,11 @@ struct devinfo *dev_add(char *name, u32 dev)
 
 	if (P.ndevs == DEVS_MAX)
 		return NULL;	/* counted where a record is dropped for it */
-	d = &P.devs[P.ndevs++];
+	d = &P.devs[P.ndevs];
 	memset(d, 0, sizeof(*d));
 	d->name = name;
 	d->dev = dev;
+	d->idx = P.ndevs++;
 	return d;
 }
 
@@ -131,18 +132,20 @@ static int is_remapper(const struct devinfo *d)
 	return DEV_MAJOR(d->dev) == 253 || DEV_MAJOR(d->dev) == 9;
 }
 
-/* blkparse's find_track: a new entry names an unnamed pid "unknown" (and
- * first names stick); an existing one is left alone. */
 static struct track *track_new(struct devinfo *d, const struct rec *r, u64 sector)
 {
-	struct track *t = track_find((u32)(d - P.devs), sector);
+	return track_get(d->idx, sector, r->pid);
+}
 
-	if (t)
-		return t;
-	t = track_get((u32)(d - P.devs), sector, r->pid);
-	if (t && !proc_name(r->pid))
-		proc_add(r->pid, (const u8 *)"unknown", 8);
-	return t;
+/* A request made where a forgotten one may have been: blkparse's would
+ * still hold that one's times and owner, so a figure from a time this one
+ * never set, and any -s maximum (with another owner), may differ (a G or I time only where the
+ * forgotten one had one: else blkparse's figure is the one from memory
+ * never set that iomon leaves out anyway) */
+static void reborn(const struct track *t, int unset)
+{
+	if (t->reborn && (unset || (P.per_proc && t->reborn > 3)))
+		track_met++;
 }
 
 static void wait_max(u64 *slot, u64 v)
@@ -151,11 +154,13 @@ static void wait_max(u64 *slot, u64 v)
 		*slot = v;
 }
 
-static void verbose_miss(const char *what, const struct rec *r, u64 sector)
+/* blkparse's words, without "applet: " (WARN_BARE), and its device's
+ * number, which only a stream binds (0,0 reading files) */
+static void verbose_miss(const char *what, const struct devinfo *d, u64 sector)
 {
 	if (P.verbose)
-		warn_msg("%s not found for (%u,%u): %llu", what, DEV_MAJOR(r->dev),
-			 DEV_MINOR(r->dev), (unsigned long long)sector);
+		warn_msg(WARN_BARE "%s not found for (%u,%u): %llu", what, DEV_MAJOR(d->dev),
+			 DEV_MINOR(d->dev), (unsigned long long)sector);
 }
 
 static u64 track_insert(struct devinfo *d, const struct rec *r, u64 time, int w)
@@ -168,6 +173,7 @@ static u64 track_insert(struct devinfo *d, const struct rec *r, u64 time, int w)
 		return NO_ELAPSED;
 	t->queue = time;
 	t->queued = 1;
+	reborn(t, !t->alloc && t->reborn > 1);
 	/* blkparse's own test: a G at time 0 gives no figure here */
 	if (!t->alloc)
 		return NO_ELAPSED;
@@ -185,12 +191,13 @@ static u64 track_issue(struct devinfo *d, const struct rec *r, u64 time, int w)
 
 	if (!P.track || !(ACT32(r) & TC(TC_FS)))
 		return NO_ELAPSED;
-	if (!(t = track_find((u32)(d - P.devs), r->sector))) {
-		verbose_miss("issue", r, r->sector);
+	if (!(t = track_find(d->idx, r->sector))) {
+		verbose_miss("issue", d, r->sector);
 		return NO_ELAPSED;
 	}
 	t->dispatch = time;
 	t->dispatched = 1;
+	reborn(t, !t->queued && t->reborn > 1);
 	/* blkparse subtracts an unset (uninitialised) queue time here and
 	 * prints garbage; blk-mq requests often skip I.  No I, no figure.
 	 * An I at time 0 was seen: its figure is printed. */
@@ -210,17 +217,17 @@ static u64 track_complete(struct devinfo *d, const struct rec *r, u64 time, int 
 
 	if (!P.track)
 		return NO_ELAPSED;
-	if (!(t = track_find((u32)(d - P.devs), r->sector))) {
-		verbose_miss("complete", r, r->sector);
+	if (!(t = track_find(d->idx, r->sector))) {
+		verbose_miss("complete", d, r->sector);
 		return NO_ELAPSED;
 	}
-	if (!t->dispatched) {
-		track_del(t);
-		return NO_ELAPSED;
+	reborn(t, !t->dispatched);
+	el = NO_ELAPSED;
+	if (t->dispatched) {
+		el = time - t->dispatch;
+		if (P.per_proc && (p = ppi_find(t->pid)))
+			wait_max(&p->wait_complete[w], el);
 	}
-	el = time - t->dispatch;
-	if (P.per_proc && (p = ppi_find(t->pid)))
-		wait_max(&p->wait_complete[w], el);
 	track_del(t);
 	return el;
 }
@@ -232,12 +239,12 @@ static void track_frontmerge(struct devinfo *d, const struct rec *r)
 
 	if (!P.track)
 		return;
-	if (!(t = track_find((u32)(d - P.devs), sector))) {
-		verbose_miss("merge", r, sector);
+	if (!(t = track_find(d->idx, sector))) {
+		verbose_miss("merge", d, sector);
 		return;
 	}
 	if (track_rekey(t, r->sector))
-		warn_msg("sector alias (%llu) on device %u,%u!", (unsigned long long)r->sector,
+		warn_msg(WARN_BARE "sector alias (%llu) on device %u,%u!", (unsigned long long)r->sector,
 			 DEV_MAJOR(d->dev), DEV_MINOR(d->dev));
 }
 
@@ -367,6 +374,7 @@ static void trace_fs(struct devinfo *d, struct cpuinfo *c, const struct rec *r, 
 		show(c, r, time, "I", track_insert(d, r, time, w), 0);
 		break;
 	case TA_BACKMERGE:
+		track_merged(d->idx, r->sector);	/* (nothing there without -t) */
 		account(c, r->pid, ST_M, w, 1, kb, b);
 		show(c, r, time, "M", NO_ELAPSED, 0);
 		break;

@@ -8,6 +8,9 @@
 
 struct parse_state P;
 
+#define STR_(x) #x
+#define STR(x) STR_(x)	/* a config.h size in a message's words */
+
 volatile sig_atomic_t stop_now;
 
 static void on_signal(int sig)
@@ -221,9 +224,14 @@ static int pipe_batch(u32 n, int live)
 		if (r->time >= P.sw_end || r->time < P.sw_start)
 			continue;
 		/* An older record than its CPU has shown (it sorted late,
-		 * e.g. its time lies before the first batch's): blkparse
-		 * stalls on it until EOF and prints it last; so do we. */
-		if (ACT32(r) != TN_MESSAGE && c->seen && r->seq <= c->last_seq && window_hold(r))
+		 * e.g. its time lies before the first batch's), or a newer
+		 * one than the next while the next is in this batch (sorted
+		 * after it, so never shown before it): blkparse stalls on it
+		 * until EOF and prints it last, with every record of any
+		 * device behind it; so do we.  (A next record not read yet
+		 * may be lost: the gap is counted and output goes on.) */
+		if (window_hold(r, ACT32(r) != TN_MESSAGE && c->seen && r->seq != c->last_seq + 1 &&
+				(r->seq <= c->last_seq || window_has(n, r->dev, r->cpu, c->last_seq + 1))))
 			continue;
 		emit(d, c, r);
 	}
@@ -278,8 +286,9 @@ COLD int bp_end(int rc)
 			 src_zero_records, src_zero_first, src_zero_first_off);
 	if (proc_dropped)
 		warn_msg("process table full: %llu names dropped (PROC_MAX %d)", proc_dropped, PROC_MAX);
-	if (track_dropped)
-		warn_msg("request table full: %llu requests untracked (TRACK_MAX %d)", track_dropped, TRACK_MAX);
+	/* forgotten requests that never came up again change nothing */
+	if (track_met)
+		warn_msg("-t: requests forgotten (TRACK_MAX " STR(TRACK_MAX) "): %llu lines may differ", track_met);
 	if (ppi_dropped)
 		warn_msg("process statistics full: %llu events unattributed (PPI_MAX %d)", ppi_dropped, PPI_MAX);
 	if (P.cpu_overflow)

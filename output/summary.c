@@ -68,7 +68,7 @@ COLD void show_summary(void)
 					nskip++;
 					seqskip += P.skips[k].end - P.skips[k].start + 1;
 					if (P.verbose)
-						warn_msg("(%u,%u): skipping %llu -> %llu", DEV_MAJOR(d->dev),
+						warn_msg(WARN_BARE "(%u,%u): skipping %llu -> %llu", DEV_MAJOR(d->dev),
 							 DEV_MINOR(d->dev), (unsigned long long)P.skips[k].start,
 							 (unsigned long long)P.skips[k].end);
 				}

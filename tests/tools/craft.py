@@ -17,6 +17,12 @@
              its Q (Q2D negative), the 11th's G before the -I interval
              that its Q started (an interval "ending" before it began):
              btt's unsigned differences near 2^64 ns
+  backmerge N LEAKS  blkparse -t's requests that never complete: on 253,0
+             (a dm major to blkparse) N sequential writes in requests of 32
+             (Q and M each but the first, Q G I D C that one), then LEAKS
+             Qs never completed and, with LEAKS, Cs at three sectors
+             queued once and never again: the first merged one, the first
+             and the last leaked
   failing [SCALE]  biosnoop's facts: PROCESS notes (600 dd, 601 kworker/0:1H),
              then 30 requests i = 0..29 (Q, D, C; odd ones writes, pid 600
              even, 601 odd), 4 KiB at sector 100000 + 8i below 10 (each
@@ -98,6 +104,26 @@ elif sys.argv[1] == "backwards":
         rec(8 * i, W | QUEUE | 12, 500, at=b + 2000)
         rec(8 * i, W | ISSUE | 7, 500, at=b - 10000 if i == 5 else b + 3000)
         rec(8 * i, W | COMPLETE | 8, 500, at=b + 50000)
+elif sys.argv[1] == "backmerge":
+    # 253,0 (a major blkparse -t takes for dm): N 4 KiB writes in requests
+    # of 32, each Q after a request's first back-merged (M) into it and
+    # never completed at its own sector; then LEAKS Qs never completed,
+    # and with LEAKS, Cs at the first merged Q's sector, the first leaked
+    # one's and the last leaked one's (none queued again)
+    n, leaks = int(sys.argv[2]), int(sys.argv[3])
+    W, DM = WRITE | TC(8), (253 << 20) | 0
+    for g in range(0, n, 32):
+        for i in range(g, min(g + 32, n)):
+            rec(8 * i, W | QUEUE | 1, 700, dev=DM)
+            rec(8 * i, W | QUEUE | (4 if i == g else 2), 700, dev=DM)    # G, else M
+        rec(8 * g, W | QUEUE | 12, 700, dev=DM)                           # I
+        rec(8 * g, W | ISSUE | 7, 700, dev=DM)
+        rec(8 * g, W | COMPLETE | 8, 700, dev=DM)
+    for i in range(n, n + leaks):
+        rec(8 * i, W | QUEUE | 1, 700, dev=DM)
+    if leaks:
+        for i in (1, n, n + leaks - 1):
+            rec(8 * i, W | COMPLETE | 8, 700, dev=DM)
 elif sys.argv[1] == "failing":
     NOTE, FS = TC(10), TC(8)
     sc = int(sys.argv[2]) if len(sys.argv) > 2 else 1
