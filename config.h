@@ -115,13 +115,14 @@
  * this many, with this many payload bytes, are kept for it.  Debian's
  * blktrace -o - writes a CPU's relay buffers whole, so a short capture's
  * stream is one CPU's records, then the next's: every record another CPU
- * had before the first CPU's first is held.  Only the pages used cost
- * memory. */
+ * had before the first CPU's first is held (a real dm-linear capture's 48
+ * MiB of writes, its per-CPU files one after another, held 50,000: 3.7 MiB
+ * where blkparse took 7.9).  Only the pages used cost memory. */
 #ifndef HOLD_MAX
-#define HOLD_MAX 16384
+#define HOLD_MAX 65536
 #endif
 #ifndef HOLD_BYTES
-#define HOLD_BYTES 262144
+#define HOLD_BYTES 1048576
 #endif
 
 /* Sequence gaps remembered per run (pipe mode), for blkparse's Skips line. */

@@ -81,12 +81,13 @@ else
 	# back-merged on 253,0, piped; the text the same but for the
 	# documented figures (tdiff.py), stderr blkparse's
 	if need "oracle dm-merge: xz" xz; then
-		xz -dc "$FIX/dm-merge/stream.xz" >"$OUT/dmm.stream"
-		for o in "" "-t" "-t -v" "-q -s -t"; do
+		for o in "" "-t" "-t -v" "-q -s -t" "linear48" "linear48 -t" "linear48 -t -v" "linear48 -q -s -t"; do
+			case "$o" in linear48*) xz -dc "$FIX/dm-merge/linear48.xz" >"$OUT/dmm.stream"; o=${o#linear48};;
+			*) xz -dc "$FIX/dm-merge/stream.xz" >"$OUT/dmm.stream";; esac
 			blkparse -i - $o <"$OUT/dmm.stream" >"$OUT/dmm.exp" 2>"$OUT/dmm.eerr"
 			"$IOMON" parse -i - $o <"$OUT/dmm.stream" >"$OUT/dmm.txt" 2>"$OUT/dmm.err"
 			python3 "$TOOLS/tdiff.py" "$OUT/dmm.txt" "$OUT/dmm.exp" >"$OUT/dmm.d"
-			check "oracle dm-merge stream $o: $(tail -1 "$OUT/dmm.d")" test $? = 0
+			check "oracle dm-merge stream $o ($(stat -c %s "$OUT/dmm.stream") bytes): $(tail -1 "$OUT/dmm.d")" test $? = 0
 			if [ -s "$OUT/dmm.eerr" ]; then
 				same "oracle dm-merge stream $o: stderr ($(grep -c 'not found' "$OUT/dmm.eerr") not found)" "$OUT/dmm.err" "$OUT/dmm.eerr"
 			else
