@@ -37,16 +37,18 @@
 #endif
 
 /* zstd input (make ZSTD=1): compressed sources decoded at once, the
- * largest window a frame may ask for (2 MiB: zstd's own choice up to
- * level 3 and iomon's -z at every level), and the static workspace that
- * window needs (ZSTD_estimateDStreamSize, checked when a decoder starts).
- * Each compressed read goes into ZSTD_IN_BUF, at least a source's first
- * read (STREAM_BUF).  All of it virtual until a compressed input uses it. */
+ * largest window a frame may ask for (8 MiB: the most the zstd CLI picks
+ * at any level up to 19, and what RFC 8878 asks decoders to accept; only
+ * --ultra and --long go past it), and the static workspace that window
+ * needs (ZSTD_estimateDStreamSize, checked when a decoder starts).  Each
+ * compressed read goes into ZSTD_IN_BUF, at least a source's first read
+ * (STREAM_BUF).  All of it virtual until a compressed input uses it, and
+ * then only the pages its frames' own windows fill. */
 #ifndef ZSTD_DECODERS
 #define ZSTD_DECODERS 8
 #endif
 #ifndef ZSTD_WINDOW_LOG
-#define ZSTD_WINDOW_LOG 21
+#define ZSTD_WINDOW_LOG 23
 #endif
 #ifndef ZSTD_DWORK
 #define ZSTD_DWORK ((1u << ZSTD_WINDOW_LOG) + 512 * 1024)
