@@ -103,7 +103,8 @@ for c in cs: c.close()
 	check "net client, the server vanishes: blktrace's drop warning" grep -q "^You have [0-9]* (.*%) dropped events" "$OUT/v.err"
 	check "net client, the server vanishes: its tracefs instance removed" gone $c1
 	# a server that answers the opens and never reads again: the socket
-	# fills, messages are dropped and counted, the capture never waits
+	# and the CPUs' queues fill, the connection is given up after
+	# NET_WAIT_MS, its records counted as dropped, the capture never waits
 	python3 -c '
 import socket, sys, time
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -122,8 +123,8 @@ time.sleep(30)
 	poll 10 sh -c "ss -ltn | grep -q ':$((P + 9)) '"; rm -f "$OUT/st.err"
 	"$IOMON" trace -d "$LOOP" -h 127.0.0.1 -p $((P + 9)) >"$OUT/st.out" 2>"$OUT/st.err" & c1=$!
 	capturing "$OUT/st.err" $c1
-	# (well past what the socket buffers hold, tcp_wmem's 4 MiB at most:
-	# the client waits NET_ROOM_MS for room before it drops a message)
+	# (well past what the socket buffers and the queues hold, tcp_wmem's
+	# 4 MiB at most and NET_QUEUE a CPU)
 	for k in 1 2 3 4; do dd if=/dev/zero of="$LOOP" bs=4k count=16000 oflag=direct 2>/dev/null; done
 	t0=$(date +%s%N); kill -INT $c1; wait $c1; r1=$?; t1=$(date +%s%N)
 	kill $vpid; wait $vpid 2>/dev/null
