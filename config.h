@@ -224,7 +224,7 @@
 #define NET_STAGE (16 * 1024)
 #endif
 #ifndef NET_QUEUE
-#define NET_QUEUE CAP_BUF
+#define NET_QUEUE (CAP_BUF / 2 + 128 * 1024)
 #endif
 #ifndef NET_ROOM
 #define NET_ROOM 4096

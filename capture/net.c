@@ -133,8 +133,9 @@ static void qpump(u32 c, u32 need)
 	q->h = q->t = 0;
 }
 
-_Static_assert(NET_QUEUE >= CAP_BUF / 2 + NET_ROOM && NET_QUEUE >= NET_STAGE + 12 + NET_HDR,
-	       "NET_QUEUE: a relay read (CAP_BUF / 2) or a stage's records behind a message");
+/* a relay read: CAP_BUF / 2 and the rest of a record it cut (relay.c) */
+_Static_assert(NET_QUEUE >= CAP_BUF / 2 + NET_ROOM && NET_QUEUE >= CAP_BUF / 2 + REC_V8_LEN + 65535 + 12 + NET_HDR,
+	       "NET_QUEUE: a relay read and its header");
 
 /* A message of device i on CPU c, header h and n bytes at p (records, or
  * nrec records as a zstd frame), queued behind the CPU's others: room
