@@ -12,6 +12,29 @@ P=$((20000 + $$ % 20000))	# ports: $P Debian's server, $P+1.. others
 notime() { (cd "$1" && "$IOMON" parse -i "$2") | sed '/^Input file/d' | awk '{ $4 = ""; print }'; }
 notime_bp() { (cd "$1" && blkparse -i "$2") | sed '/^Input file/d' | awk '{ $4 = ""; print }'; }
 
+# the client's queues (issue 33) without a kernel: tests/tools/netqcheck
+# drives capture/net.c against a socketpair per CPU, as the capture loop
+# does; one CPU's server stalls, the other CPU must go on, nothing drop
+if [ -n "$CROSS" ]; then
+	skip "net client queues" "tests/tools/netqcheck is built for this machine, not $CROSS"
+elif make -s -C "$TOP" tests/tools/netqcheck >/dev/null 2>&1; then
+	Q=$FIX/mq-randrw/nullb0.blktrace
+	"$TOOLS/netqcheck" $Q.0 $Q.1 >"$OUT/netq.out" 2>&1
+	check "net client queues: a CPU whose server stalls stops being read, the other goes on ($(sed -n 1p "$OUT/netq.out"))" \
+		test $? = 0
+	check "net client queues: both CPUs' records arrive byte for byte in blktrace's messages, none dropped" \
+		sh -c "grep -q '^dropped: 0$' '$OUT/netq.out' && [ \$(grep -c 'byte for byte$' '$OUT/netq.out') = 2 ]"
+	t0=$(date +%s%N)
+	"$TOOLS/netqcheck" $Q.0 $Q.1 stall >"$OUT/netqs.out" 2>&1
+	r=$? t1=$(date +%s%N)
+	check "net client queues: a server that never reads again: its records counted as dropped ($(tail -1 "$OUT/netqs.out"))" \
+		test $r = 0
+	check "net client queues: ... given up after NET_WAIT_MS, said ($(((t1 - t0) / 1000000)) ms)" \
+		sh -c "grep -q 'connection for nullb0 CPU 0 lost' '$OUT/netqs.out' && [ $(((t1 - t0) / 1000000)) -lt 8000 ]"
+else
+	skip "net client queues" "tests/tools/netqcheck did not build"
+fi
+
 if live_ok "net client live" && need "net client to Debian's server" blktrace; then
 	LI=$OUT/loop.img; rm -f "$LI"; truncate -s 64M "$LI"
 	LOOP=$(losetup -f --show "$LI"); LN=${LOOP#/dev/}
