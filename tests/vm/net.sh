@@ -13,15 +13,6 @@ busy $!; wait
 # 2. iomon's client through relay, a connection per CPU and device
 iomon trace -d /dev/nullb0 -d /dev/nullb1 -h 10.0.2.2 -p @PORT@ -w 6 > /out/c2.out 2> /out/c2.err &
 said /out/c2.err; busy $!; wait
-# 4, 5. beside a CPU load (a busy loop on each CPU, issue 33), the same
-#    null_blk load (make bench's) under Debian's client and iomon's, -s
-hogs=
-for c in $(seq $(grep -c ^processor /proc/cpuinfo)); do sh -c 'while :; do :; done' & hogs="$hogs $!"; done
-blktrace.real -s -d /dev/nullb0 -b 256 -n 4 -h 10.0.2.2 -p @PORT@ -w 6 > /out/c4.out 2>&1 &
-made /sys/kernel/debug/block/nullb0/trace0; iogen /dev/nullb0 randrw 3 2 4096; wait
-iomon trace -s -d /dev/nullb0 -b 256 -n 4 -h 10.0.2.2 -p @PORT@ -w 6 > /out/c5.out 2> /out/c5.err &
-said /out/c5.err; iogen /dev/nullb0 randrw 3 2 4096; wait
-kill $hogs
 # 3. Debian's client without -s: sendfile() from relay files, which 6.1
 #    refuses (EINVAL), so a header comes without its records
 blktrace.real -d /dev/nullb0 -h 10.0.2.2 -p @PORT@ -w 3 > /out/c3.out 2>&1 &
