@@ -26,7 +26,7 @@ kill -INT $spid 2>/dev/null; wait $spid || true
 # (bt, io: a quiet guest; bth, ioh: a busy loop on each of its CPUs beside)
 awk 'function k(s) { sub(/[0-9]+$/, "", s); return s }
      /cpu_ms=/ { split($2, a, "="); t = k($1); cpu[t] += a[2]; n[t]++ }
-     / Total:/ { t = k($1); ev[t] += $3; sub(/\)/, "", $6); dr[t] += $6; all[t] = all[t] " " $6 }
+     / Total:/ { t = k($1); ev[t] += $3; sub(/[),]+/, "", $6); dr[t] += $6; all[t] = all[t] " " $6 }
      END { for (t in n) printf "%-8s %-17s %d runs: %8.0f events, %6.0f dropped (%s), %6.0f ms CPU per run\n",
 	       t ~ /h$/ ? "CPU load" : "quiet", t ~ /^bt/ ? "blktrace -h -s" : "iomon trace -h -s",
 	       n[t], ev[t]/n[t], dr[t]/n[t], substr(all[t], 2), cpu[t]/n[t] }' "$O/bench.txt" | sort
