@@ -269,11 +269,15 @@ tests/tools/peakrss: tests/tools/peakrss.c
 	$(if $(shell command -v musl-gcc),musl-gcc,cc) -Os $(LDFLAGS) -o $@ $<
 tests/tools/gentrace: tests/tools/gentrace.c
 	cc -O2 -Wall -Wextra -o $@ $<
+# the network client's queues against socketpairs (t-net): this build's
+# own objects, the tool's main for applet.c's
+tests/tools/netqcheck: tests/tools/netqcheck.c $(filter-out %/applet.o,$(OBJS)) $(ZLIB)
+	$(CC) $(CPPFLAGS) -Os -Wall -Wextra $(LDFLAGS) -o $@ $^
 
 clean:
 	rm -rf build/obj build/tiny build/periods build/cc.stamp build/packtext build/usage.c build/applets.c build/srcs.mk \
 		build/custom build/profile-* $(addprefix build/,$(CROSS_ARCHES)) \
-		iomon iomon_unstripped tests/tools/gentrace tests/tools/peakrss
+		iomon iomon_unstripped tests/tools/gentrace tests/tools/peakrss tests/tools/netqcheck
 
 # A build with every pool tiny: tests drive each one past its limit.
 TINY := -DZSTD_WINDOW_LOG=17 -DPROC_MAX=3 -DTRACK_MAX=4 -DPPI_MAX=2 -DCPUS_MAX=2 -DDEVS_MAX=1 \

@@ -37,16 +37,18 @@
 #endif
 
 /* zstd input (make ZSTD=1): compressed sources decoded at once, the
- * largest window a frame may ask for (2 MiB: zstd's own choice up to
- * level 3 and iomon's -z at every level), and the static workspace that
- * window needs (ZSTD_estimateDStreamSize, checked when a decoder starts).
- * Each compressed read goes into ZSTD_IN_BUF, at least a source's first
- * read (STREAM_BUF).  All of it virtual until a compressed input uses it. */
+ * largest window a frame may ask for (8 MiB: the most the zstd CLI picks
+ * at any level up to 19, and what RFC 8878 asks decoders to accept; only
+ * --ultra and --long go past it), and the static workspace that window
+ * needs (ZSTD_estimateDStreamSize, checked when a decoder starts).  Each
+ * compressed read goes into ZSTD_IN_BUF, at least a source's first read
+ * (STREAM_BUF).  All of it virtual until a compressed input uses it, and
+ * then only the pages its frames' own windows fill. */
 #ifndef ZSTD_DECODERS
 #define ZSTD_DECODERS 8
 #endif
 #ifndef ZSTD_WINDOW_LOG
-#define ZSTD_WINDOW_LOG 21
+#define ZSTD_WINDOW_LOG 23
 #endif
 #ifndef ZSTD_DWORK
 #define ZSTD_DWORK ((1u << ZSTD_WINDOW_LOG) + 512 * 1024)
@@ -219,16 +221,21 @@
 #endif
 
 /* Network capture (issue 15).  Client: each device's records are staged
- * here, per CPU in turn, and sent as one message per round; a socket with
- * no room is waited on for NET_ROOM_MS (meanwhile the kernel's buffers hold
- * the records, and only full ones drop, as with blktrace's blocking send),
- * then the message is dropped and counted; a server that stalls a message
- * begun for NET_WAIT_MS is given up. */
+ * here (tracefs's come record by record), per CPU in turn; each CPU's
+ * messages then wait in a queue of NET_QUEUE bytes for their sockets, and
+ * a CPU is read only while its queue has room for a read (CAP_BUF / 2 and
+ * NET_ROOM for a record's rest and the headers): meanwhile the kernel's
+ * buffers hold its records, and only full ones drop, as with blktrace's
+ * blocking send on that CPU's thread, while the other CPUs are read on.
+ * A connection that takes nothing for NET_WAIT_MS is given up. */
 #ifndef NET_STAGE
 #define NET_STAGE (16 * 1024)
 #endif
-#ifndef NET_ROOM_MS
-#define NET_ROOM_MS 100
+#ifndef NET_QUEUE
+#define NET_QUEUE (CAP_BUF / 2 + 128 * 1024)
+#endif
+#ifndef NET_ROOM
+#define NET_ROOM 4096
 #endif
 #ifndef NET_WAIT_MS
 #define NET_WAIT_MS 3000

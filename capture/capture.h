@@ -282,6 +282,7 @@ u32 zout_frame(const void *p, u32 n, const u8 **out);	/* trace -h -z: one frame 
  * net_round sends what is staged, net_close sends the drops and closes. */
 #define NET_PORT 8462
 #define NET_HDR 64
+struct pollfd;
 #ifdef IOMON_NO_NET
 /* a build without the network mode (NO=NET: trace.c's //option: NET,
  * make PROFILE=capture): -h and -l say so */
@@ -290,7 +291,13 @@ static inline int net_put(struct tdev *d, u32 cpu, const void *p, size_t n) { re
 static inline void net_round(void) {}
 static inline void net_close(void) {}
 static inline int net_serve(void) { warn_msg("network mode (-l) not built in"); return 1; }
+static inline int net_room(u32 c) { return 1; }
+static inline u32 net_pollout(struct pollfd *p) { return 0; }
+#define HAVE_NET 0
 #else
+#define HAVE_NET 1
+int net_room(u32 c);		/* 0: CPU c's queue to the server has no room for a read */
+u32 net_pollout(struct pollfd *p);	/* the sockets with messages waiting, POLLOUT */
 int net_connect(void);		/* -1: said why */
 int net_put(struct tdev *d, u32 cpu, const void *p, size_t n);
 void net_round(void);

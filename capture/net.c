@@ -8,9 +8,13 @@
  * run when as many closes came, so every open is sent before tracing
  * starts and every close after it ends.
  *
- * The client never waits for the server while the kernel traces: a
- * message the socket cannot take at once is dropped and counted, one the
- * server stalls for NET_WAIT_MS ends that connection. */
+ * The client never waits for the server while the kernel traces: each
+ * CPU's messages queue (NET_QUEUE) and go out as its sockets take them,
+ * from the capture loop's poll; a CPU whose queue has no room for a read
+ * is not read, so its records wait in the kernel's buffers (which drop only when
+ * full, as behind blktrace's blocking send on that CPU's thread) while the
+ * other CPUs are read on.  A connection that takes nothing for
+ * NET_WAIT_MS is given up, its records counted as dropped. */
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -23,6 +27,14 @@
 static u8 stage[CAP_DEVS][NET_STAGE];
 static u32 staged[CAP_DEVS], stage_cpu[CAP_DEVS];
 static u64 net_lost[CAP_DEVS];
+/* a CPU's messages, each { device, records or ~0: count them, length }
+ * then its header and bytes; h..t waiting, off of h's sent; end: when a
+ * socket that took nothing is given up */
+static struct netq {
+	u32 h, t, off;
+	u64 end;
+	u8 b[NET_QUEUE];
+} nq[CAP_CPUS];
 
 void net_hdr(u8 *h, const char *name, u32 cpu, u32 len)
 {
@@ -54,56 +66,6 @@ static int net_wait(int fd, short ev, u64 *end)
 	return 0;
 }
 
-/* n bytes (a header and what follows it) on a non-blocking socket:
- * 0 sent, 1 not begun (soon: the socket had no room for NET_ROOM_MS), -1
- * the connection failed (errno). */
-static int send_msg(int fd, const u8 *p, u32 n, int soon)
-{
-	u64 end = soon ? mono_ms() + NET_ROOM_MS : 0;
-
-	while (n) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EAGAIN) {
-			if (net_wait(fd, POLLOUT, &end))
-				return soon ? 1 : -1;
-			continue;
-		}
-		if (k < 0 && errno != EINTR)
-			return -1;
-		if (k > 0 && soon)	/* begun: the rest may take NET_WAIT_MS */
-			end = mono_ms() + NET_WAIT_MS, soon = 0;
-		if (k > 0)
-			p += k, n -= (u32)k;
-	}
-	return 0;
-}
-
-/* Open or close (len 0, 1) and the server's answer; -1: failed (errno). */
-static int ask(int fd, const char *name, u32 cpu, u32 len)
-{
-	u8 h[NET_HDR];
-	u32 got = 0;
-	u64 end = 0;
-
-	net_hdr(h, name, cpu, len);
-	if (send_msg(fd, h, NET_HDR, 0))
-		return -1;
-	while (got < NET_HDR) {
-		ssize_t k;
-
-		if (net_wait(fd, POLLIN, &end))
-			return -1;
-		k = read(fd, h + got, NET_HDR - got);
-		if (k == 0)
-			errno = ECONNRESET;
-		if (k <= 0 && errno != EINTR && errno != EAGAIN)
-			return -1;
-		got += k > 0 ? (u32)k : 0;
-	}
-	return 0;
-}
-
 static u64 count_records(const u8 *p, u32 n)
 {
 	struct rec r;
@@ -131,27 +93,136 @@ static void lost(u32 i, u32 cpu, const char *why)
 	*fd = -2;
 }
 
+/* Send what CPU c's queue holds as far as its sockets take it, waiting
+ * only until it has room for need bytes (NET_QUEUE: all sent).  A message
+ * a lost connection cannot take is counted as dropped. */
+static void qpump(u32 c, u32 need)
+{
+	struct netq *q = &nq[c];
+
+	while (q->h < q->t) {
+		u8 *e = q->b + q->h;
+		u32 m[3];
+		int *fd;
+		ssize_t k;
+
+		memcpy(m, e, sizeof(m));
+		fd = conn(m[0], c);
+		k = *fd >= 0 ? write(*fd, e + 12 + q->off, m[2] - q->off) : 0;
+		if (k > 0) {
+			q->off += (u32)k, q->end = 0;
+			if (q->off < m[2])
+				continue;
+		} else if (*fd >= 0 && errno == EINTR) {
+			continue;
+		} else if (*fd >= 0 && errno == EAGAIN) {
+			if (!q->end)
+				q->end = mono_ms() + NET_WAIT_MS;
+			if (NET_QUEUE - q->t + q->h >= need && mono_ms() < q->end)
+				return;	/* room enough: the capture loop's poll comes back */
+			if (!net_wait(*fd, POLLOUT, &q->end))
+				continue;
+			lost(m[0], c, strerror(errno));
+		} else if (*fd >= 0) {
+			lost(m[0], c, strerror(errno));
+		}
+		if (q->off < m[2])
+			net_lost[m[0]] += m[1] != ~0u ? m[1] : count_records(e + 12 + NET_HDR, m[2] - NET_HDR);
+		q->h += 12 + m[2], q->off = 0, q->end = 0;
+	}
+	q->h = q->t = 0;
+}
+
+/* a relay read: CAP_BUF / 2 and the rest of a record it cut (relay.c) */
+_Static_assert(NET_QUEUE >= CAP_BUF / 2 + NET_ROOM && NET_QUEUE >= CAP_BUF / 2 + REC_V8_LEN + 65535 + 12 + NET_HDR,
+	       "NET_QUEUE: a relay read and its header");
+
+/* A message of device i on CPU c, header h and n bytes at p (records, or
+ * nrec records as a zstd frame), queued behind the CPU's others: room
+ * made by sending, waited for if it must be. */
+static void enq(u32 i, u32 c, const u8 *h, const u8 *p, u32 n, u32 nrec)
+{
+	struct netq *q = &nq[c];
+	u32 m[3] = { i, nrec, NET_HDR + n };
+
+	qpump(c, 12 + m[2]);
+	if (q->t + 12 + m[2] > NET_QUEUE) {
+		memmove(q->b, q->b + q->h, q->t - q->h);
+		q->t -= q->h, q->h = 0;
+	}
+	memcpy(q->b + q->t, m, 12);
+	memcpy(q->b + q->t + 12, h, NET_HDR);
+	memcpy(q->b + q->t + 12 + NET_HDR, p, n);
+	q->t += 12 + m[2];
+	qpump(c, 0);
+}
+
+/* Whether CPU c may be read: its queue has room for a read (CAP_BUF / 2
+ * and a record's rest, with their headers), once its sockets took what
+ * they would.  Always, but with -h. */
+int net_room(u32 c)
+{
+	qpump(c, 0);
+	return NET_QUEUE - nq[c].t + nq[c].h >= CAP_BUF / 2 + NET_ROOM;
+}
+
+/* The sockets with messages waiting, to poll for POLLOUT: their number. */
+u32 net_pollout(struct pollfd *p)
+{
+	u32 c, n = 0;
+
+	for (c = 0; c < C.ncpu; c++)
+		if (nq[c].h < nq[c].t) {
+			u32 i;
+
+			memcpy(&i, nq[c].b + nq[c].h, 4);
+			p[n++] = (struct pollfd){ *conn(i, c), POLLOUT, 0 };
+		}
+	return n;
+}
+
+/* Open or close (len 0, 1; v the CPU or the drops) of device i on CPU
+ * c, behind what c's queue holds, and the server's answer; -1: failed
+ * (the connection lost and said, or errno). */
+static int ask(u32 i, u32 c, u32 v, u32 len)
+{
+	int *fd = conn(i, c);
+	u8 h[NET_HDR];
+	u32 got = 0;
+	u64 end = 0;
+
+	net_hdr(h, C.dev[i].name, v, len);
+	enq(i, c, h, h, 0, 0);
+	qpump(c, NET_QUEUE);
+	while (got < NET_HDR) {
+		ssize_t k;
+
+		if (*fd < 0 || net_wait(*fd, POLLIN, &end))
+			return -1;
+		k = read(*fd, h + got, NET_HDR - got);
+		if (k == 0)
+			errno = ECONNRESET;
+		if (k <= 0 && errno != EINTR && errno != EAGAIN)
+			return -1;
+		got += k > 0 ? (u32)k : 0;
+	}
+	return 0;
+}
+
 /* One message: its header, then its records (with -z one zstd frame of
- * them).  The records are dropped (and counted) when the socket cannot
- * take the header at once; once the header is in, the rest may wait
- * NET_WAIT_MS. */
+ * them), queued; on a lost connection the records are counted as dropped. */
 static void send1(u32 i, u32 cpu, const u8 *p, u32 n)
 {
-	int *fd = conn(i, cpu), rc = -2;
 	const u8 *b = p;
 	u32 k = C.cfg.zlevel ? zout_frame(p, n, &b) : n;
 	u8 h[NET_HDR];
 
-	if (*fd >= 0 && k) {
-		net_hdr(h, C.dev[i].name, cpu, k);
-		rc = send_msg(*fd, h, NET_HDR, 1);
-		if (!rc)
-			rc = send_msg(*fd, b, k, 0);
-		if (rc < 0)
-			lost(i, cpu, strerror(errno));
-	}
-	if (rc)
+	if (*conn(i, cpu) < 0 || !k) {
 		net_lost[i] += count_records(p, n);
+		return;
+	}
+	net_hdr(h, C.dev[i].name, cpu, k);
+	enq(i, cpu, h, b, k, C.cfg.zlevel ? (u32)count_records(p, n) : ~0u);
 }
 
 /* -z: frames of whole records, ZSTD_CHUNK at most each, so a frame
@@ -201,12 +272,15 @@ int net_put(struct tdev *d, u32 cpu, const void *p, size_t n)
 	return 0;
 }
 
+/* Each round: what is staged to its queue, and every queue to its sockets. */
 void net_round(void)
 {
 	u32 i;
 
 	for (i = 0; i < C.ndev; i++)
 		flush(i);
+	for (i = 0; i < C.ncpu; i++)
+		qpump(i, 0);
 }
 
 /* fmt with two strings, on fd, unbuffered (as blktrace's lines come) */
@@ -263,8 +337,9 @@ int net_connect(void)
 				*fd = dial(ip, len);
 			if (*fd < 0)
 				return -1;
-			if (ask(*fd, C.dev[i].name, c, 0)) {
-				err_sys(C.cfg.host);
+			if (ask(i, c, c, 0)) {
+				if (*fd >= 0)
+					err_sys(C.cfg.host);
 				return -1;
 			}
 		}
@@ -272,19 +347,21 @@ int net_connect(void)
 	return 0;
 }
 
-/* After the trace: what is staged, then each device's close with its
- * drops (the kernel's and ours), answered, on every connection. */
+/* After the trace: what is staged and queued, then each device's close
+ * with its drops (the kernel's and ours), answered, on every connection. */
 void net_close(void)
 {
 	u32 i, c;
 
 	net_round();
+	for (c = 0; c < C.ncpu; c++)
+		qpump(c, NET_QUEUE);
 	for (i = 0; i < C.ndev; i++) {
 		C.dev[i].dropped += net_lost[i];
 		for (c = 0; c < C.ncpu; c++) {
 			int *fd = conn(i, c);
 
-			if (*fd >= 0 && ask(*fd, C.dev[i].name, (u32)C.dev[i].dropped, 1))
+			if (*fd >= 0 && ask(i, c, (u32)C.dev[i].dropped, 1) && *fd >= 0)
 				lost(i, c, strerror(errno));
 		}
 	}

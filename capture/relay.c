@@ -324,21 +324,22 @@ static void visit(u32 cpu, size_t chunk)
 
 		if (C.dev[i].relay[cpu] < 0)
 			continue;
-		while ((got = pump(&C.dev[i], cpu, chunk)) >= (ssize_t)chunk && --k)
+		while ((got = net_room(cpu) ? pump(&C.dev[i], cpu, chunk) : -1) >= (ssize_t)chunk && --k)
 			;
-		if (!k)
+		if (!k || got < 0)
 			t = 0;
 	}
 	if (t)
 		cap_mark(cpu, t);
 }
 
-static struct pollfd pfd[CAP_DEVS * CAP_CPUS];
+static struct pollfd pfd[CAP_DEVS * CAP_CPUS + HAVE_NET * CAP_CPUS];	/* + the sockets (-h) */
 static u16 who[CAP_DEVS * CAP_CPUS][2];	/* pfd's device and CPU */
 
 /* Until stopped: the CPUs whose sub-buffers poll says are done, at once;
  * every CPU each cap_period(), and when the stream's stage is half full
- * (its oldest records wait for the CPUs not yet read). */
+ * (its oldest records wait for the CPUs not yet read).  With -h a CPU
+ * whose queue to the server is full is not polled, its sockets are. */
 static void loop(u32 n, size_t chunk)
 {
 	static u8 full[CAP_CPUS];
@@ -352,7 +353,9 @@ static void loop(u32 n, size_t chunk)
 		if (wait < 0)
 			break;
 		memset(full, 0, C.ncpu);
-		if (poll(pfd, n, wait) > 0)
+		for (i = 0; HAVE_NET && i < n; i++)
+			pfd[i].events = net_room(who[i][1]) ? POLLIN : 0;
+		if (poll(pfd, n + net_pollout(pfd + n), wait) > 0)
 			for (i = 0; i < n; i++)
 				if (pfd[i].revents & POLLIN)
 					full[who[i][1]] = 1;

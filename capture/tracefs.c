@@ -123,7 +123,7 @@ static void header_page(void)
 
 /* One CPU's pipe read dry.  Its mark: an event stamped before the read
  * may still be being written on its CPU, so the slack. */
-static void pump(u32 cpu)
+static void pump(u32 cpu, int live)
 {
 	u64 t = mono_ns() - TRACEFS_SLACK_NS;
 	/* the buffer's pages at most, so a CPU the load keeps filling cannot
@@ -131,7 +131,7 @@ static void pump(u32 cpu)
 	u32 k = (C.cfg.buf_size >> 10) * C.cfg.buf_nr / (page_size >> 10) + 1;
 	ssize_t n;
 
-	while ((n = read(pipes[cpu], C.buf, page_size)) > 0 && !C.write_failed) {
+	while ((!live || net_room(cpu)) && (n = read(pipes[cpu], C.buf, page_size)) > 0 && !C.write_failed) {
 		u64 m = tp_page(cpu, C.buf, (u32)n);
 		u32 i;
 
@@ -287,12 +287,14 @@ static void loop(struct pollfd *pfd)
 
 		if (wait < 0)
 			break;
-		if (poll(pfd, C.ncpu, wait) < 0)
+		for (c = 0; HAVE_NET && c < C.ncpu; c++)	/* -h: a full queue's socket, not its CPU */
+			pfd[c].events = net_room(c) ? POLLIN : 0;
+		if (poll(pfd, C.ncpu + net_pollout(pfd + C.ncpu), wait) < 0)
 			continue;
 		/* a page is handed over only when full: take partial ones too */
 		for (c = 0; c < C.ncpu; c++)
 			if (pipes[c] >= 0)
-				pump(c);
+				pump(c, 1);
 		cap_round();
 	}
 }
@@ -305,7 +307,7 @@ static void drain(void)
 	put(inst, "tracing_on", "0");
 	for (c = 0; c < C.ncpu; c++)
 		if (pipes[c] >= 0) {
-			pump(c);
+			pump(c, 0);
 			close(pipes[c]);
 			pipes[c] = -1;
 		}
@@ -316,7 +318,7 @@ static void drain(void)
 
 int tracefs_run(void)
 {
-	struct pollfd pfd[CAP_CPUS];
+	struct pollfd pfd[(1 + HAVE_NET) * CAP_CPUS];	/* the pipes, then the sockets (-h) */
 	u32 c;
 	int rc = 1;
 

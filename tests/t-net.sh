@@ -12,6 +12,29 @@ P=$((20000 + $$ % 20000))	# ports: $P Debian's server, $P+1.. others
 notime() { (cd "$1" && "$IOMON" parse -i "$2") | sed '/^Input file/d' | awk '{ $4 = ""; print }'; }
 notime_bp() { (cd "$1" && blkparse -i "$2") | sed '/^Input file/d' | awk '{ $4 = ""; print }'; }
 
+# the client's queues (issue 33) without a kernel: tests/tools/netqcheck
+# drives capture/net.c against a socketpair per CPU, as the capture loop
+# does; one CPU's server stalls, the other CPU must go on, nothing drop
+if [ -n "$CROSS" ]; then
+	skip "net client queues" "tests/tools/netqcheck is built for this machine, not $CROSS"
+elif make -s -C "$TOP" tests/tools/netqcheck >/dev/null 2>&1; then
+	Q=$FIX/mq-randrw/nullb0.blktrace
+	"$TOOLS/netqcheck" $Q.0 $Q.1 >"$OUT/netq.out" 2>&1
+	check "net client queues: a CPU whose server stalls stops being read, the other goes on ($(sed -n 1p "$OUT/netq.out"))" \
+		test $? = 0
+	check "net client queues: both CPUs' records arrive byte for byte in blktrace's messages, none dropped" \
+		sh -c "grep -q '^dropped: 0$' '$OUT/netq.out' && [ \$(grep -c 'byte for byte$' '$OUT/netq.out') = 2 ]"
+	t0=$(date +%s%N)
+	"$TOOLS/netqcheck" $Q.0 $Q.1 stall >"$OUT/netqs.out" 2>&1
+	r=$? t1=$(date +%s%N)
+	check "net client queues: a server that never reads again: its records counted as dropped ($(tail -1 "$OUT/netqs.out"))" \
+		test $r = 0
+	check "net client queues: ... given up after NET_WAIT_MS, said ($(((t1 - t0) / 1000000)) ms)" \
+		sh -c "grep -q 'connection for nullb0 CPU 0 lost' '$OUT/netqs.out' && [ $(((t1 - t0) / 1000000)) -lt 8000 ]"
+else
+	skip "net client queues" "tests/tools/netqcheck did not build"
+fi
+
 if live_ok "net client live" && need "net client to Debian's server" blktrace; then
 	LI=$OUT/loop.img; rm -f "$LI"; truncate -s 64M "$LI"
 	LOOP=$(losetup -f --show "$LI"); LN=${LOOP#/dev/}
@@ -103,7 +126,8 @@ for c in cs: c.close()
 	check "net client, the server vanishes: blktrace's drop warning" grep -q "^You have [0-9]* (.*%) dropped events" "$OUT/v.err"
 	check "net client, the server vanishes: its tracefs instance removed" gone $c1
 	# a server that answers the opens and never reads again: the socket
-	# fills, messages are dropped and counted, the capture never waits
+	# and the CPUs' queues fill, the connection is given up after
+	# NET_WAIT_MS, its records counted as dropped, the capture never waits
 	python3 -c '
 import socket, sys, time
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -122,8 +146,8 @@ time.sleep(30)
 	poll 10 sh -c "ss -ltn | grep -q ':$((P + 9)) '"; rm -f "$OUT/st.err"
 	"$IOMON" trace -d "$LOOP" -h 127.0.0.1 -p $((P + 9)) >"$OUT/st.out" 2>"$OUT/st.err" & c1=$!
 	capturing "$OUT/st.err" $c1
-	# (well past what the socket buffers hold, tcp_wmem's 4 MiB at most:
-	# the client waits NET_ROOM_MS for room before it drops a message)
+	# (well past what the socket buffers and the queues hold, tcp_wmem's
+	# 4 MiB at most and NET_QUEUE a CPU)
 	for k in 1 2 3 4; do dd if=/dev/zero of="$LOOP" bs=4k count=16000 oflag=direct 2>/dev/null; done
 	t0=$(date +%s%N); kill -INT $c1; wait $c1; r1=$?; t1=$(date +%s%N)
 	kill $vpid; wait $vpid 2>/dev/null

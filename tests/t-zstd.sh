@@ -1,7 +1,8 @@
 # needs: zstd python3
 # zstd input (issue 16): per-CPU files NAME.blktrace.N.zst and compressed
 # stdin read as the plain bytes would be, damage named by compressed byte,
-# a window past ZSTD_WINDOW_LOG refused, pools exhausted in the tiny build.
+# every level of the zstd CLI up to 19 read, a window past ZSTD_WINDOW_LOG
+# (8 MiB: --ultra, --long) refused, pools exhausted in the tiny build.
 # Without zstd built in (make ZSTD=0) a compressed input is named and refused.
 Z=$OUT/z; rm -rf "$Z"; mkdir -p "$Z"
 zstd -q -c "$FIX/ext4/nullb0.blktrace.0" >"$Z/probe.zst"
@@ -107,12 +108,61 @@ head -c 5000 "$Z/mq-randrw/nullb0.blktrace.0.zst" >"$Z/cutf/nullb0.blktrace.0.zs
 (cd "$Z/cutf" && "$IOMON" parse -i nullb0) >/dev/null 2>"$Z/cutf.err"
 check "zstd truncated per-CPU file: named with its path" grep -q '^parse: nullb0.blktrace.0.zst: truncated zstd frame at compressed byte 5000$' "$Z/cutf.err"
 
-# a frame whose window is past ZSTD_WINDOW_LOG (2 MiB) is refused by name
-head -c 6000000 /dev/urandom >"$Z/rnd"; cat "$Z/s.bin" "$Z/rnd" "$Z/s.bin" >"$Z/far.bin"
-zstd -q -c --long=23 "$Z/far.bin" >"$Z/far.zst"
+# every level of the zstd CLI (issue 33): 1 to 19 ask for windows up to
+# 8 MiB (17 and up on a stream of unknown size), all read.  The per-CPU
+# files as files (a frame whose window is the file's size) and the two as
+# one stream on stdin (the level's own window declared)
+bad=; wins=
+for l in $(seq 1 19); do
+	rm -rf "$Z/lv"; mkdir -p "$Z/lv"
+	zstd -q -$l "$E"/nullb0.blktrace.0 "$E"/nullb0.blktrace.1 --output-dir-flat "$Z/lv"
+	(cd "$Z/lv" && "$IOMON" parse -i nullb0) >"$Z/lv.out" 2>&1
+	plain "$Z/lv.out" | cmp -s - "$Z/mq-randrw.ref" || bad="$bad files-$l"
+	zstd -q -$l -c <"$Z/s.bin" >"$Z/lv.zst"
+	wins="$wins $(zstd -lv "$Z/lv.zst" 2>/dev/null | sed -n 's/^Window Size: .*(\([0-9]*\) B)$/\1/p')"
+	"$IOMON" parse -i - <"$Z/lv.zst" | cmp -s - "$Z/s.ref" || bad="$bad stdin-$l"
+done
+check "zstd levels 1 to 19: per-CPU files and a stream read as the plain bytes (${bad:-none differ})" test -z "$bad"
+check "zstd levels 1 to 19: their stream frames' windows include 8 MiB (${wins# })" sh -c "echo '$wins' | grep -qw 8388608"
+# a trace big enough that -19 picks a window past 2 MiB: as files (each
+# frame's window its file's size) and as a stream (8 MiB declared, the
+# pages only as the frame fills them), each parsed as the plain bytes,
+# peak RSS the windows' pages plus what parse of the plain files takes
+python3 "$TOOLS/bigtrace.py" "$E/nullb0" "$Z/big" 110000 >/dev/null
+rm -rf "$Z/bz"; mkdir -p "$Z/bz"
+zstd -q -19 "$Z"/big.blktrace.0 "$Z"/big.blktrace.1 --output-dir-flat "$Z/bz"
+w=$(zstd -lv "$Z/bz/big.blktrace.0.zst" 2>/dev/null | sed -n 's/^Window Size: .*(\([0-9]*\) B)$/\1/p')
+check "zstd -19 of a $(stat -c %s "$Z/big.blktrace.0")-byte file: a window past 2 MiB (${w:-?} B)" test "${w:-0}" -gt 2097152
+(cd "$Z" && "$IOMON" parse -i big) >"$Z/big.ref" 2>&1
+(cd "$Z/bz" && "$IOMON" parse -i big) >"$Z/big.out" 2>&1
+plain "$Z/big.out" | cmp -s - "$Z/big.ref"
+check "zstd -19, windows past 2 MiB: parse prints what the plain files give" test $? = 0
+cp "$Z/big.blktrace.0" "$Z/bs.bin"
+zstd -q -19 -c <"$Z/bs.bin" >"$Z/bs.zst"
+"$IOMON" parse -i - <"$Z/bs.bin" >"$Z/bs.ref" 2>&1
+"$IOMON" parse -i - <"$Z/bs.zst" 2>&1 | cmp -s - "$Z/bs.ref"
+check "zstd -19 stream (8 MiB window declared): parse prints what the plain bytes give" test $? = 0
+if [ -z "$CROSS" ] && { [ -x "$TOOLS/peakrss" ] || make -s -C "$TOP" tests/tools/peakrss >/dev/null 2>&1; }; then
+	prss() { "$TOOLS/peakrss" "$IOMON" parse "$@" 2>&1 >/dev/null | sed -n 's/^peakrss: \([0-9]*\) KiB/\1/p'; }
+	base=$(cd "$Z" && prss -i big) fz=$(cd "$Z/bz" && prss -i big)
+	sbase=$(prss -i - <"$Z/bs.bin") sz=$(prss -i - <"$Z/bs.zst")
+	fw=$(( $(cat "$Z"/big.blktrace.* | wc -c) / 1024 )) sw=$(($(stat -c %s "$Z/bs.bin") / 1024))
+	# a decoder's own beside its window: its context, compressed reads
+	# (ZSTD_IN_BUF) and block buffers, 768 KiB (two files: two decoders)
+	check "zstd -19 files: peak RSS ${fz:-?} KiB, at most the windows ($fw KiB) + parse's (${base:-?}) + 2 x 768" \
+		test "${fz:-99999}" -le $((fw + ${base:-0} + 1536))
+	check "zstd -19 stream: peak RSS ${sz:-?} KiB, the pages its $sw KiB filled of an 8 MiB window + parse's (${sbase:-?}) + 768" \
+		test "${sz:-99999}" -le $((sw + ${sbase:-0} + 768))
+else
+	skip "zstd peak RSS" "under qemu-user, or tests/tools/peakrss did not build"
+fi
+rm -f "$Z"/big.blktrace.* "$Z"/bz/* "$Z"/bs.*
+# past 8 MiB (--ultra, --long) a frame is refused by name, saying what to do
+head -c 100000 "$Z/s.bin" | zstd -q --ultra -22 --long=27 -c >"$Z/far.zst"
 "$IOMON" parse -i - <"$Z/far.zst" >/dev/null 2>"$Z/far.err"
-check "zstd window 8 MiB: exit 1" test $? = 1
-check "zstd window 8 MiB: refused, with what to do" grep -q 'needs a window over 2048 KiB (ZSTD_WINDOW_LOG 21): recompress with zstd --zstd=wlog=21' "$Z/far.err"
+check "zstd --ultra -22 --long=27 (128 MiB window): exit 1" test $? = 1
+check "zstd --ultra -22 --long=27: refused, with what to do" \
+	grep -q '^parse: (stdin): zstd frame at compressed byte 0 needs a window over 8192 KiB (ZSTD_WINDOW_LOG 23): recompress with zstd --zstd=wlog=23$' "$Z/far.err"
 
 # more compressed inputs at once than ZSTD_DECODERS (8): 9 devices of 2 files
 a=()

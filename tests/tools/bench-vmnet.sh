@@ -23,7 +23,10 @@ cp iomon "$B/iomon"
 EXTRA_BIN="$B/iomon" timeout -k 10 900 bash "$B/vmnet.sh" "$O" "$B/benchnet.sh" >/dev/null 2>&1 || true
 kill -INT $spid 2>/dev/null; wait $spid || true
 [ -f "$O/bench.txt" ] || { echo "bench-vmnet: the VM gave no figures (see $O)"; exit 0; }
-awk '/cpu_ms=/ { split($2, a, "="); cpu[substr($1,1,2)] += a[2]; n[substr($1,1,2)]++ }
-     / Total:/ { t = substr($1,1,2); ev[t] += $3; sub(/\)/, "", $6); dr[t] += $6 }
-     END { for (t in n) printf "%-17s %d runs: %8.0f events, %6.0f dropped, %6.0f ms CPU per run\n",
-	       t == "bt" ? "blktrace -h -s" : "iomon trace -h -s", n[t], ev[t]/n[t], dr[t]/n[t], cpu[t]/n[t] }' "$O/bench.txt" | sort
+# (bt, io: a quiet guest; bth, ioh: a busy loop on each of its CPUs beside)
+awk 'function k(s) { sub(/[0-9]+$/, "", s); return s }
+     /cpu_ms=/ { split($2, a, "="); t = k($1); cpu[t] += a[2]; n[t]++ }
+     / Total:/ { t = k($1); ev[t] += $3; sub(/[),]+/, "", $6); dr[t] += $6; all[t] = all[t] " " $6 }
+     END { for (t in n) printf "%-8s %-17s %d runs: %8.0f events, %6.0f dropped (%s), %6.0f ms CPU per run\n",
+	       t ~ /h$/ ? "CPU load" : "quiet", t ~ /^bt/ ? "blktrace -h -s" : "iomon trace -h -s",
+	       n[t], ev[t]/n[t], dr[t]/n[t], substr(all[t], 2), cpu[t]/n[t] }' "$O/bench.txt" | sort
