@@ -16,7 +16,7 @@ if vm_ok "differential harness" && have_oracle "t-vmdiff.sh: Debian's blkparse, 
    need "t-vmdiff.sh: Debian's btt" btt && need "t-vmdiff.sh: Debian's blkiomon" blkiomon &&
    need "t-vmdiff.sh: dmsetup (dm stacks in the guest)" dmsetup; then
 	V=$OUT/vmd; rm -rf "$V"
-	K=/tmp/iomon-vmdiff
+	K=${VMK:-/tmp/iomon-vmdiff}
 	python3 "$TOOLS/vmdiffgen.py" "$SEED" >"$OUT/diff.sh"
 	grep '^# w[0-9]' "$OUT/diff.sh"
 	# dmsetup and its libraries beside it (the guest has no udev)
