@@ -93,7 +93,7 @@ if vm_ok "differential harness" && have_oracle "t-vmdiff.sh: Debian's blkparse, 
 					( cd "$w" && "$IOMON" lat -P $o -i "$d" ) >"$B/lat" 2>&1
 					if [ -n "$o" ]; then k=-q b=$(ls "$B"/q2c_*_q2c.dat 2>/dev/null); else k=-l b=$(ls "$B"/d2c_*_d2c.dat 2>/dev/null); fi
 					python3 "$TOOLS/latbtt.py" $o "$B/text" "${b:-/dev/null}" "$B/lat" "$B/lat" >"$B/r" 2>&1; rc=$?
-					check "seed $SEED $n ($what): biolatency $o -i $d is btt's $k values binned and those btt lists none for, -P within 1 % ($(tail -1 "$B/r"))" test $rc = 0
+					check "seed $SEED $n ($what): biolatency${o:+ $o} -i $d is btt's $k values binned and those btt lists none for, -P within 1 % ($(tail -1 "$B/r"))" test $rc = 0
 					[ $rc = 0 ] || head -5 "$B/r"
 				done
 				( cd "$w" && "$IOMON" snoop -Q -i "$d" ) >"$B/snoop" 2>/dev/null
