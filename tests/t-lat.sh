@@ -33,6 +33,12 @@ check "lat -F: a histogram per flag set (Sync-Read, Sync-Write)" \
 	sh -c "grep -qx 'flags = Sync-Read' '$OUT/lat.F' && grep -qx 'flags = Sync-Write' '$OUT/lat.F'"
 "$IOMON" lat -D -F -i - </dev/null >/dev/null 2>"$OUT/lat.err"
 check "lat -D -F: refused, as biolatency does" grep -q 'only use -D or -F' "$OUT/lat.err"
+# one trace each: a second -i is refused, not put in the first one's place
+for a in lat snoop top bitesize biopattern; do
+	"$IOMON" $a -i one -i two >/dev/null 2>"$OUT/lat.err"; rc=$?
+	check "$a -i one -i two: refused, exit 1 ($rc), both named" \
+		sh -c "test $rc = 1 && grep -qx '$a: -i two: one trace only (-i one given)' '$OUT/lat.err'"
+done
 ( cd "$FIX/discard-flush" && "$IOMON" lat -i nullb0 1 2 ) >"$OUT/lat.c2"
 check "lat interval count: a replay stops after count tables ($(grep -c 'count     distribution' "$OUT/lat.c2"))" \
 	test "$(grep -c 'count     distribution' "$OUT/lat.c2")" = 2
