@@ -27,7 +27,8 @@ not btt lists it.  The requests btt lists no line for, by kind:
            later Q at its sector)
 and a request btt lists (per bio: a line for each Q merged into it) is
 one request to biolatency, its latency btt's (-Q: the largest of its
-bios', its first Q's).  So biolatency's table must be: btt's lines, one a
+bios', its first Q's); a request btt lists that biolatency does not
+count is a difference (none is known).  So biolatency's table must be: btt's lines, one a
 request, binned in log2 microseconds (-m milliseconds) as BCC bins them,
 plus the requests btt does not list, binned from TEXT.  btt's values are
 rounded to the microsecond, so one on a bucket's edge may lie in either
@@ -179,8 +180,9 @@ if len(model) != nbtt:
 counted, kinds, vals = [], {}, {}
 for v, d, lines, kind, bv in reqs:
     if v is None:
-        if lines:
-            kinds['btt, not biolatency'] = kinds.get('btt, not biolatency', 0) + 1
+        if lines:	# none met yet: it would need a name in biolatency.8
+            print("btt lists a request biolatency does not count: %s" % lines)
+            bad += 1
         continue
     kinds[kind] = kinds.get(kind, 0) + 1
     if bv is not None:
