@@ -145,7 +145,7 @@ start pat biopattern -t $D 1; loads biopattern $PID; ended biopattern $PID
 # bitesize prints its table at the end only (as BCC's): the same loads
 # while it runs, each waited for, then Ctrl-C
 start bs bitesize -t $D
-slow_load /tmp/slow.log
+rm -f /tmp/slow.log; slow_load /tmp/slow.log
 dd if=/dev/zero of=$D bs=4k count=$N_FAST seek=4000 oflag=direct 2>/dev/null
 alive $PID; echo "bitesize alive $A" >> $L
 kill -INT $PID; wait $PID; echo "bitesize rc $?" >> $L
