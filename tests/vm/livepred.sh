@@ -14,7 +14,9 @@ count_n() {
 	monitor) awk '/^sizes write/ { sub(/,/, "", $5); n += $5 } END { print n + 0 }' "$VIEWF" ;;
 	btt) awk '$1 == "D2C" { n += $NF } END { print n + 0 }' "$VIEWF" ;;
 	lat) awk '$2 == "->" { n += $5 } END { print n + 0 }' "$VIEWF" ;;
-	pattern) awk '$1 ~ /:/ && NF == 6 && $5 ~ /^[0-9]+$/ { n += $5 } END { print n + 0 }' "$VIEWF" ;;
+	# (biopattern, as BCC's, counts a disk's completions after its first
+	# of the interval, which only sets where it stands: a line, COUNT + 1)
+	pattern) awk '$1 ~ /:/ && NF == 6 && $5 ~ /^[0-9]+$/ { n += $5 + 1 } END { print n + 0 }' "$VIEWF" ;;
 	esac
 }
 has_slow() {	# I PID
