@@ -206,6 +206,7 @@ struct input {
 int in_run(const struct input *in);
 int in_trace(const struct input *in);
 int in_arrive(const struct input *in);
+int in_one(char **in, char *name);	/* an applet's one -i; -1: a second (said) */
 int in_kind(const char *name);	/* 0 a dump, 1 a trace's name, 2 stdin */
 /* a trace's name (NAME[.blktrace.N], a folder in it moved to *dir, as
  * blkparse does) opened into MERGE_BLKPARSE's merge as tag; its NAME, or

@@ -375,6 +375,17 @@ COLD int in_stream(const struct in_stream *st, const char *name, struct cap_cfg 
 }
 
 /* 0: a dump (a regular file), 1: a trace's name, 2: stdin */
+/* an applet's one -i: a second is refused, not silently put in its place */
+COLD int in_one(char **in, char *name)
+{
+	if (*in) {
+		warn_msg("-i %s: one trace only (-i %s given)", name, *in);
+		return -1;
+	}
+	*in = name;
+	return 0;
+}
+
 int in_kind(const char *s)
 {
 	struct stat st;

@@ -141,9 +141,10 @@ int biopattern_main(int argc, char **argv)
 	while ((c = opt_get(argc, argv, "d:t:i:", lo)) != -1) {
 		if (c == 'd')
 			P.disk = opt_arg;
-		else if (c == 'i')
-			P.replay = opt_arg;
-		else if (c == 't') {
+		else if (c == 'i') {
+			if (in_one(&P.replay, opt_arg))
+				return 1;
+		} else if (c == 't') {
 			if (cap_dev_arg(P.devs, &P.ndevs, opt_arg))
 				return 1;
 		} else {

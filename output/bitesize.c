@@ -70,9 +70,10 @@ int bitesize_main(int argc, char **argv)
 	int rc;
 
 	while ((rc = opt_get(argc, argv, "t:i:", NULL)) != -1) {
-		if (rc == 'i')
-			B.replay = opt_arg;
-		else if (rc == 't') {
+		if (rc == 'i') {
+			if (in_one(&B.replay, opt_arg))
+				return 1;
+		} else if (rc == 't') {
 			if (cap_dev_arg(B.devs, &B.ndevs, opt_arg))
 				return 1;
 		} else {

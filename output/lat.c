@@ -148,7 +148,10 @@ static int options(int argc, char **argv)
 		case 'e': L.ext = 1; break;
 		case 'P': lats.pct = 1; break;
 		case 'd': L.only.disk = opt_arg; break;
-		case 'i': L.in = opt_arg; break;
+		case 'i':
+			if (in_one(&L.in, opt_arg))
+				return 1;
+			break;
 		case 't':
 			if (cap_dev_arg(L.devs, &L.ndevs, opt_arg))
 				return 1;

@@ -163,7 +163,10 @@ static int options(int argc, char **argv)
 		case 'Q': S.queue = 1; break;
 		case 'P': S.pattern = 1; break;
 		case 'd': S.only.disk = opt_arg; break;
-		case 'i': S.in = opt_arg; break;
+		case 'i':
+			if (in_one(&S.in, opt_arg))
+				return 1;
+			break;
 		case 'e': S.errors = S.errcol = snoop_unissued_fails = 1; break;
 		case 's':
 			if (ms_arg(opt_arg, &S.slower))

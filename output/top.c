@@ -180,7 +180,10 @@ static int options(int argc, char **argv)
 		case 'C': T.clear = 0; break;
 		case 'e': tops.errors = 1; break;
 		case 'r': T.maxrows = atoi(opt_arg); break;
-		case 'i': A.in = opt_arg; break;
+		case 'i':
+			if (in_one(&A.in, opt_arg))
+				return 1;
+			break;
 		case 'T': A.helper = opt_arg; break;
 		case 'p':
 			tops.only_pid = (s64)scan_u64(opt_arg, &e, 10);

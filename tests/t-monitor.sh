@@ -287,6 +287,16 @@ check "failures: --prom's counter has HELP and TYPE" sh -c "grep -q '^# HELP iom
 if command -v promtool >/dev/null; then
 	check "failures: promtool check metrics" sh -c "promtool check metrics <'$F/p.prom'"
 fi
+# ... and on a real capture: dm-flakey going down (fixtures/flakey, from
+# the VM; t-vmdiff checks each new one the same way)
+if have_oracle "failures of a dm-flakey capture against blkparse"; then
+	( cd "$FIX/flakey" && blkparse -i dm-0 ) >"$F/fl.txt" 2>/dev/null
+	( cd "$FIX/flakey" && "$IOMON" monitor -I 1 -i dm-0 -h /dev/null --json "$F/fl.json" --prom "$F/fl.prom" )
+	for k in json prom; do
+		python3 "$TOOLS/failsum.py" "$F/fl.txt" $k "$F/fl.$k" >"$F/fl.r" 2>&1; rc=$?
+		check "failures, dm-flakey capture: --$k's counts are blkparse's C lines with an error ($(tail -1 "$F/fl.r"))" test $rc = 0
+	done
+fi
 # blkiomon's text and records on a failing stream: failed requests count
 # in the figures as any other (blkiomon never looks at the error)
 if command -v blkiomon >/dev/null; then

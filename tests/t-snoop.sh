@@ -103,14 +103,28 @@ fi
 
 # LAT and QUE against Debian btt's per-I/O files, on the fixtures
 if need "snoop against btt" btt && have_oracle; then
-	for f in mq-randrw ext4 discard-flush remap two-devs s390x-discard-flush; do
-		for d in $(ls "$FIX/$f" | sed -n 's/\.blktrace\.0$//p'); do
-			W=$OUT/btt-$f-$d; mkdir -p "$W"
-			( cd "$FIX/$f" && blkparse -i "$d" -d "$W/dump" -O >/dev/null 2>&1 )
+	# every fixture (a version-8 one rewritten as version 7 for both: zone
+	# operations have none), but one Debian's blkparse dies on
+	is_v8() { case $(od -An -tx1 -N4 "$1" | tr -d ' ') in 08746165|65617408) return 0 ;; esac; return 1; }
+	for dir in "$FIX"/*/; do
+		dir=${dir%/} f=${dir##*/}
+		for d in $(ls "$dir" | sed -n 's/\.blktrace\.0$//p'); do
+			W=$OUT/btt-$f-$d src=$dir; mkdir -p "$W"
+			if is_v8 "$dir/$d.blktrace.0"; then
+				src=$W/v7; mkdir -p "$src"
+				for b in "$dir/$d".blktrace.*; do python3 "$TOOLS/traceconv.py" "$b" "$src/${b##*/}"; done
+			fi
+			{ ( cd "$src" && blkparse -i "$d" -d "$W/dump" -O ) >/dev/null 2>&1; } 2>/dev/null; rc=$?
+			if [ $rc -ge 128 ]; then
+				skip "snoop -Q -i $f $d against btt" "Debian's blkparse dies on it (signal $((rc - 128)))"
+				continue
+			fi
 			( cd "$W" && btt -i dump -l d2c -z q2d -o out >/dev/null 2>&1 )
-			( cd "$FIX/$f" && "$IOMON" snoop -Q -i "$d" ) >"$W/snoop"
-			check "snoop -Q -i $f $d: each request's LAT is btt's D2C (QUE btt's Q2D where each has one Q)" \
-				python3 "$TOOLS/snoopref.py" "$W/snoop" "$W"/d2c_*_d2c.dat "$W"/q2d_*_q2d.dat
+			( cd "$src" && "$IOMON" snoop -Q -i "$d" ) >"$W/snoop"
+			l=$(ls "$W"/d2c_*_d2c.dat 2>/dev/null) q=$(ls "$W"/q2d_*_q2d.dat 2>/dev/null)
+			python3 "$TOOLS/snoopref.py" "$W/snoop" "${l:-/dev/null}" "${q:-/dev/null}" >"$W/ref" 2>&1; rc=$?
+			check "snoop -Q -i $f $d: each request's LAT is btt's D2C, QUE btt's Q2D where each has one Q ($(head -1 "$W/ref"))" test $rc = 0
+			[ $rc = 0 ] || head -5 "$W/ref"
 		done
 	done
 	# where no request merges, btt lists each, and snoop no other

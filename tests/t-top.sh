@@ -117,6 +117,15 @@ if have_oracle "top -e against blkparse's failed C lines"; then
 			grep -qx "$nf I/Os failed (EIO: sectors 100000 100024 ...; other errnos: 3)" "$OUT/fe.t"
 	fi
 fi
+# a real capture: dm-flakey going down (fixtures/flakey, from the VM;
+# t-vmdiff checks each new one the same way): every failure in ERR and
+# the closing line
+if have_oracle "top -e on a dm-flakey capture"; then
+	( cd "$FIX/flakey" && blkparse -i dm-0 ) >"$OUT/fl.txt" 2>/dev/null
+	( cd "$FIX/flakey" && "$IOMON" top -C -e -r 1000 -i dm-0 3600 ) >"$OUT/fl.top"
+	python3 "$TOOLS/failsum.py" "$OUT/fl.txt" top "$OUT/fl.top" >"$OUT/fl.r" 2>&1; rc=$?
+	check "top -e, dm-flakey capture: ERR and the closing line count blkparse's C lines with an error ($(tail -1 "$OUT/fl.r"))" test $rc = 0
+fi
 
 # Tag helpers (iowatcher's protocol) with the example helper, end to end:
 # every record goes through it, and its tags make the rows.

@@ -7,7 +7,9 @@
 # full), then
 # every output compared with Debian's own tools on the host: blkparse's
 # text (plain, -t, -s, a format, a stream on stdin), btt's report and
-# files, blkiomon's intervals.  The seed is printed; SEED=N replays it.
+# files, blkiomon's intervals; biolatency and biosnoop against btt's
+# per-I/O files, and failures in top -e and monitor's exports against
+# blkparse's C lines with an error (issue 30).  The seed is printed; SEED=N replays it.
 # A capture that shows a difference is kept in tests/out/vmdiff-kept/SEED-wN
 # to become a fixture.  Part of make check-long (VM=1).
 SEED=${SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
@@ -18,7 +20,7 @@ if vm_ok "differential harness" && have_oracle "t-vmdiff.sh: Debian's blkparse, 
    need "t-vmdiff.sh: Debian's btt" btt && need "t-vmdiff.sh: Debian's blkiomon" blkiomon &&
    need "t-vmdiff.sh: dmsetup (dm stacks in the guest)" dmsetup; then
 	V=$OUT/vmd; rm -rf "$V"
-	K=${VMDIFF_K:-/tmp/iomon-vmdiff}	# (a cache of its own for a second run beside it)
+	K=${VMK:-/tmp/iomon-vmdiff}	# (VMK: a cache of its own for a second run beside it)
 	python3 "$TOOLS/vmdiffgen.py" "$SEED" >"$OUT/diff.sh"
 	grep '^# w[0-9]' "$OUT/diff.sh"
 	# dmsetup and its libraries beside it (the guest has no udev)
@@ -88,6 +90,39 @@ if vm_ok "differential harness" && have_oracle "t-vmdiff.sh: Debian's blkparse, 
 				else
 					same_empty "seed $SEED $n ($what): btt's $f, empty as btt's" "$OUT/it/$f"
 				fi
+			done
+			# biolatency and biosnoop against btt's per-I/O files (latbtt.py,
+			# snoopref.py), top -e's failures against blkparse's: a device
+			# at a time (their -i takes one trace), btt on that device's own
+			# dump, whose times start where its blkparse text's do
+			for d in $devs; do
+				B=$OUT/pd-$d; rm -rf "$B"; mkdir -p "$B"
+				( cd "$w" && blkparse -i "$d" ) >"$B/text" 2>/dev/null
+				( cd "$w" && blkparse -i "$d" -d "$B/dump" -O ) >/dev/null 2>&1
+				( cd "$B" && btt -i dump -l d2c -q q2c -z q2d -o out >/dev/null 2>&1 )
+				for o in "" -Q; do
+					( cd "$w" && "$IOMON" lat -P $o -i "$d" ) >"$B/lat" 2>&1
+					if [ -n "$o" ]; then k=-q b=$(ls "$B"/q2c_*_q2c.dat 2>/dev/null); else k=-l b=$(ls "$B"/d2c_*_d2c.dat 2>/dev/null); fi
+					python3 "$TOOLS/latbtt.py" $o "$B/text" "${b:-/dev/null}" "$B/lat" "$B/lat" >"$B/r" 2>&1; rc=$?
+					check "seed $SEED $n ($what): biolatency${o:+ $o} -i $d is btt's $k values binned and those btt lists none for, -P within 1 % ($(tail -1 "$B/r"))" test $rc = 0
+					[ $rc = 0 ] || head -5 "$B/r"
+				done
+				( cd "$w" && "$IOMON" snoop -Q -i "$d" ) >"$B/snoop" 2>/dev/null
+				l=$(ls "$B"/d2c_*_d2c.dat 2>/dev/null) q=$(ls "$B"/q2d_*_q2d.dat 2>/dev/null)
+				python3 "$TOOLS/snoopref.py" "$B/snoop" "${l:-/dev/null}" "${q:-/dev/null}" >"$B/sr" 2>&1; rc=$?
+				check "seed $SEED $n ($what): biosnoop -Q -i $d: each request's LAT btt's D2C ($(head -1 "$B/sr"))" test $rc = 0
+				[ $rc = 0 ] || head -5 "$B/sr"
+				( cd "$w" && "$IOMON" top -C -e -r 100000 -i "$d" 36000 ) >"$B/top" 2>&1
+				python3 "$TOOLS/failsum.py" "$B/text" top "$B/top" >"$B/tf" 2>&1; rc=$?
+				check "seed $SEED $n ($what): top -e -i $d: ERR and its closing line count blkparse's failed C lines ($(tail -1 "$B/tf"))" test $rc = 0
+			done
+			# monitor's failures (--json each interval, --prom over the run) by
+			# device, direction and errno: blkparse's C lines with an error
+			( cd "$w" && "$IOMON" monitor -I 1 $ins -h /dev/null --json "$OUT/mf.json" --prom "$OUT/mf.prom" ) >/dev/null 2>&1
+			( cd "$w" && blkparse $ins ) >"$OUT/bpf" 2>/dev/null
+			for k in json prom; do
+				python3 "$TOOLS/failsum.py" "$OUT/bpf" $k "$OUT/mf.$k" >"$OUT/mf.r" 2>&1; rc=$?
+				check "seed $SEED $n ($what): monitor --$k's failures are blkparse's failed C lines ($(tail -1 "$OUT/mf.r"))" test $rc = 0
 			done
 			# failed I/O (dm-flakey while down): biosnoop --errors lists each
 			# of blkparse's C lines that carry an error, by sector; its

@@ -2,7 +2,8 @@
 # Live capture through relay (issue 27), in Debian's 6.1 kernel under qemu
 # (shared/tools/vm-capture.sh, TCG; a few minutes): tests/vm/live.sh runs
 # each live consumer on null_blk (the stream into parse, -D's files as they
-# grow, btrace, top, monitor -t, btt --trace) under a slow load (a write every
+# grow, btrace, top, monitor -t, btt --trace, biosnoop, biolatency,
+# biopattern; bitesize, which prints at its end) under a slow load (a write every
 # 0.5 s) and a fast one (2000 writes), and records, on the guest's clock,
 # when each write showed and whether the capture still ran; the checks
 # here assert on those lines (the requirement: a second; the deadline:
@@ -84,13 +85,22 @@ backend_checks() {
 }
 
 if vm_ok "VM live relay capture"; then
-	V=$OUT/vm; K=/tmp/iomon-vm-live; rm -rf "$V"
+	V=$OUT/vm; K=${VMK:-/tmp/iomon-vm-live}; rm -rf "$V"
 	cp "$IOMON" "$OUT/iomon"
 	# timeout signals the whole process group, qemu included
 	if K=$K EXTRA_BIN="$OUT/iomon" timeout -k 10 900 bash "$VMCAP" "$V" "$(guest_scenario "$TOP/tests/vm/live.sh" "$TOP/tests/vm/livepred.sh")" >"$OUT/vm.log" 2>&1 &&
 	   grep -q '^done$' "$V/live.log" 2>/dev/null; then
 		pass "VM 6.1 boots and runs the live scenario"
-		for n in stream dir btrace top monitor btt; do live_checks "$V" $n; done
+		for n in stream dir btrace top monitor btt snoop lat biopattern; do live_checks "$V" $n; done
+		for n in sn lat pat bs; do
+			check "VM relay $n: the rescue applet captured through relay" grep -q 'capturing through relay' "$V/$n.err"
+		done
+		# bitesize: its one table, on SIGINT, holds every write of both loads
+		check "VM relay bitesize: still running after both loads" grep -qx 'bitesize alive 1' "$V/live.log"
+		check "VM relay bitesize: SIGINT ends it, exit 0" grep -qx 'bitesize rc 0' "$V/live.log"
+		n=$(awk '$2 == "->" && $1 == 4 { n += $5 } END { print n + 0 }' "$V/bs.out")
+		check "VM relay bitesize: the $N_SLOW slow and 2000 fast 4 KiB writes in its 4 -> 7 rows ($n)" \
+			test "$n" -ge $((N_SLOW + 2000))
 		order_checks "VM relay stream order: " "$OUT/o" "$V/o.bin" nullb0
 		check "VM relay Ctrl-C: the pipeline's every process ends" grep -q '^ended$' "$V/c.ended"
 		ctrlc_checks "VM relay Ctrl-C: " "$OUT/c" "$V/c.bin" "$V/c.mon" "$V/c.log" "$(cat "$V/c.kill")"

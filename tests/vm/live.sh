@@ -7,6 +7,8 @@
 #   NAME slow I START SEEN ALIVE      write I (sector 8000+8I), its dd's start
 #   NAME fast START END FIRST ALL ALIVE   2000 writes (sectors 32000..47992)
 #   NAME final SLOW FAST              what the output held once the capture ended
+#   bitesize alive A, bitesize rc RC  bitesize (a table at its end only) still ran
+#                                     after both loads; its exit status on SIGINT
 # SEEN, FIRST, ALL are -1 when the guest waited PATIENCE ms in vain; after
 # one slow write never showed, the rest are not waited for (SEEN -2);
 # ALIVE is 1 when the capture was still running as the line showed.
@@ -129,7 +131,26 @@ COUNT=btt VIEW=v_btt
 v_btt() { cp /out/btt.out /tmp/view.txt; }
 cd /tmp; start btt btt --trace $D -S 1 -o /tmp/btt; loads btt $PID; ended btt $PID; cd /out
 
-# 7. time order across CPUs: direct writes from CPU 1, then buffered ones
+# 7. biosnoop, a line a request; biolatency, a table a second; biopattern,
+#    a line a second
+KIND=snoop VIEW=v_sn
+v_sn() { cp /out/sn.out /tmp/view.txt; }
+start sn snoop -t $D; loads snoop $PID; ended snoop $PID
+KIND=count COUNT=lat VIEW=v_lat
+v_lat() { cp /out/lat.out /tmp/view.txt; }
+start lat lat -D -t $D 1; loads lat $PID; ended lat $PID
+COUNT=pattern VIEW=v_pat
+v_pat() { cp /out/pat.out /tmp/view.txt; }
+start pat biopattern -t $D 1; loads biopattern $PID; ended biopattern $PID
+# bitesize prints its table at the end only (as BCC's): the same loads
+# while it runs, each waited for, then Ctrl-C
+start bs bitesize -t $D
+rm -f /tmp/slow.log; slow_load /tmp/slow.log
+dd if=/dev/zero of=$D bs=4k count=$N_FAST seek=4000 oflag=direct 2>/dev/null
+alive $PID; echo "bitesize alive $A" >> $L
+kill -INT $PID; wait $PID; echo "bitesize rc $?" >> $L
+
+# 8. time order across CPUs: direct writes from CPU 1, then buffered ones
 #    with conv=fsync from CPU 0, as a stream (the host compares it with
 #    its own records split into per-CPU files)
 start o trace -o - $D
@@ -138,7 +159,7 @@ taskset -c 0 dd if=/dev/zero of=$D bs=4k count=2000 seek=2000 conv=fsync 2>/dev/
 kill -INT $PID; wait $PID
 mv /out/o.out /out/o.bin
 
-# 8. Ctrl-C: trace -o - | tee | monitor in a process group of its own; the
+# 9. Ctrl-C: trace -o - | tee | monitor in a process group of its own; the
 #    fast load, then a write every 0.5 s, SIGINT to the group after the 7th
 setsid sh -c 'iomon trace -o - /dev/nullb0 2> /out/c.err | tee /out/c.bin | iomon monitor -I 2 -h /out/c.mon' &
 G=$!
@@ -156,7 +177,7 @@ n=0; while kill -0 -$G 2>/dev/null && [ $n -lt 100 ]; do n=$((n + 1)); sleep 0.1
 if kill -0 -$G 2>/dev/null; then echo "still running after 10 s" > /out/c.ended; kill -KILL -$G; else echo "ended" > /out/c.ended; fi
 wait
 
-# 9. relay and tracefs at once on one device, into two folders: the same
+# 10. relay and tracefs at once on one device, into two folders: the same
 #    load (flushes first, writes from both CPUs, reads, buffered writes)
 mkdir -p /out/rl /out/tf
 start rl trace -d $D -D /out/rl; R=$PID

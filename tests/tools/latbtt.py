@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""latbtt.py: biolatency's histogram and percentiles against Debian btt's
+per-I/O latency files (tests/t-lat.sh on the fixtures, tests/long/t-vmdiff.sh
+on each new capture).
+
+  latbtt.py [-Q] [-m] TEXT BTT LAT [PCT]
+
+TEXT: blkparse's text of one device's trace; BTT: btt's file for that
+device from the same trace, `-l` (NAME_MAJ,MIN_d2c.dat) or with -Q `-q`
+(NAME_MAJ,MIN_q2c.dat), a line per bio: "seconds latency", both to the
+microsecond (-l: the C's time; -q: the Q's); LAT: `iomon lat [-Q] [-m]`'s
+table of that trace; PCT: `iomon lat -P [-Q] [-m]`'s.
+
+Which bios btt lists (btt 1.2.0): it skips every record without a size;
+it keeps each Q by its start sector (a Q at a taken start takes the older
+one's place), marks the Qs a D holds whole as issued at that D, and at a
+C writes a line for each Q the C holds whole (-l: only the issued ones),
+C minus D for -l, C minus Q for -q.  This script makes those lines from
+TEXT and checks they are btt's file, line for line (to the microsecond):
+a check that the pairing below is btt's.
+
+biolatency counts a request (D to C, -Q: its first Q to C) whether or
+not btt lists it.  The requests btt lists no line for, by kind:
+  flush    a request without data (a flush): btt skips records without a size
+  split    a piece of a split bio: its D and C hold no whole Q
+  no-Q     a D and C whose Q came before the trace (or was replaced by a
+           later Q at its sector)
+and a request btt lists (per bio: a line for each Q merged into it) is
+one request to biolatency, its latency btt's (-Q: the largest of its
+bios', its first Q's); a request btt lists that biolatency does not
+count is a difference (none is known).  So biolatency's table must be: btt's lines, one a
+request, binned in log2 microseconds (-m milliseconds) as BCC bins them,
+plus the requests btt does not list, binned from TEXT.  btt's values are
+rounded to the microsecond, so one on a bucket's edge may lie in either
+bucket: the check takes each request's possible buckets and asserts the
+table's running totals lie between the fewest and the most they allow.
+PCT: each direction's p50 p90 p99 p99.9 within 1 % (and btt's rounding)
+of the exact nearest-rank value of those same latencies, max within it.
+Prints a summary line; exit 1 on any difference.
+"""
+import bisect
+import math
+import sys
+
+args = [a for a in sys.argv[1:] if not a.startswith('-')]
+queued, msecs = '-Q' in sys.argv, '-m' in sys.argv
+text, bttf, latf = args[:3]
+pctf = args[3] if len(args) > 3 else None
+DIV = 1000000 if msecs else 1000
+
+
+def ns(t):
+    s, f = t.split('.')
+    return int(s) * 1000000000 + int(f.ljust(9, '0')[:9])
+
+
+def us(t):
+    s, _, f = t.partition('.')
+    return int(s) * 1000000 + int((f + '000000')[:6])
+
+
+def op(rwbs, n):
+    if 'D' in rwbs: return 'D'
+    if 'W' in rwbs: return 'W'
+    if 'F' in rwbs and not n: return 'F'
+    return 'R'
+
+
+def slot(u):
+    return 1 if u < 2 else u.bit_length()
+
+
+# btt's side: Qs by start sector, the sorted starts beside
+qs, starts = {}, []
+# biolatency's side, as BCC pairs: by sector, D (or Q) to C
+start = {}
+model = []          # btt's lines from TEXT: (time us, latency us)
+reqs = []           # a request each C: [ns, dir, btt lines, kind]
+
+
+def holds(s, n):
+    """the Qs inside [s, s + n)"""
+    i = bisect.bisect_left(starts, s)
+    out = []
+    while i < len(starts) and starts[i] < s + n:
+        q = qs[starts[i]]
+        if starts[i] + q[0] <= s + n:
+            out.append(starts[i])
+        i += 1
+    return out
+
+
+for line in open(text, errors='replace'):
+    f = line.split()
+    if len(f) < 7 or ',' not in f[0] or not f[3][0].isdigit():
+        continue
+    sec = int(f[7]) if len(f) > 7 and f[7].isdigit() else 0
+    n = int(f[9]) if len(f) > 9 and f[8] == '+' else 0
+    t, act, rwbs = ns(f[3]), f[5], f[6]
+    # btt
+    if n and act == 'Q':
+        if sec not in qs:
+            bisect.insort(starts, sec)
+        qs[sec] = [n, t, None]
+    elif n and act == 'D':
+        for s in holds(sec, n):
+            qs[s][2] = t
+    lines = []
+    if n and act == 'C':
+        for s in holds(sec, n):
+            q = qs.pop(s)
+            starts.remove(s)
+            lines.append((q[1], t - q[1]) if queued else (t, t - q[2]) if q[2] is not None else None)
+        lines = [x for x in lines if x]
+        model += [(round(a / 1000), round(b / 1000)) for a, b in lines]
+    # biolatency (as tests/tools/latref.py)
+    key = sec
+    if act == ('Q' if queued else 'D'):
+        start[key] = [t, op(rwbs, n)]
+    elif act == 'D' and queued and key in start:
+        start[key][1] = op(rwbs, n)
+    elif act == 'M' and queued:
+        start.pop(key, None)
+    elif act == 'F' and queued:
+        old = start.pop(sec + n, None)
+        if old:
+            if key in start:
+                start[key][0] = old[0]
+            else:
+                start[key] = old
+    elif act == 'R' and not queued:
+        start.pop(key, None)
+    elif act == 'C':
+        s0 = start.pop(key, None)
+        if lines or s0:
+            kind = 'btt' if lines else 'flush' if not n else \
+                'split' if any(s <= sec and sec + n <= s + q[0] for s, q in qs.items()) else 'no-Q'
+            reqs.append([max(t - s0[0], 0) if s0 else None, s0[1] if s0 else op(rwbs, n), lines, kind])
+
+# btt's file against the lines made from TEXT, as multisets (each side
+# to the microsecond: a value on a rounding edge may be one apart)
+bad = 0
+got = {}
+for l in open(bttf):
+    w = l.split()
+    if len(w) == 2:
+        k = (us(w[0]), us(w[1]))
+        got[k] = got.get(k, 0) + 1
+nbtt = sum(got.values())
+
+
+def take(k):
+    for a in (0, -1, 1):
+        for b in (0, -1, 1):
+            kk = (k[0] + a, k[1] + b)
+            if got.get(kk):
+                got[kk] -= 1
+                return kk[1]
+    return None
+
+
+for r in reqs:
+    vals = [take((round(a / 1000), round(b / 1000))) for a, b in r[2]]
+    if None in vals:
+        if bad < 5:
+            print("btt's file lacks the line(s) %s made from the text" % r[2])
+        bad += 1
+    r.append(max(v for v in vals if v is not None) if vals and any(v is not None for v in vals) else None)
+extra = sum(got.values())
+if extra:
+    print("btt's file has %d lines the text's pairing does not make: %s" %
+          (extra, [k for k, v in got.items() if v][:5]))
+    bad += 1
+if len(model) != nbtt:
+    print("%d lines made from the text, btt's file has %d" % (len(model), nbtt))
+    bad += 1
+
+# each request biolatency counts: its possible buckets, from btt's value
+# (microseconds, rounded) where btt lists it, else from TEXT (exact)
+counted, kinds, vals = [], {}, {}
+for v, d, lines, kind, bv in reqs:
+    if v is None:
+        if lines:	# none met yet: it would need a name in biolatency.8
+            print("btt lists a request biolatency does not count: %s" % lines)
+            bad += 1
+        continue
+    kinds[kind] = kinds.get(kind, 0) + 1
+    if bv is not None:
+        if abs(bv * 1000 - v) > 1500:
+            print("a request's latency %d ns, btt's %d us" % (v, bv)); bad += 1
+        lo, hi = max(bv * 1000 - 500, 0), bv * 1000 + 500
+        counted.append((slot(lo // DIV), slot(hi // DIV)))
+        vals.setdefault(d, []).append((bv * 1000, 1000))
+    else:
+        counted.append((slot(v // DIV), slot(v // DIV)))
+        vals.setdefault(d, []).append((v, 0))
+
+table = {}
+for l in open(latf):
+    w = l.split()
+    if len(w) > 4 and w[1] == '->' and w[3] == ':':
+        table[slot(int(w[2]))] = table.get(slot(int(w[2])), 0) + int(w[4])
+top = max([b for _, b in counted] + list(table) + [1])
+run = 0
+for b in range(1, top + 1):
+    run += table.get(b, 0)
+    least = sum(1 for _, h in counted if h <= b)
+    most = sum(1 for l, _ in counted if l <= b)
+    if not least <= run <= most:
+        print("up to bucket %d (%d -> %d): the table has %d, btt's and the others' %d to %d" %
+              (b, (1 << b) >> 1, (1 << b) - 1, run, least, most))
+        bad += 1
+if run != len(counted):
+    print("the table counts %d, expected %d" % (run, len(counted))); bad += 1
+
+if pctf:
+    got = {}
+    for l in open(pctf):
+        w = l.split()
+        if len(w) == 8 and w[1] in 'RWFD' and w[2].isdigit():
+            got[w[1]] = w[2:]
+    for d, v in sorted(vals.items()):
+        v.sort()
+        exp = [v[max(math.ceil(p * len(v)) - 1, 0)] for p in (0.5, 0.9, 0.99, 0.999)] + [v[-1]]
+        g = got.get(d)
+        if not g or int(g[0]) != len(v):
+            print(d, 'count', g and g[0], 'expected', len(v)); bad += 1; continue
+        for name, (e, slack), x in zip(('p50', 'p90', 'p99', 'p99.9', 'max'), exp, g[1:]):
+            a, b = x.split('.')
+            x = int(a) * DIV + int(b.ljust(3, '0')[:3]) * (DIV // 1000)
+            if abs(x - e) > e / 100 + slack + (DIV // 1000 if msecs else 0):
+                print(d, name, x, 'expected', e, '+-', slack); bad += 1
+print("%d requests: %s; btt's %d lines%s" % (len(counted), ', '.join('%s %d' % kv for kv in sorted(kinds.items())),
+                                            nbtt, '' if bad else ', all equal'))
+sys.exit(1 if bad else 0)
