@@ -579,8 +579,6 @@ static COLD int add_files(u16 d)
 	char name[PATH_LEN];
 	u16 cpu;
 
-	if (open_dev(d))
-		return -1;
 	for (cpu = 0;; cpu++) {
 		f = &P.file[P.nfiles];
 		f->dev = d;
@@ -592,7 +590,7 @@ static COLD int add_files(u16 d)
 			warn_msg("%s: more than %d files (BTREPLAY_FILES)", name, BTREPLAY_FILES);
 			return -1;
 		}
-		if (scan_file(f))
+		if ((!cpu && open_dev(d)) || scan_file(f))
 			return -1;
 		P.nfiles++;
 	}

@@ -5,7 +5,7 @@ MAN=$TOP/docs/man
 # applet (as `iomon APPLET --help` takes it; "" for iomon itself) and its page
 PAGES=(":iomon.1" "trace:blktrace.8" "btrace:btrace.8" "parse:blkparse.1"
 	"monitor:blkiomon.8" "btt:btt.1" "top:biotop.8" "lat:biolatency.8" "snoop:biosnoop.8" "bitesize:bitesize.8" "biopattern:biopattern.8"
-	"plot:iomon-plot.1" "btrecord:btrecord.8" "rawverify:blkrawverify.1" "verifyparse:verify_blkparse.1")
+	"plot:iomon-plot.1" "btrecord:btrecord.8" "btreplay:btreplay.8" "rawverify:blkrawverify.1" "verifyparse:verify_blkparse.1")
 
 # lint_mandoc, lint_groff PAGE: the linter says nothing about PAGE
 lint_mandoc() { local o; o=$(mandoc -T lint -W warning "$1" 2>&1); [ -z "$o" ] || { echo "$o"; return 1; }; }
