@@ -186,6 +186,8 @@ static int open_file(struct rd *r, struct rfile *f, char *name)
 		r->sw = f->swapped = v != BT_VERSION;
 		if (v == BT_VERSION || __builtin_bswap64(v) == BT_VERSION)
 			return 1;
+		if (__builtin_bswap64(v) < v)	/* the same number on every host */
+			v = __builtin_bswap64(v);
 		warn_msg("%s: version 0x%llx at byte 0, not btrecord's 0x10000", name, (unsigned long long)v);
 	} else if (n > 0)
 		warn_msg("%s: truncated header at byte 0 (%ld of 32 bytes)", name, n);
@@ -272,6 +274,8 @@ static void reap(u32 min)
 {
 	long n, i;
 
+	if (!P.out)
+		return;
 	if (min > P.out)
 		min = P.out;
 	do
@@ -343,8 +347,16 @@ static void issue(const u8 *p, int sw, u64 at, int fd)
 	io->nbytes = nb;
 	io->offset = ld64(p, sw) * 512;
 	P.at[slot] = at;
-	P.list[P.nlist++] = io;
 	*(io->opcode ? &P.writes : rw ? &P.reads : &P.asreads) += 1;
+	if (!P.ctx) {	/* no AIO in this kernel: the I/O now */
+		long n = io->opcode ? pwrite(fd, wbuf, nb, (off_t)io->offset) : pread(fd, rbuf, nb, (off_t)io->offset);
+
+		if (n != (long)nb)
+			io_failed(slot, n < 0 ? errno : 0);
+		P.freel[P.nfree++] = (u16)slot;
+		return;
+	}
+	P.list[P.nlist++] = io;
 }
 
 /* Wait for the bunch's time; how late it is counted */
@@ -384,8 +396,12 @@ static int replay_file(struct rfile *f)
 		return 1;
 	pin(f->cpu % P.cpus);
 	if (syscall(SYS_io_setup, (long)BTREPLAY_AIOS, &P.ctx)) {
-		err_sys("io_setup");
-		return 2;
+		if (errno != ENOSYS) {
+			err_sys("io_setup");
+			return 2;
+		}
+		P.ctx = 0;	/* a kernel without AIO (CONFIG_AIO=n, qemu-user) */
+		note_msg("%s: no Linux AIO here: each I/O issued and waited for in turn", P.fname);
 	}
 	for (i = 0; i < BTREPLAY_AIOS; i++)
 		P.freel[i] = (u16)i;
@@ -402,7 +418,8 @@ static int replay_file(struct rfile *f)
 	}
 	while (P.out)
 		reap(P.out);
-	syscall(SYS_io_destroy, P.ctx);
+	if (P.ctx)
+		syscall(SYS_io_destroy, P.ctx);
 	if (P.fails > 1)
 		warn_msg("%s: %llu I/Os failed", P.fname, (unsigned long long)P.fails);
 	if (P.verbose)
