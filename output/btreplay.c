@@ -1,7 +1,7 @@
 /* output/btreplay.c: driver: btreplay: btrecord's timed bunches issued again on the devices, O_DIRECT through Linux AIO */
 //applet: btreplay btreplay replay_main
 //sources: capture/sys.c
-//readme: btreplay 1.0.0: Linux AIO without libaio or a heap; any block size, flushes, set write data | btreplay.8
+//readme: btreplay 1.2.0: Linux AIO without libaio or a heap; any block size, true flushes, set write data | btreplay.8
 /* btreplay: for every DEV named (or found with -F), DEV.BASE.N from N = 0
  * up to the first missing one, as btrecord writes them (either byte
  * order).  Every file is read through once first: a damaged one, an I/O

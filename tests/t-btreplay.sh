@@ -170,6 +170,22 @@ if need "btreplay on loop devices" losetup && { [ "$(id -u)" = 0 ] || { skip "bt
 	t=$(ms); check "btreplay: bunches 600 ms apart take 600 ms or more ($t ms)" test "$t" -ge 600
 	t=$(ms -x 4); check "btreplay -x 4: 150 ms or more, under 600 ($t ms)" test "$t" -ge 150 -a "$t" -lt 600
 	t=$(ms -N); check "btreplay -N: under 150 ms ($t ms)" test "$t" -lt 150
+	# fio replays what `iomon parse -d` dumps (fio --read_iolog reads a
+	# blkparse -d dump): as many reads, writes, trims and syncs issued as
+	# the trace queued (fio: a flush a sync, a discard a trim, zero-byte
+	# I/Os dropped); a version-8 trace's dump is version 7, which fio
+	# reads (it aborts on version 8); on s390x the dump is big-endian
+	if need "fio --read_iolog of parse -d's dump" fio; then
+		for fx in ext4 ext4-v8 discard-flush; do
+			"$IOMON" parse -D "$FIX/$fx" -i nullb0 -d "$B/$fx.dump" -O >/dev/null 2>&1
+			want=$("$IOMON" parse -D "$FIX/$fx" -i nullb0 -q -f '%a %d %n\n' |
+				awk '$1 == "Q" { if ($2 ~ /^F/) f++; else if ($2 ~ /D/) t++; else if ($2 ~ /R/) r++; else if ($3 > 0) w++ }
+				     END { printf "%d,%d,%d,%d", r, w, t, f }')
+			timeout 120 fio --name=replay --read_iolog="$B/$fx.dump" --replay_redirect="$T" --direct=1 --replay_no_stall=1 >"$B/$fx.fio" 2>&1
+			got=$(sed -n 's/.*issued rwts: total=\([0-9,]*\) .*/\1/p' "$B/$fx.fio")
+			check "fio --read_iolog of iomon parse -d's $fx dump: issued reads,writes,trims,syncs $got, the trace's Qs $want" test "$got" = "$want"
+		done
+	fi
 fi
 
 # ---- live: a paced load traced, recorded and replayed while traced ----
