@@ -508,7 +508,7 @@
 #define BTREC_REC_BUF 8192
 #endif
 /* btreplay: the devices named or found (-F) and their names' bytes, the
- * replay files of them all, -M's text and the maps in it; per replaying
+ * replay files of them all, -M's text (its maps); per replaying
  * process, the I/Os in flight (iocbs), and the largest I/O (a read and a
  * write buffer each that big, touched only as far as the I/Os go) */
 #ifndef BTREPLAY_DEVS
@@ -522,9 +522,6 @@
 #endif
 #ifndef BTREPLAY_MAP
 #define BTREPLAY_MAP 4096
-#endif
-#ifndef BTREPLAY_MAPS
-#define BTREPLAY_MAPS 64
 #endif
 #ifndef BTREPLAY_AIOS
 #define BTREPLAY_AIOS 64

@@ -2,20 +2,12 @@
 //applet: btreplay btreplay replay_main
 //sources: capture/sys.c
 //readme: btreplay 1.2.0: Linux AIO without libaio or a heap; any block size, true flushes, set write data | btreplay.8
-/* btreplay: for every DEV named (or found with -F), DEV.BASE.N from N = 0
- * up to the first missing one, as btrecord writes them (either byte
- * order).  Every file is read through once first: a damaged one, an I/O
- * not in whole logical blocks of its device or past its end stops the run
- * before anything is issued.  Then one process per file, pinned to CPU
- * N modulo -c, reads its bunches again and submits each through its own
- * Linux AIO context (raw io_setup, io_submit, io_getevents) on the device
- * opened with O_DIRECT, when the bunch's time since the first bunch of
- * any file (divided by -x) has come since the iteration began.  A flush
- * (a 0-byte I/O) is an fdatasync of the device.  Without -W writes are
- * read and flushes left out; with it, every write carries the same fixed
- * pattern.  No heap: iocbs and buffers are fixed pools (config.h), reads
- * share one buffer and writes another.
- */
+/* btreplay: DEV.BASE.N for N = 0 up to the first missing, either byte
+ * order, each read through first (damage, block size, device end), then
+ * one process per file, pinned to CPU N modulo -c, submits each bunch at
+ * its time through its own Linux AIO context (raw system calls) on the
+ * device opened O_DIRECT.  A 0-byte I/O is a flush: fdatasync.  No heap:
+ * fixed iocbs; reads share one buffer, writes (-W) another, patterned. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -47,22 +39,7 @@ USAGE(replay,
 #define BT_VERSION 0x010000
 #define BT_MAX_PKTS 512
 #define PKT_LEN 24		/* u64 sector, u64 bytes, u32 rw, 4 bytes padding */
-#define K_BLKSSZGET K_IOC(0, 0x12, 104, 0)
-#define K_BLKGETSIZE64 K_IOC(2, 0x12, 114, sizeof(size_t))
-
-struct k_iocb {			/* struct iocb, linux/aio_abi.h */
-	u64 data;
-	u32 key, rw_flags;	/* both 0: the order endianness gives them is moot */
-	u16 opcode;		/* 0 read, 1 write */
-	u16 prio;
-	u32 fd;
-	u64 buf, nbytes, offset, reserved2;
-	u32 flags, resfd;
-};
-_Static_assert(sizeof(struct k_iocb) == 64, "struct iocb is 64 bytes");
-struct k_event { u64 data, obj; s64 res, res2; };
-
-struct rfile { u16 dev, cpu; u8 swapped, empty; };
+struct rfile { u16 dev, cpu; u8 empty; };
 struct rd {			/* one file being read */
 	int fd, sw;
 	u64 off, n, time;	/* the bunch's byte offset, I/Os, time */
@@ -73,19 +50,15 @@ static struct {
 	const char *idir, *ibase;
 	u64 acc, genesis, rgenesis, wmax;
 	int cpus, iters, verbose, write, nostall, find;
-	u16 ndevs, nfiles, names_len, nmaps, map_len;
-	u16 dname[BTREPLAY_DEVS], mfrom[BTREPLAY_MAPS], mto[BTREPLAY_MAPS];
-	const char *dto[BTREPLAY_DEVS];	/* the device's name in /dev */
-	int dfd[BTREPLAY_DEVS];
-	u32 dlbs[BTREPLAY_DEVS];
-	u64 dsize[BTREPLAY_DEVS];
+	u16 ndevs, nfiles, names_len, map_len;
+	struct { const char *to; int fd; u32 lbs; u64 size; u16 name; } dev[BTREPLAY_DEVS];
 	struct rfile file[BTREPLAY_FILES];
 	char names[BTREPLAY_NAMES], map[BTREPLAY_MAP];
 	/* the replaying process's */
 	char fname[PATH_LEN];
 	unsigned long ctx;
 	u32 nfree, nlist, out;
-	u64 reads, writes, asreads, flushes, skipped, fails, late;
+	u64 reads, writes, flushes, fails, late;
 	u16 freel[BTREPLAY_AIOS];
 	u64 at[BTREPLAY_AIOS];	/* each iocb's packet's byte offset in the file */
 	struct k_iocb iocb[BTREPLAY_AIOS], *list[BTREPLAY_AIOS];
@@ -95,40 +68,20 @@ static struct {
 /* reads all land in one buffer, writes all come from the other */
 static _Alignas(4096) u8 rbuf[BTREPLAY_IO_MAX], wbuf[BTREPLAY_IO_MAX];
 
-static u64 ld64(const u8 *p, int sw)
-{
-	u64 v;
-
-	memcpy(&v, p, 8);
-	return sw ? __builtin_bswap64(v) : v;
-}
-
-static u32 ld32(const u8 *p, int sw)
-{
-	u32 v;
-
-	memcpy(&v, p, 4);
-	return sw ? __builtin_bswap32(v) : v;
-}
+static u64 ld64(const u8 *p, int sw) { u64 v; memcpy(&v, p, 8); return sw ? __builtin_bswap64(v) : v; }
+static u32 ld32(const u8 *p, int sw) { u32 v; memcpy(&v, p, 4); return sw ? __builtin_bswap32(v) : v; }
 
 /* read n bytes, fewer only at the end: the count, or -1 */
 static long read_full(int fd, u8 *p, u64 n)
 {
-	u64 got = 0;
+	long got = 0, r = 1;
 
-	while (got < n) {
-		long r = read(fd, p + got, n - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r < 0 ? -1 : (long)got;
-		got += (u64)r;
-	}
-	return (long)got;
+	while ((u64)got < n && (r = read(fd, p + got, n - (u64)got)) > 0)
+		got += r;
+	return r < 0 ? -1 : got;
 }
 
-static const char *dev_name(u16 d) { return P.names + P.dname[d]; }
+static const char *dev_name(u16 d) { return P.names + P.dev[d].name; }
 
 static void file_name(char *buf, const struct rfile *f)
 {
@@ -146,11 +99,9 @@ static int next_bunch(struct rd *r)
 	if (n == 16) {
 		r->n = ld64(P.raw, r->sw);
 		r->time = ld64(P.raw + 8, r->sw);
-		if (r->n < 1 || r->n > BT_MAX_PKTS) {
-			warn_msg("%s: a bunch of %llu I/Os at byte %llu (btrecord writes 1 to 512)", r->name,
-				 (unsigned long long)r->n, (unsigned long long)r->off);
-			return -1;
-		}
+		if (r->n < 1 || r->n > BT_MAX_PKTS)
+			return warn_msg("%s: a bunch of %llu I/Os at byte %llu (btrecord writes 1 to 512)", r->name,
+					(unsigned long long)r->n, (unsigned long long)r->off), -1;
 		len = r->n * PKT_LEN;
 		n = read_full(r->fd, P.raw + 16, len);
 		if (n == (long)len) {
@@ -158,11 +109,7 @@ static int next_bunch(struct rd *r)
 			return 1;
 		}
 	}
-	if (n < 0)
-		err_sys(r->name);
-	else
-		warn_msg("%s: truncated bunch at byte %llu", r->name, (unsigned long long)r->off);
-	return -1;
+	return (n < 0 ? err_sys(r->name) : warn_msg("%s: truncated bunch at byte %llu", r->name, (unsigned long long)r->off)), -1;
 }
 
 /* open f and check its header: the fd (r->fd), 0 for an empty file, -1 */
@@ -176,14 +123,12 @@ static int open_file(struct rd *r, struct rfile *f, char *name)
 	r->name = name;
 	r->off = 32;
 	r->fd = open(name, O_RDONLY | O_CLOEXEC);
-	if (r->fd < 0) {
-		err_sys(name);
-		return -1;
-	}
+	if (r->fd < 0)
+		return err_sys(name), -1;
 	n = read_full(r->fd, h, 32);
 	if (n == 32) {
 		v = ld64(h, 0);
-		r->sw = f->swapped = v != BT_VERSION;
+		r->sw = v != BT_VERSION;
 		if (v == BT_VERSION || __builtin_bswap64(v) == BT_VERSION)
 			return 1;
 		if (__builtin_bswap64(v) < v)	/* the same number on every host */
@@ -202,8 +147,8 @@ static int open_file(struct rd *r, struct rfile *f, char *name)
 /* One packet checked against its device: 0, or -1 (said) */
 static int check_pkt(struct rd *r, const u8 *p, u64 at, u16 d)
 {
-	u64 sector = ld64(p, r->sw), nb = ld64(p + 8, r->sw), size = P.dsize[d];
-	u32 rw = ld32(p + 16, r->sw), lbs = P.dlbs[d];
+	u64 sector = ld64(p, r->sw), nb = ld64(p + 8, r->sw), size = P.dev[d].size;
+	u32 rw = ld32(p + 16, r->sw), lbs = P.dev[d].lbs;
 	const char *why = 0;
 
 	if (rw > 1)
@@ -214,12 +159,10 @@ static int check_pkt(struct rd *r, const u8 *p, u64 at, u16 d)
 		why = "past the end of";
 	else if ((sector * 512 | nb) % lbs)
 		why = "not in whole logical blocks of";
-	if (why) {
-		warn_msg("%s: the I/O at byte %llu (sector %llu, %llu bytes): %s /dev/%s (%u-byte blocks, %llu bytes)",
-			 r->name, (unsigned long long)at, (unsigned long long)sector, (unsigned long long)nb,
-			 why, P.dto[d], lbs, (unsigned long long)size);
-		return -1;
-	}
+	if (why)
+		return warn_msg("%s: the I/O at byte %llu (sector %llu, %llu bytes): %s /dev/%s (%u-byte blocks, %llu bytes)",
+				r->name, (unsigned long long)at, (unsigned long long)sector, (unsigned long long)nb,
+				why, P.dev[d].to, lbs, (unsigned long long)size), -1;
 	if (!rw && nb > P.wmax)
 		P.wmax = nb;
 	return 0;
@@ -255,8 +198,6 @@ static COLD int scan_file(struct rfile *f)
 		warn_msg("Added %s %llu bunches", name, (unsigned long long)first);
 	return rc;
 }
-
-/* ---- the replay, in one process per file ---- */
 
 static void io_failed(u32 slot, long err)
 {
@@ -323,10 +264,8 @@ static void issue(const u8 *p, int sw, u64 at, int fd)
 	struct k_iocb *io;
 
 	if (!nb) {
-		if (!P.write) {
-			P.skipped++;
+		if (!P.write)
 			return;
-		}
 		submit();
 		if (fdatasync(fd))
 			warn_msg("%s: the flush at byte %llu: %s", P.fname, (unsigned long long)at, strerror(errno)), P.fails++;
@@ -347,7 +286,7 @@ static void issue(const u8 *p, int sw, u64 at, int fd)
 	io->nbytes = nb;
 	io->offset = ld64(p, sw) * 512;
 	P.at[slot] = at;
-	*(io->opcode ? &P.writes : rw ? &P.reads : &P.asreads) += 1;
+	*(io->opcode ? &P.writes : &P.reads) += 1;
 	if (!P.ctx) {	/* no AIO in this kernel: the I/O now */
 		long n = io->opcode ? pwrite(fd, wbuf, nb, (off_t)io->offset) : pread(fd, rbuf, nb, (off_t)io->offset);
 
@@ -365,22 +304,17 @@ static void stall(u64 t)
 	u64 due = P.rgenesis + (t > P.genesis ? t - P.genesis : 0) / P.acc, now = mono_ns();
 	struct timespec ts = { (time_t)(due / 1000000000), (long)(due % 1000000000) };
 
-	if (now >= due) {
-		if (now - due > P.late)
-			P.late = now - due;
-		return;
-	}
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, 0) == EINTR)
+	if (now >= due && now - due > P.late)
+		P.late = now - due;
+	while (now < due && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, 0) == EINTR)
 		;
 }
 
 static void pin(int cpu)
 {
-	unsigned long set[1024 / (8 * sizeof(long))] = { 0 };
+	u64 set[16] = { 0 };	/* the kernel's cpumask: longs, a u64 two on 32-bit LE */
 
-	if (cpu >= 1024)
-		return;
-	set[cpu / (8 * sizeof(long))] = 1ul << (cpu % (8 * sizeof(long)));
+	set[cpu / 64 % 16] = 1ull << cpu % 64;
 	if (syscall(SYS_sched_setaffinity, 0, sizeof(set), set))
 		warn_msg("%s: CPU %d: %s; not pinned", P.fname, cpu, strerror(errno));
 }
@@ -389,17 +323,15 @@ static void pin(int cpu)
 static int replay_file(struct rfile *f)
 {
 	struct rd r;
-	int rc, fd = P.dfd[f->dev];
+	int rc, fd = P.dev[f->dev].fd;
 	u64 i;
 
 	if (open_file(&r, f, P.fname) <= 0)
 		return 1;
 	pin(f->cpu % P.cpus);
 	if (syscall(SYS_io_setup, (long)BTREPLAY_AIOS, &P.ctx)) {
-		if (errno != ENOSYS) {
-			err_sys("io_setup");
-			return 2;
-		}
+		if (errno != ENOSYS)
+			return err_sys("io_setup"), 2;
 		P.ctx = 0;	/* a kernel without AIO (CONFIG_AIO=n, qemu-user) */
 		note_msg("%s: no Linux AIO here: each I/O issued and waited for in turn", P.fname);
 	}
@@ -423,10 +355,9 @@ static int replay_file(struct rfile *f)
 	if (P.fails > 1)
 		warn_msg("%s: %llu I/Os failed", P.fname, (unsigned long long)P.fails);
 	if (P.verbose)
-		warn_msg("%s: %llu reads, %llu writes, %llu writes read, %llu flushes, %llu flushes left out; at most %llu us late",
-			 P.fname, (unsigned long long)P.reads, (unsigned long long)P.writes,
-			 (unsigned long long)P.asreads, (unsigned long long)P.flushes,
-			 (unsigned long long)P.skipped, (unsigned long long)(P.late / 1000));
+		warn_msg("%s: %llu reads, %llu writes, %llu flushes; at most %llu us late", P.fname,
+			 (unsigned long long)P.reads, (unsigned long long)P.writes,
+			 (unsigned long long)P.flushes, (unsigned long long)(P.late / 1000));
 	return rc < 0 ? 1 : P.fails ? 2 : 0;
 }
 
@@ -453,19 +384,13 @@ static COLD int replay_all(void)
 		P.rgenesis = mono_ns();
 		if (P.verbose && write(2, "I", 1) < 0)
 			rc = 2;
-		for (i = 0; i < P.nfiles; i++) {
-			pid_t pid;
+		for (i = 0; i < P.nfiles && !rc; i++) {
+			pid_t pid = P.file[i].empty ? 1 : raw_fork();
 
-			if (P.file[i].empty)
-				continue;
-			pid = raw_fork();
 			if (!pid)
 				_exit(replay_file(&P.file[i]));
-			if (pid < 0) {
-				err_sys("fork");
-				rc = 2;
-				break;
-			}
+			if (pid < 0)
+				err_sys("fork"), rc = 2;
 		}
 		while (wait(&st) > 0) {	/* the worst status */
 			int s = WIFEXITED(st) ? WEXITSTATUS(st) : 2;
@@ -479,50 +404,28 @@ static COLD int replay_all(void)
 	return rc;
 }
 
-/* ---- devices, files, maps ---- */
-
-/* -M FILE: its words, in pairs, after any earlier file's */
+/* -M FILE: its words, after any earlier file's, each ended by a NUL;
+ * they pair up, FROM TO */
 static COLD int read_map(const char *file)
 {
+	char *m = P.map + P.map_len;
 	int fd = open(file, O_RDONLY | O_CLOEXEC);
-	long n, i, start, w = 0;
-	u16 base = P.map_len;
+	long n = fd < 0 ? -1 : read_full(fd, (u8 *)m, BTREPLAY_MAP - 1u - P.map_len), i, last = 0, w = 0;
 
-	if (fd < 0) {
-		err_sys(file);
-		return -1;
-	}
-	n = read_full(fd, (u8 *)P.map + base, (u64)(BTREPLAY_MAP - 1 - base));
-	close(fd);
-	if (n < 0 || n == BTREPLAY_MAP - 1 - base) {
-		if (n < 0)
-			err_sys(file);
-		else
-			warn_msg("%s: more than the %d bytes of maps btreplay keeps (BTREPLAY_MAP)", file, BTREPLAY_MAP);
-		return -1;
-	}
-	P.map_len = (u16)(base + n + 1);
-	for (i = 0; i <= n; i++)	/* words end at white space */
-		if ((u8)P.map[base + i] <= ' ')
-			P.map[base + i] = 0;
-	for (i = 0; i < n; i++) {
-		if (!P.map[base + i] || (i && P.map[base + i - 1]))
-			continue;
-		start = i;
-		if (P.nmaps == BTREPLAY_MAPS) {
-			warn_msg("%s: more than %d maps (BTREPLAY_MAPS) at byte %ld", file, BTREPLAY_MAPS, start);
-			return -1;
-		}
-		if (w++ & 1)
-			P.mto[P.nmaps++] = (u16)(base + start);
-		else
-			P.mfrom[P.nmaps] = (u16)(base + start);
-	}
-	if (w & 1) {
-		warn_msg("%s: \"%s\" without the device to map it to at byte %d", file,
-			 P.map + P.mfrom[P.nmaps], P.mfrom[P.nmaps] - base);
-		return -1;
-	}
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
+		return err_sys(file), -1;
+	if (n == BTREPLAY_MAP - 1 - P.map_len)
+		return warn_msg("%s: more than the %d bytes of maps btreplay keeps (BTREPLAY_MAP)", file, BTREPLAY_MAP), -1;
+	for (i = 0; i < n; i++)
+		if ((u8)m[i] <= ' ')
+			m[i] = 0;
+		else if (!i || !m[i - 1])
+			w++, last = i;
+	if (w & 1)
+		return warn_msg("%s: \"%s\" without the device to map it to at byte %ld", file, m + last, last), -1;
+	P.map_len = (u16)(P.map_len + n + 1);
 	return 0;
 }
 
@@ -530,31 +433,29 @@ static COLD int read_map(const char *file)
  * (the first map of it wins) and each _ in it a / */
 static COLD int open_dev(u16 d)
 {
-	const char *nm = dev_name(d);
+	const char *nm = dev_name(d), *w, *from = 0;
 	char path[PATH_LEN], *p;
 	int lbs = 0, fd;
-	u16 i;
 
-	for (i = 0; i < P.nmaps; i++)
-		if (!strcmp(P.map + P.mfrom[i], nm)) {
-			nm = P.map + P.mto[i];
+	for (w = P.map; w < P.map + P.map_len; w++) {
+		if (!*w || (w > P.map && w[-1]))
+			continue;	/* not a word's start */
+		if (!from)
+			from = w;
+		else if (!strcmp(from, nm)) {
+			nm = w;
 			break;
-		}
-	if (sfmt(path, sizeof(path), "/dev/%s", nm) >= (int)sizeof(path)) {
-		warn_msg("/dev/%s: path too long", nm);
-		return -1;
+		} else
+			from = 0;
 	}
+	sfmt(path, sizeof(path), "/dev/%s", nm);
 	for (p = path + 5; *p; p++)
 		if (*p == '_')
 			*p = '/';
 	fd = open(path, (P.write ? O_RDWR : O_RDONLY) | O_DIRECT);
-	if (fd < 0 || ioctl(fd, K_BLKSSZGET, &lbs) || ioctl(fd, K_BLKGETSIZE64, &P.dsize[d]) || lbs < 512) {
-		err_sys(path);
-		return -1;
-	}
-	P.dfd[d] = fd;
-	P.dto[d] = nm;
-	P.dlbs[d] = (u32)lbs;
+	if (fd < 0 || ioctl(fd, K_BLKSSZGET, &lbs) || ioctl(fd, K_BLKGETSIZE64, &P.dev[d].size) || lbs < 512)
+		return err_sys(path), -1;
+	P.dev[d].fd = fd, P.dev[d].to = nm, P.dev[d].lbs = (u32)lbs;
 	return 0;
 }
 
@@ -565,14 +466,12 @@ static COLD int add_dev(const char *name, size_t len)
 	for (i = 0; i < P.ndevs; i++)
 		if (!strncmp(dev_name(i), name, len) && !dev_name(i)[len])
 			return 0;
-	if (P.ndevs == BTREPLAY_DEVS || P.names_len + len + 1 > BTREPLAY_NAMES) {
-		warn_msg("more than %d devices (BTREPLAY_DEVS) or %d bytes of their names (BTREPLAY_NAMES)",
-			 BTREPLAY_DEVS, BTREPLAY_NAMES);
-		return -1;
-	}
+	if (P.ndevs == BTREPLAY_DEVS || P.names_len + len + 1 > BTREPLAY_NAMES)
+		return warn_msg("more than %d devices (BTREPLAY_DEVS) or %d bytes of their names (BTREPLAY_NAMES)",
+				BTREPLAY_DEVS, BTREPLAY_NAMES), -1;
 	memcpy(P.names + P.names_len, name, len);
 	P.names[P.names_len + len] = 0;
-	P.dname[P.ndevs++] = P.names_len;
+	P.dev[P.ndevs++].name = P.names_len;
 	P.names_len = (u16)(P.names_len + len + 1);
 	return 0;
 }
@@ -603,10 +502,8 @@ static COLD int add_files(u16 d)
 		file_name(name, f);
 		if (access(name, F_OK))
 			break;
-		if (P.nfiles == BTREPLAY_FILES) {
-			warn_msg("%s: more than %d files (BTREPLAY_FILES)", name, BTREPLAY_FILES);
-			return -1;
-		}
+		if (P.nfiles == BTREPLAY_FILES)
+			return warn_msg("%s: more than %d files (BTREPLAY_FILES)", name, BTREPLAY_FILES), -1;
 		if ((!cpu && open_dev(d)) || scan_file(f))
 			return -1;
 		P.nfiles++;
@@ -615,8 +512,6 @@ static COLD int add_files(u16 d)
 		warn_msg("No traces found for %s", dev_name(d));
 	return cpu ? 0 : -1;
 }
-
-/* ---- options ---- */
 
 static const struct lopt lo[] = {
 	{ "cpus", 1, 0, 'c' }, { "input-directory", 1, 0, 'd' },
@@ -633,10 +528,8 @@ static COLD long num(const char *arg, long lo_, long hi, const char *what)
 	char *e;
 	u64 v = scan_u64(arg, &e, 10);
 
-	if (*e || e == arg || v < (u64)lo_ || v > (u64)hi) {
-		warn_msg("Invalid %s %s (%ld to %ld)", what, arg, lo_, hi);
-		return -1;
-	}
+	if (*e || e == arg || v < (u64)lo_ || v > (u64)hi)
+		return warn_msg("Invalid %s %s (%ld to %ld)", what, arg, lo_, hi), -1;
 	return (long)v;
 }
 
@@ -648,10 +541,8 @@ static COLD int option(int c, const char *arg)
 	switch (c) {
 	case 'c': v = P.cpus = (int)num(arg, 1, P.cpus, "number of cpus"); break;
 	case 'd':
-		if (access(arg, R_OK | X_OK)) {
-			warn_msg("%s: %s: Invalid input directory specified", arg, strerror(errno));
-			return 2;
-		}
+		if (access(arg, R_OK | X_OK))
+			return warn_msg("%s: %s: Invalid input directory specified", arg, strerror(errno)), 2;
 		P.idir = arg;
 		break;
 	case 'F': P.find = 1; break;
@@ -693,10 +584,8 @@ int replay_main(int argc, char **argv)
 			return 1;
 	if (P.find && dir_each(P.idir, found, 0))
 		return 1;
-	if (!P.ndevs) {
-		warn_msg("Missing required input dev name(s)");
-		return 1;
-	}
+	if (!P.ndevs)
+		return warn_msg("Missing required input dev name(s)"), 1;
 	for (d = 0; d < P.ndevs; d++)
 		if (add_files(d))
 			return 1;
