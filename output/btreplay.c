@@ -8,6 +8,7 @@
  * its time through its own Linux AIO context (raw system calls) on the
  * device opened O_DIRECT.  A 0-byte I/O is a flush: fdatasync.  No heap:
  * fixed iocbs; reads share one buffer, writes (-W) another, patterned. */
+#define _GNU_SOURCE	/* O_DIRECT, for glibc's headers too */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>

@@ -98,7 +98,7 @@ else
 		done
 	}
 	check "make install DESTDIR=... puts every man page in share/man/man1 and man8" installed
-	check "make install DESTDIR=...: the 6 section 1 and 9 section 8 pages" \
+	check "make install DESTDIR=...: the 6 section 1 and 10 section 8 pages" \
 		test "$(cd "$OUT/inst/usr/share/man" && echo man1/* man8/*)" = \
-		"man1/blkparse.1 man1/blkrawverify.1 man1/btt.1 man1/iomon-plot.1 man1/iomon.1 man1/verify_blkparse.1 man8/biolatency.8 man8/biopattern.8 man8/biosnoop.8 man8/biotop.8 man8/bitesize.8 man8/blkiomon.8 man8/blktrace.8 man8/btrace.8 man8/btrecord.8"
+		"man1/blkparse.1 man1/blkrawverify.1 man1/btt.1 man1/iomon-plot.1 man1/iomon.1 man1/verify_blkparse.1 man8/biolatency.8 man8/biopattern.8 man8/biosnoop.8 man8/biotop.8 man8/bitesize.8 man8/blkiomon.8 man8/blktrace.8 man8/btrace.8 man8/btrecord.8 man8/btreplay.8"
 fi
