@@ -101,7 +101,7 @@ static int next_bunch(struct rd *r)
 		r->n = ld64(P.raw, r->sw);
 		r->time = ld64(P.raw + 8, r->sw);
 		if (r->n < 1 || r->n > BT_MAX_PKTS)
-			return warn_msg("%s: a bunch of %llu I/Os at byte %llu (btrecord writes 1 to 512)", r->name,
+			return warn_msg("%s: a bunch of %llu I/Os at byte %llu", r->name,
 					(unsigned long long)r->n, (unsigned long long)r->off), -1;
 		len = r->n * PKT_LEN;
 		n = read_full(r->fd, P.raw + 16, len);
@@ -334,7 +334,7 @@ static int replay_file(struct rfile *f)
 		if (errno != ENOSYS)
 			return err_sys("io_setup"), 2;
 		P.ctx = 0;	/* a kernel without AIO (CONFIG_AIO=n, qemu-user) */
-		note_msg("%s: no Linux AIO here: each I/O issued and waited for in turn", P.fname);
+		note_msg("%s: no Linux AIO: one I/O at a time", P.fname);
 	}
 	for (i = 0; i < BTREPLAY_AIOS; i++)
 		P.freel[i] = (u16)i;
@@ -418,7 +418,7 @@ static COLD int read_map(const char *file)
 	if (n < 0)
 		return err_sys(file), -1;
 	if (n == BTREPLAY_MAP - 1 - P.map_len)
-		return warn_msg("%s: more than the %d bytes of maps btreplay keeps (BTREPLAY_MAP)", file, BTREPLAY_MAP), -1;
+		return warn_msg("%s: more maps than BTREPLAY_MAP keeps", file), -1;
 	for (i = 0; i < n; i++)
 		if ((u8)m[i] <= ' ')
 			m[i] = 0;
@@ -468,8 +468,7 @@ static COLD int add_dev(const char *name, size_t len)
 		if (!strncmp(dev_name(i), name, len) && !dev_name(i)[len])
 			return 0;
 	if (P.ndevs == BTREPLAY_DEVS || P.names_len + len + 1 > BTREPLAY_NAMES)
-		return warn_msg("more than %d devices (BTREPLAY_DEVS) or %d bytes of their names (BTREPLAY_NAMES)",
-				BTREPLAY_DEVS, BTREPLAY_NAMES), -1;
+		return warn_msg("more devices than BTREPLAY_DEVS or their names than BTREPLAY_NAMES keep"), -1;
 	memcpy(P.names + P.names_len, name, len);
 	P.names[P.names_len + len] = 0;
 	P.dev[P.ndevs++].name = P.names_len;
@@ -504,7 +503,7 @@ static COLD int add_files(u16 d)
 		if (access(name, F_OK))
 			break;
 		if (P.nfiles == BTREPLAY_FILES)
-			return warn_msg("%s: more than %d files (BTREPLAY_FILES)", name, BTREPLAY_FILES), -1;
+			return warn_msg("%s: more files than BTREPLAY_FILES", name), -1;
 		if ((!cpu && open_dev(d)) || scan_file(f))
 			return -1;
 		P.nfiles++;

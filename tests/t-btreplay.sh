@@ -110,7 +110,7 @@ if need "btreplay on loop devices" losetup && { [ "$(id -u)" = 0 ] || { skip "bt
 	bad "a version not btrecord's" "version 0x20000 at byte 0, not btrecord's 0x10000" "d[2] = 2"
 	bad "a truncated bunch" "truncated bunch at byte 96" "d = d[:-5]"
 	bad "a bunch header cut" "truncated bunch at byte 96" "d = d[:100]"
-	bad "a bunch of 0 I/Os" "a bunch of 0 I/Os at byte 32 (btrecord writes 1 to 512)" "d[32] = 0"
+	bad "a bunch of 0 I/Os" "a bunch of 0 I/Os at byte 32" "d[32] = 0"
 	bad "a bunch of 513 I/Os" "a bunch of 513 I/Os at byte 32" "d[32:34] = (513).to_bytes(2, 'little')"
 	bad "a direction of 2" "the I/O at byte 72 (sector 4096, 8192 bytes): a direction not 0 (write) or 1 (read) for /dev/${T#/dev/}" "d[88] = 2"
 	bad "an I/O past the device's end" "the I/O at byte 48 (sector 4194304, 4096 bytes): past the end of /dev/${T#/dev/} (512-byte blocks, 2147483648 bytes)" \
