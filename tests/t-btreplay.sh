@@ -94,6 +94,8 @@ if need "btreplay on loop devices" losetup && { [ "$(id -u)" = 0 ] || { skip "bt
 		check "Debian's btreplay adds none of them (the difference)" sh -c "! grep -q Added '$B/deb.e'"
 		( cd "$F" && btreplay -M "$B/T.map" -N nullb0 >/dev/null 2>&1; echo $? >"$B/deb.rc" ) 2>/dev/null
 		check "Debian's btreplay -M crashes at its exit (status 134); ours exits 0 above" test "$(cat "$B/deb.rc")" = 134
+		( cd "$F" && btreplay -x 0 -M "$B/T.map" nullb0 >/dev/null 2>&1; echo $? >"$B/deb.rc" ) 2>/dev/null
+		check "Debian's btreplay -x 0 dies dividing by it (SIGFPE, status 136); ours refuses it above" test "$(cat "$B/deb.rc")" = 136
 	fi
 
 	# damaged files: refused with the file and byte offset, nothing issued
