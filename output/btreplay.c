@@ -223,6 +223,8 @@ static void reap(u32 min)
 	do
 		n = syscall(SYS_io_getevents, P.ctx, (long)min, (long)BTREPLAY_AIOS, P.ev, (void *)0);
 	while (n < 0 && errno == EINTR);
+	if (n < 0)	/* what is out is lost: said, and not waited for again */
+		err_sys("io_getevents"), P.fails += P.out, P.out = 0;
 	for (i = 0; i < n; i++) {
 		u32 slot = (u32)P.ev[i].data;
 
