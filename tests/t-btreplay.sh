@@ -228,10 +228,10 @@ if live_ok "btreplay: a live replay" taskset; then
 	loopdev A 256M && loopdev Z 256M
 	NCPU=$(nproc); [ "$NCPU" -gt 2 ] && NCPU=2
 	load() {	# 100 I/Os 4 ms apart from each CPU, all from one start
-		local s c
+		local s c p=()
 		s=$(python3 -c 'import time; print(time.monotonic() + 0.05)')
-		for ((c = 0; c < NCPU; c++)); do python3 "$TOOLS/replayload.py" "$A" $c $((c + 1)) 100 4 "$s" & done
-		wait
+		for ((c = 0; c < NCPU; c++)); do python3 "$TOOLS/replayload.py" "$A" $c $((c + 1)) 100 4 "$s" & p+=($!); done
+		wait "${p[@]}"	# the loads, not the capture beside them
 	}
 	cap "$A" "$L/orig" load
 	qs "$L/orig" "$A" python3 >"$L/orig.q"
@@ -266,9 +266,9 @@ if live_ok "btreplay: a live replay" taskset; then
 		# zero-byte write for each, which queues nothing); it crashes
 		# at its exit with -M
 		debrp() { ( cd "$L/deb" && timeout -s KILL 20 btreplay "$@" >/dev/null 2>&1; : ) 2>/dev/null; }
-		replay debrp deb
+		replay debrp debian
 		check "Debian's btreplay: the original's I/Os but its flushes ($(grep -c ' 0 W ' "$L/orig.q") flushes)" \
-			cmp <(key "$L/deb.q") <(key "$L/orig.q" | grep -v ' 0 W$')
-		echo "Debian's btreplay took $(span "$L/deb.q") s, ours $(span "$L/ours.q") s, the original $(span "$L/orig.q") s" >"$L/times"
+			cmp <(key "$L/debian.q") <(key "$L/orig.q" | grep -v ' 0 W$')
+		echo "Debian's btreplay took $(span "$L/debian.q") s, ours $(span "$L/ours.q") s, the original $(span "$L/orig.q") s" >"$L/times"
 	fi
 fi
