@@ -527,6 +527,28 @@
 #ifndef BTREC_REC_BUF
 #define BTREC_REC_BUF 8192
 #endif
+/* btreplay: the devices named or found (-F) and their names' bytes, the
+ * replay files of them all, -M's text (its maps); per replaying
+ * process, the I/Os in flight (iocbs), and the largest I/O (a read and a
+ * write buffer each that big, touched only as far as the I/Os go) */
+#ifndef BTREPLAY_DEVS
+#define BTREPLAY_DEVS 64
+#endif
+#ifndef BTREPLAY_NAMES
+#define BTREPLAY_NAMES 2048
+#endif
+#ifndef BTREPLAY_FILES
+#define BTREPLAY_FILES 1024
+#endif
+#ifndef BTREPLAY_MAP
+#define BTREPLAY_MAP 4096
+#endif
+#ifndef BTREPLAY_AIOS
+#define BTREPLAY_AIOS 64
+#endif
+#ifndef BTREPLAY_IO_MAX
+#define BTREPLAY_IO_MAX (16 * 1024 * 1024)
+#endif
 /* verify_blkparse: a text line kept whole for showing it again (a
  * longer one is read back from its file, or shown cut from a pipe), and
  * the CPUs whose sequence numbers are followed. */

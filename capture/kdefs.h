@@ -99,6 +99,23 @@ _Static_assert(K_BLKTRACESTOP == 0x1275, "BLKTRACESTOP");
 _Static_assert(K_BLKTRACETEARDOWN == 0x1276, "BLKTRACETEARDOWN");
 _Static_assert(K_BLKTRACESETUP2 == 0xc0c0128eul, "BLKTRACESETUP2");
 
+/* btreplay's: a block device's logical block size and bytes; Linux AIO's
+ * struct iocb and struct io_event (linux/aio_abi.h) */
+#define K_BLKSSZGET K_IOC(0, 0x12, 104, 0)
+#define K_BLKGETSIZE64 K_IOC(2, 0x12, 114, sizeof(size_t))
+_Static_assert(K_BLKSSZGET == 0x1268, "BLKSSZGET");
+struct k_iocb {
+	u64 data;
+	u32 key, rw_flags;	/* both 0 here: the order endianness gives them is moot */
+	u16 opcode;		/* 0 read, 1 write */
+	u16 prio;
+	u32 fd;
+	u64 buf, nbytes, offset, reserved2;
+	u32 flags, resfd;
+};
+_Static_assert(sizeof(struct k_iocb) == 64, "struct iocb is 64 bytes");
+struct k_event { u64 data, obj; int64_t res, res2; };
+
 /* Record facts.  A version-7 header is 48 bytes, a version-8 one 64; a
  * payload is at most 65535 bytes (a u16).  REC_ROOM is the room parse's
  * batch reader keeps free for one more record (blkparse's guard, which

@@ -19,6 +19,7 @@
 #   prometheus          promtool, to check monitor's --prom output (optional)
 #   clang-14, libclang-rt-14-dev   libFuzzer, ASan, UBSan (make fuzz; optional)
 #   tmux                the live top screen test (optional)
+#   fio                 replays of parse -d's dumps (t-btreplay.sh; optional)
 #   libxml2-utils, chromium   xmllint and a headless browser for plot's SVG (t-plot.sh)
 # cross (make ARCH=s390x|aarch64|armhf, make check ARCH=...), build and:
 #   cross gcc, musl-dev for each arch, qemu-user-static
@@ -68,6 +69,7 @@ if has check; then
 	command -v clang-14 >/dev/null || opt+=(clang-14)
 	ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || opt+=(libclang-rt-14-dev)
 	command -v tmux >/dev/null || opt+=(tmux)
+	command -v fio >/dev/null || opt+=(fio)
 	# plot's SVG checked as XML and looked at as a picture (t-plot.sh)
 	command -v xmllint >/dev/null || need+=(libxml2-utils)
 	# the man pages' lint (t-man.sh)
