@@ -468,7 +468,7 @@ int relay_kill(void)
 		if (!ioctl(d->fd, K_BLKTRACETEARDOWN) || stopped)
 			warn_msg("%s: trace stopped and removed", d->path);
 		else if (errno == ENOTTY)
-			warn_msg("%s: this kernel has no blktrace (CONFIG_BLK_DEV_IO_TRACE is off)", d->path);
+			warn_msg("%s: this kernel has no blktrace ioctls (CONFIG_BLK_DEV_IO_TRACE is off)", d->path);
 		else if (C.cfg.verbose)
 			warn_msg("%s: no trace was set up (%s)", d->path, strerror(errno));
 		close(d->fd);
