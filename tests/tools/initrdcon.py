@@ -62,10 +62,11 @@ class Console:
     def run(self, cmd, tag, timeout=STEP_S):
         """cmd in the guest's shell; (exit status, its output) or (None,
         what came) when no end marker came.  The marker is split by an
-        empty quote so the echoed command line never matches it."""
+        empty string ("") so the echoed command line never matches it."""
         start = len(self.text)
-        self.send(f"{cmd}; echo \"@@{tag[:1]}''{tag[1:]} $?@@\"")
-        m = self.expect(rf'^@@{re.escape(tag)} (\d+)@@', timeout)
+        sep = ' ' if cmd.endswith('&') else '; '	# "cmd &; echo" is no shell's
+        self.send(f'{cmd}{sep}echo "@@{tag[:1]}""{tag[1:]} $?@@"')
+        m = self.expect(rf'@@{re.escape(tag)} (\d+)@@', timeout)
         if not m:
             return None, self.text[start:][-400:]
         return int(m.group(1)), self.text[start:m.start()]
@@ -91,7 +92,7 @@ def drive(c):
         return
     # the shell is there once it answers
     c.send("echo RE''ADY")
-    if not c.expect(r'^READY$', STEP_S):
+    if not c.expect(r'READY\n', STEP_S):
         say('no', 'boot', 'the break shell does not answer: %r' % c.text[-300:])
         return
     say('ok', 'boot', m.group(0))
@@ -99,12 +100,12 @@ def drive(c):
 
     rc, out = c.run('cat /proc/mounts', 'MOUNTS')
     for fs, d in (('debugfs', '/sys/kernel/debug'), ('tracefs', '/sys/kernel/tracing')):
-        ok = re.search(rf'^\S+ {d} {fs} ', out or '', re.M)
+        ok = re.search(rf'\S+ {d} {fs} ', out or '')
         say('ok' if ok else 'no', f'{fs} mounted on {d} before iomon ran', ' '.join(l for l in (out or '').split('\n') if '/sys/kernel/' in l))
 
     rc, out = c.run('for n in blktrace blkparse blkiomon btrace; do echo "$n -> $(readlink "$(command -v $n)")"; done', 'LINKS')
     bad = [n for n in ('blktrace', 'blkparse', 'blkiomon', 'btrace')
-           if not re.search(rf'^{n} -> (\S*/)?iomon$', out or '', re.M)]
+           if not re.search(rf'\b{n} -> (\S*/)?iomon$', out or '', re.M)]
     say('no' if bad else 'ok', 'blktrace, blkparse, blkiomon, btrace are links to iomon in PATH',
         ('not: %s; ' % ' '.join(bad) if bad else '') + (out or '').strip()[-300:])
 
@@ -116,7 +117,7 @@ def drive(c):
     # time, the disk throttled by qemu): its I/O must show while it runs
     rc, out = c.run('dd if=/dev/vda of=/dev/null bs=512 iflag=direct 2>/dev/null & DD=$!', 'DD')
     t = time.monotonic()
-    rc, out = c.run('{ blktrace -d /dev/vda -o - & echo $! >/tmp/bt; wait; } | blkparse -i - &', 'BP')
+    rc, out = c.run('{ blktrace -d /dev/vda -o - & echo $! >/run/bt; wait; } | blkparse -i - & P=$!', 'BP')
     q = r'^ *\d+,\d+ +\d+ +\d+ +\d+\.\d{9} +\d+ +Q +R\S* +\d+ \+ 1 \[dd\]$'
     cl = r'^ *\d+,\d+ +\d+ +\d+ +\d+\.\d{9} +\d+ +C +R\S* +\d+ \+ 1 \[\d+\]$'
     here = c.pos
@@ -125,24 +126,24 @@ def drive(c):
     mc = c.expect(cl, 5 if mq else 1, count=5)
     got = len(re.findall(q, c.text[here:], re.M)), len(re.findall(cl, c.text[here:], re.M))
     rc, out = c.run("kill -0 $DD && echo DD-AL''IVE", 'ALIVE1')
-    alive = rc == 0 and re.search(r'^DD-ALIVE$', out or '', re.M)
+    alive = rc == 0 and re.search(r'DD-ALIVE\n', out or '')
     say('ok' if mq and mc and alive else 'no',
         'blktrace -d /dev/vda -o - | blkparse -i - shows dd\'s reads (Q ... [dd]) and their completions while dd runs',
         '%d Q lines of dd, %d C lines, in %.1f s; dd %s' % (got + (time.monotonic() - t, 'still running' if alive else 'not running')))
     say('time', 'blkparse lines', '%.1f' % (time.monotonic() - t))
-    rc, out = c.run('kill $(cat /tmp/bt); wait', 'BPEND')
+    rc, out = c.run('kill $(cat /run/bt); wait $P', 'BPEND')
     say('ok' if rc is not None and re.search(r'Events \([^)]*\): \d+ entries', out or '') else 'no',
         'the blktrace | blkparse pipeline ends on SIGTERM, blkparse\'s summary printed', (out or '')[-300:])
 
     t = time.monotonic()
-    rc, out = c.run('{ blktrace -d /dev/vda -a issue -a complete -o - & echo $! >/tmp/bt; wait; } | blkiomon -I 1 -h - &', 'MON')
+    rc, out = c.run('{ blktrace -d /dev/vda -a issue -a complete -o - & echo $! >/run/bt; wait; } | blkiomon -I 1 -h - & P=$!', 'MON')
     m = c.expect(r'^device: \d+,0\nsizes read \(bytes\): num [1-9]\d*, ', STEP_S)
     rc, out = c.run("kill -0 $DD && echo DD-AL''IVE", 'ALIVE2')
-    alive = rc == 0 and re.search(r'^DD-ALIVE$', out or '', re.M)
+    alive = rc == 0 and re.search(r'DD-ALIVE\n', out or '')
     say('ok' if m and alive else 'no', 'blktrace ... | blkiomon -I 1 -h - prints an interval of dd\'s reads while dd runs',
         (m.group(0) if m else 'no interval with reads: %r' % c.text[-300:]) + '; dd %s' % ('still running' if alive else 'not running'))
     say('time', 'blkiomon interval', '%.1f' % (time.monotonic() - t))
-    rc, out = c.run('kill $(cat /tmp/bt); wait', 'MONEND')
+    rc, out = c.run('kill $(cat /run/bt); wait $P', 'MONEND')
     say('ok' if rc is not None else 'no', 'the blktrace | blkiomon pipeline ends on SIGTERM', (out or '')[-200:])
     rc, out = c.run('kill $DD; wait $DD; [ $? -gt 128 ] && ! kill -0 $DD 2>/dev/null', 'DDEND')
     say('ok' if rc == 0 else 'no', 'dd stopped (by SIGTERM, not ended by itself)', (out or '')[-200:])
