@@ -65,7 +65,7 @@ boot() {
 	local n=$1 t0=$SECONDS k w d
 	rm -f "$OUT/$n.disk"; truncate -s 4G "$OUT/$n.disk"
 	flock "$LOCK" timeout -k 10 1800 python3 "$TOOLS/initrdcon.py" "$OUT/$n.console" -- \
-		qemu-system-x86_64 -accel tcg -m 1024 -smp 2 -nographic -no-reboot -monitor none -serial stdio \
+		qemu-system-x86_64 -accel tcg -m 1024 -smp 2 -nographic -no-reboot -serial mon:stdio \
 		-kernel "$OUT/vmlinuz" -initrd "$2" -append "console=ttyS0 quiet $3" \
 		-drive "file=$OUT/$n.disk,if=virtio,format=raw,cache=unsafe,throttling.iops-total=50" \
 		>"$OUT/$n.facts" 2>"$OUT/$n.err"

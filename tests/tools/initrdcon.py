@@ -86,7 +86,7 @@ def main():
 
 
 def drive(c):
-    m = c.expect(r'Spawning shell within the initramfs|Break pre-mount|Dropping to debug shell', BOOT_S)
+    m = c.expect(r'Spawning shell within the initramfs|Dropping to debug shell', BOOT_S)
     if not m:
         say('no', 'boot', 'no break= shell within %d s; the console ended: %r' % (BOOT_S, c.text[-300:]))
         return
