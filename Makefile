@@ -194,13 +194,38 @@ $(BIN): $(UNSTRIPPED)
 # adds the generic ones (parse, trace, top, ...).  A name that is already
 # something other than a link to iomon (Debian's blkparse, procps' top) is
 # left alone and listed.  The man pages (docs/man) go to share/man.
+# INITRAMFS=initramfs-tools|dracut|both adds what make install-initramfs
+# does.  make uninstall removes what these installed and nothing else.
 MANDIR ?= $(PREFIX)/share/man
-install: iomon
-	install -D -m 0755 iomon $(DESTDIR)$(PREFIX)/bin/iomon
-	./iomon --install $(if $(filter all,$(LINKS)),--all )$(DESTDIR)$(PREFIX)/bin
+install: $(BIN)
+	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/iomon
+	./$(BIN) --install $(if $(filter all,$(LINKS)),--all )$(DESTDIR)$(PREFIX)/bin
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8
 	install -m 0644 $(wildcard docs/man/*.1) $(DESTDIR)$(MANDIR)/man1
 	install -m 0644 $(wildcard docs/man/*.8) $(DESTDIR)$(MANDIR)/man8
+	$(if $(INITRAMFS),@$(MAKE) --no-print-directory install-initramfs)
+
+# The initramfs-tools hook and the dracut module (initramfs/install.sh)
+# that put iomon and its links into every image the distribution builds,
+# and mount debugfs and tracefs there before a rescue shell starts; the
+# image gets the profile given (PROFILE=, initramfs unless another is),
+# kept as $(PREFIX)/lib/iomon/iomon.  INITRAMFS= says which (both unset).
+IPROFILE := $(or $(PROFILE),initramfs)
+install-initramfs:
+	@$(MAKE) --no-print-directory PROFILE=$(IPROFILE) build/profile-$(IPROFILE)/iomon
+	sh initramfs/install.sh install $(or $(INITRAMFS),both) build/profile-$(IPROFILE)/iomon \
+		$(PREFIX)/lib/iomon $(if $(filter all,$(LINKS)),--all)
+
+# iomon, every link to it in bin, each man page still as installed, and
+# the initramfs files that carry iomon's mark
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/iomon
+	[ ! -d $(DESTDIR)$(PREFIX)/bin ] || find $(DESTDIR)$(PREFIX)/bin -maxdepth 1 -type l \
+		\( -lname iomon -o -lname '*/iomon' \) -print -delete
+	@for f in $(wildcard docs/man/*.[18]); do m=$(DESTDIR)$(MANDIR)/man$${f##*.}/$${f##*/}; \
+		if cmp -s $$f $$m; then rm -f $$m && echo "removed $$m"; \
+		elif [ -e $$m ]; then echo "$$m: not as make install put it; left as it is" >&2; fi; done
+	sh initramfs/install.sh uninstall $(PREFIX)/lib/iomon
 
 # What building, the demo and the tests need, from Debian's packages
 # (installed as root; otherwise listed).  make demo and make check do their
@@ -310,4 +335,4 @@ print-budget:
 print-cc:
 	@echo $(CC)
 
-.PHONY: all install deps check check-long size bloatcheck demo bench fuzz clean print-srcs print-applets print-bin print-budget print-cc FORCE
+.PHONY: all install install-initramfs uninstall deps check check-long size bloatcheck demo bench fuzz clean print-srcs print-applets print-bin print-budget print-cc FORCE

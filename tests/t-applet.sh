@@ -119,3 +119,56 @@ if [ -z "$CROSS" ]; then
 	same "README's applet table is the drivers' header blocks (tests/tools/applets.sh --readme)" "$OUT/applets.readme" "$OUT/applets.want"
 	check "README's applet table: a row for every driver" test "$(grep -c '^| ' "$OUT/applets.want")" = $(( $(grep -l '^//applet: ' "$TOP"/output/*.c | wc -l) + 1 ))
 fi
+
+# make install INITRAMFS=...: the initramfs-tools hook and init-top script
+# and the dracut module, naming the profile's binary where it will be (not
+# under DESTDIR); make uninstall takes away what make install put there and
+# nothing else.  (tests/long/t-initrd.sh builds and boots the images.)
+if [ -n "$CROSS" ]; then
+	skip "make install INITRAMFS=both" "installs the host's build; not under ARCH=$CROSS"
+else
+	# the folders a system with both has (packages own them: they stay)
+	D=$OUT/dest; rm -rf "$D"; mkdir -p "$D/usr/bin" "$D/usr/share/man/man1" "$D/usr/share/man/man8" \
+		"$D/usr/share/initramfs-tools/hooks" "$D/usr/share/initramfs-tools/scripts/init-top" "$D/usr/lib/dracut/modules.d"
+	printf '#!/bin/sh\necho procps top\n' >"$D/usr/bin/top"; ln -s /bin/true "$D/usr/bin/blkparse"
+	echo 'not iomons' >"$D/usr/share/man/man1/ls.1"
+	list() { (cd "$D" && find . -printf '%p %y %l\n' | sort); }
+	list >"$OUT/dest.before"
+	check "make install INITRAMFS=both LINKS=all DESTDIR=..." \
+		make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr INITRAMFS=both LINKS=all
+	H=$D/usr/share/initramfs-tools/hooks/iomon S=$D/usr/share/initramfs-tools/scripts/init-top/iomon
+	M=$D/usr/lib/dracut/modules.d/90iomon
+	check "INITRAMFS=both: the hook, the init-top script, the dracut module and its hook, executable" \
+		test -x "$H" -a -x "$S" -a -x "$M/module-setup.sh" -a -x "$M/iomon-mount.sh"
+	check "INITRAMFS=both: the initramfs profile's build as /usr/lib/iomon/iomon" \
+		cmp "$D/usr/lib/iomon/iomon" "$TOP/build/profile-initramfs/iomon"
+	check "the hook copies /usr/lib/iomon/iomon (no DESTDIR in it) and makes every link (LINKS=all)" \
+		grep -qx 'copy_exec /usr/lib/iomon/iomon /bin/iomon' "$H"
+	check "the hook makes the links with --install --all" grep -q -- '--install --all "$DESTDIR/bin"' "$H"
+	check "the dracut module checks for /usr/lib/iomon/iomon and installs it" \
+		sh -c "grep -q '\[ -x /usr/lib/iomon/iomon \]' '$M/module-setup.sh' && grep -q 'inst_simple /usr/lib/iomon/iomon /usr/bin/iomon' '$M/module-setup.sh'"
+	check "nothing of the templates' @...@ left" sh -c "! grep -l @ '$H' '$S' '$M/module-setup.sh'"
+	check "the mount script answers initramfs-tools' prereqs" test "$(sh "$S" prereqs)" = ""
+	check "make uninstall DESTDIR=..." make -s -C "$TOP" uninstall DESTDIR="$D" PREFIX=/usr
+	list >"$OUT/dest.after"
+	same "make uninstall: what was there before make install, and only that (procps' top, a link to true, another man page)" \
+		"$OUT/dest.after" "$OUT/dest.before"
+	# a file of that name iomon did not install: left alone, and said
+	mkdir -p "$M"; echo 'someone else' >"$M/module-setup.sh"
+	make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr INITRAMFS=dracut >"$OUT/foreign.out" 2>&1
+	check "make install INITRAMFS=dracut over another's module-setup.sh: fails" test $? != 0
+	check "... names it, left as it is" grep -q "90iomon/module-setup.sh: skipped: not iomon's; left as it is" "$OUT/foreign.out"
+	check "... and it is" grep -qx 'someone else' "$M/module-setup.sh"
+	make -s -C "$TOP" uninstall DESTDIR="$D" PREFIX=/usr >"$OUT/foreign.out" 2>&1
+	check "make uninstall leaves another's module-setup.sh" grep -qx 'someone else' "$M/module-setup.sh"
+	make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr INITRAMFS=grub >"$OUT/bad.out" 2>&1
+	check "INITRAMFS=grub: fails, naming the three it takes" \
+		sh -c "test $? != 0 && grep -q 'INITRAMFS=grub: one of initramfs-tools, dracut, both' '$OUT/bad.out'"
+	D=$OUT/dest2; rm -rf "$D"
+	check "make install PROFILE=capture INITRAMFS=initramfs-tools" \
+		make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr PROFILE=capture INITRAMFS=initramfs-tools
+	check "PROFILE=capture: the image gets the capture profile's build" \
+		cmp "$D/usr/lib/iomon/iomon" "$TOP/build/profile-capture/iomon"
+	check "PROFILE=capture: and bin/iomon is the build make made" cmp "$D/usr/bin/iomon" "$TOP/build/profile-capture/iomon"
+	check "INITRAMFS=initramfs-tools: no dracut module" test ! -e "$D/usr/lib/dracut"
+fi

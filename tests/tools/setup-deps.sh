@@ -26,6 +26,8 @@
 # all (CI), check and cross and:
 #   qemu-system-*       s390x and arm64 kernels for relay capture (optional;
 #   ipxe-qemu, cpio     arm64's virt machine wants efi-virtio.rom; initramfs)
+#   qemu-system-x86, debootstrap   t-initrd's Debian chroot and its images
+#                       booted (dracut goes into the chroot: initrd-root.sh)
 set -u
 PATH=$PATH:/usr/sbin:/sbin	# losetup, sfdisk: there whoever runs this
 PROFILE=${1:-all}
@@ -81,6 +83,8 @@ if has all; then
 	command -v qemu-system-aarch64 >/dev/null || opt+=(qemu-system-arm)
 	[ -f /usr/lib/ipxe/qemu/efi-virtio.rom ] || opt+=(ipxe-qemu)
 	command -v cpio >/dev/null || opt+=(cpio)
+	command -v qemu-system-x86_64 >/dev/null || opt+=(qemu-system-x86)
+	command -v debootstrap >/dev/null || opt+=(debootstrap)
 fi
 # cross: Debian architecture, gcc triplet, musl triplet
 want_cross() {
