@@ -10,9 +10,10 @@ per-process "Dispatch wait" maxima may then be smaller than Debian's.
 Likewise an I line where no G came at its sector since the last C there
 (a stream's CPUs out of time order print a request's I before its G):
 blkparse subtracts an allocation time it never set.
-And a C line where no D came at its sector since blkparse's track there
-was made (a flush's C WS at sector 0 after another flush's G made one
-there, its C FN having just freed the last): blkparse subtracts a dispatch
+And a C line where no D found blkparse's track at its sector since a G or
+an I made it (a flush's C WS at sector 0 after another flush's G made one
+there, its C FN having just freed the last; a stream's late G and C after
+their D): blkparse subtracts a dispatch
 time it never set, the freed request's, still in the memory malloc reuses.
 Every other byte must match.  Exit 0 when so, else 1 with the first
 differences on stdout.
@@ -31,7 +32,7 @@ def main():
         print("line counts differ: iomon %d, blkparse %d" % (len(got), len(exp)))
     inserted = {}		# (dev, sector) -> an I seen since its Q
     got_rq = {}		# (dev, sector) -> a G seen since the last C
-    issued = {}		# (dev, sector) -> a D seen since the last C
+    issued, made = {}, set()	# (dev, sector): a D since blkparse made its track
     allowed = allowed_i = allowed_c = bad = 0
     for n, (g, e) in enumerate(zip(got, exp), 1):
         m = LINE.match(e)
@@ -44,9 +45,18 @@ def main():
                 inserted[key] = True
             if act in ("G", "C"):
                 got_rq[key] = act == "G"
+            # blkparse's track: made by a G or an I (a Q on dm or md)
+            # where none is, its dispatch time set by a D that finds it,
+            # freed by a C
+            if (act in ("G", "I") or act == "Q" and dev.split(",")[0] in ("253", "9")) and key not in made:
+                made.add(key)
+                issued[key] = False
+            elif act == "D" and key in made:
+                issued[key] = True
             was_issued = issued.get(key, False)
-            if act in ("D", "C"):
-                issued[key] = act == "D"
+            if act == "C":
+                made.discard(key)
+                issued[key] = False
         if g == e:
             continue
         if m and m.group(2) == "C" and m.group(5) and not was_issued and \
