@@ -36,6 +36,8 @@ for l in open(sys.argv[1]):
     sec, n = int(m[8] or 0), int(m[9] or 0)
     if act == "Q":  # a second request on a sector in flight is kept beside the first
         req[(dev, sec, 1) if (dev, sec) in req else (dev, sec)] = [pid, "W" in rwbs[:2] or rwbs[0] == "D" or ("W" in rwbs), 0]
+    elif act == "M":  # the bio joined a request: its own entry ends (the newer)
+        req.pop((dev, sec, 1), None) if (dev, sec, 1) in req else req.pop((dev, sec), None)
     elif act == "F" and (dev, sec + n) in req:
         req[(dev, sec)] = req.pop((dev, sec + n))
     elif act == "D" and (dev, sec) in req:
