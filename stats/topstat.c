@@ -118,8 +118,11 @@ void top_event(const struct rec *r, u32 tag, int tagged)
 	case TA_FRONTMERGE:
 		front_merge(r);
 		break;
-	case TA_ISSUE:
-		if ((q = req_find(r->dev, r->sector))) {
+	case TA_ISSUE:	/* the first's, or the second's once the first went */
+		q = req_find(r->dev, r->sector);
+		if (q && q->issue && (o = ift_look(&reqs, r->dev, r->sector, 1)))
+			q = o;
+		if (q) {
 			q->issue = r->time;
 			if (tagged && !q->tagged)	/* the first claim decides */
 				q->tag = tag, q->tagged = 1;

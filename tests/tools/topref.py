@@ -40,8 +40,8 @@ for l in open(sys.argv[1]):
         req.pop((dev, sec, 1), None) if (dev, sec, 1) in req else req.pop((dev, sec), None)
     elif act == "F" and (dev, sec + n) in req:
         req[(dev, sec)] = req.pop((dev, sec + n))
-    elif act == "D" and (dev, sec) in req:
-        req[(dev, sec)][2] = t
+    elif act == "D" and (dev, sec) in req:  # the first's, or the second's once the first went
+        req[(dev, sec, 1) if req[(dev, sec)][2] and (dev, sec, 1) in req else (dev, sec)][2] = t
     elif act == "C" and ((dev, sec) in req or (dev, sec, 1) in req):
         # the first queued, or the second if this C is its pid's
         two = (dev, sec, 1) in req and ((dev, sec) not in req or req[(dev, sec, 1)][0] == pid != req[(dev, sec)][0])
