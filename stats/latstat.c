@@ -124,36 +124,38 @@ void lat_clear(void)
 
 void lat_event(const struct rec *r)
 {
-	u32 a = ACT32(r), op = a & 0xffff;
+	u32 a = ACT32(r), op = a & 0xffff, k = !r->bytes;
 	struct lreq *q;
 
+	/* k: a request without a size (a flush) is kept apart from one with
+	 * a size at its sector; a flush's completions are not the write's */
 	if (op == (lats.queued ? TA_QUEUE : TA_ISSUE)) {
-		if ((q = ift_get(&lreqs, r->dev, r->sector, 0, r->time))) {
+		if ((q = ift_get(&lreqs, r->dev, r->sector, k, r->time))) {
 			q->t = r->time;
 			q->flags = flags_of(a, r->bytes);
 		}
 	} else if (op == TA_ISSUE && lats.queued) {
-		if ((q = ift_find(&lreqs, r->dev, r->sector, 0)))
+		if ((q = ift_find(&lreqs, r->dev, r->sector, k)))
 			q->flags = flags_of(a, r->bytes);	/* the request's own flags */
 	} else if (op == TA_BACKMERGE && lats.queued) {
-		if ((q = ift_find(&lreqs, r->dev, r->sector, 0)))
+		if ((q = ift_find(&lreqs, r->dev, r->sector, k)))
 			ift_del(&lreqs, q);
 	} else if (op == TA_FRONTMERGE && lats.queued) {
 		/* the request now starts at this bio's sector, its time stays */
-		struct lreq *old = ift_find(&lreqs, r->dev, r->sector + (r->bytes >> 9), 0), keep;
+		struct lreq *old = ift_find(&lreqs, r->dev, r->sector + (r->bytes >> 9), k), keep;
 
-		if (old && (q = ift_find(&lreqs, r->dev, r->sector, 0))) {
+		if (old && (q = ift_find(&lreqs, r->dev, r->sector, k))) {
 			keep = *old;
 			ift_del(&lreqs, old);
 			q->t = keep.t;
 		} else if (old)
 			ift_move(&lreqs, old, r->dev, r->sector);
 	} else if (op == TA_REQUEUE && !lats.queued) {
-		if ((q = ift_find(&lreqs, r->dev, r->sector, 0)))
+		if ((q = ift_find(&lreqs, r->dev, r->sector, k)))
 			ift_del(&lreqs, q);
 	} else if (op == TA_COMPLETE) {
 		fail_note(r);
-		if ((q = ift_find(&lreqs, r->dev, r->sector, 0))) {
+		if ((q = ift_find(&lreqs, r->dev, r->sector, k))) {
 			account(r->dev, q->flags, r->time > q->t ? r->time - q->t : 0);
 			ift_del(&lreqs, q);
 		}

@@ -96,13 +96,15 @@ static void front_merge(const struct rec *r)
 void top_event(const struct rec *r, u32 tag, int tagged)
 {
 	u32 a = ACT32(r);
-	struct req *q;
+	struct req *q, *o;
 
 	switch (a & 0xffff) {
 	case TA_QUEUE:	/* the submitter: owner of whatever request this bio makes */
 		if (tops.only_pid >= 0 && r->pid != (u32)tops.only_pid)
 			break;
-		if ((q = ift_get(&reqs, r->dev, r->sector, 0, r->time))) {
+		/* two requests on one sector at once (two readers of one
+		 * block): the second is kept beside the first, as kind 1 */
+		if ((q = ift_get(&reqs, r->dev, r->sector, req_find(r->dev, r->sector) != NULL, r->time))) {
 			q->pid = r->pid;
 			q->w = (a & TC(TC_WRITE)) != 0;
 			q->tagged = (u8)tagged;
@@ -110,21 +112,26 @@ void top_event(const struct rec *r, u32 tag, int tagged)
 		}
 		break;
 	case TA_BACKMERGE:	/* the bio joined a request: its own entry ends here */
-		if ((q = req_find(r->dev, r->sector)))
+		if ((q = ift_look(&reqs, r->dev, r->sector, 1)) || (q = req_find(r->dev, r->sector)))
 			ift_del(&reqs, q);
 		break;
 	case TA_FRONTMERGE:
 		front_merge(r);
 		break;
-	case TA_ISSUE:
-		if ((q = req_find(r->dev, r->sector))) {
+	case TA_ISSUE:	/* the first's, or the second's once the first went */
+		q = req_find(r->dev, r->sector);
+		if (q && q->issue && (o = ift_look(&reqs, r->dev, r->sector, 1)))
+			q = o;
+		if (q) {
 			q->issue = r->time;
 			if (tagged && !q->tagged)	/* the first claim decides */
 				q->tag = tag, q->tagged = 1;
 		}
 		break;
-	case TA_COMPLETE:
+	case TA_COMPLETE:	/* the first queued, or the second if it is this pid's */
 		q = req_find(r->dev, r->sector);
+		if ((o = ift_look(&reqs, r->dev, r->sector, 1)) && (!q || (o->pid == r->pid && q->pid != r->pid)))
+			q = o;
 		/* the closing line: every failure, or with -p that process's */
 		if (tops.errors && (q || tops.only_pid < 0))
 			fail_note(r);

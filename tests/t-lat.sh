@@ -109,6 +109,7 @@ if need "lat against btt" btt && have_oracle; then
 	check "lat -Q, ext4: a split bio's first piece only, from its Q" grep -qx "168 requests: btt 95, flush 8, split 65; btt's 157 lines, all equal" "$OUT/lb-ext4-nullb0/r-Q"
 	check "lat, split: btt lists none; 928 pieces' Qs before the trace" grep -qx "7320 requests: no-Q 928, split 6392; btt's 0 lines, all equal" "$OUT/lb-split-nullb0/r"
 	check "lat, mq-randrw: every request btt's, merged into none" grep -qx "5853 requests: btt 5853; btt's 5853 lines, all equal" "$OUT/lb-mq-randrw-nullb0/r"
+	check "lat -Q, loop-flush: a flush apart from the write queued at its sector, both counted" grep -qx "6 requests: btt 2, flush 4; btt's 104 lines, all equal" "$OUT/lb-loop-flush-loop0/r-Q"
 fi
 
 # The layout, byte for byte, on a crafted stream: 4 KiB writes issued

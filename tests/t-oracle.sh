@@ -95,6 +95,15 @@ else
 			fi
 		done
 	fi
+	# -t on fixtures/loop-flush: a C whose request blkparse made at a G
+	# after the last C there freed the one before (no D since): blkparse
+	# prints a dispatch time it never set, iomon no figure (blkparse.1)
+	for o in -t "-q -s -t"; do
+		( cd "$FIX/loop-flush" && blkparse -i loop0 $o ) >"$OUT/lf.exp" 2>/dev/null
+		( cd "$FIX/loop-flush" && "$IOMON" parse -i loop0 $o ) >"$OUT/lf.txt" 2>/dev/null
+		python3 "$TOOLS/tdiff.py" "$OUT/lf.txt" "$OUT/lf.exp" >"$OUT/lf.d"
+		check "oracle loop-flush $o: $(tail -1 "$OUT/lf.d")" grep -q "and 1 C figures from its unset dispatch time" "$OUT/lf.d"
+	done
 	# -t on a major blkparse takes for dm (253): it keeps every Q that was
 	# back-merged, which never completes at its own sector, for good;
 	# iomon forgets them, and prints the same, saying nothing (issue 29)

@@ -96,6 +96,15 @@ if have_oracle "top -e against blkparse's failed C lines"; then
 	tail -1 "$OUT/fe.1" >"$OUT/fe.got"
 	same "top -e 1: one closing line, after the last table" "$OUT/fe.got" "$OUT/fe.close"
 	check "top -e 1: no other closing line" test "$(grep -c 'failed (' "$OUT/fe.1")" = 1
+	# two requests on one sector at once (two readers of one block, both
+	# failing; fixtures/sameblock): each counts, in its own process's row
+	( cd "$FIX/sameblock" && blkparse -i dm-0 ) >"$OUT/sb.txt"
+	( cd "$FIX/sameblock" && "$IOMON" top -C -e -i dm-0 3600 ) >"$OUT/sb.out"
+	rows10 "$OUT/sb.out" >"$OUT/sb.got"
+	python3 "$TOOLS/topref.py" "$OUT/sb.txt" -e | sort >"$OUT/sb.exp"
+	same "top -e: two requests on one sector in flight, a row each (fixtures/sameblock)" "$OUT/sb.got" "$OUT/sb.exp"
+	check "top -e: both of fixtures/sameblock's failures in ERR" \
+		awk '{ s += $6 } END { exit !(s == 2 && NR == 2) }' "$OUT/sb.got"
 	# -p: that process's failures, in its row and in the closing line
 	p=$(awk '$6 == "C" && $NF ~ /^\[[1-9]/ { print $5; exit }' "$OUT/fe.txt")
 	np=$(awk -v p="$p" '$6 == "C" && $5 == p && $NF ~ /^\[[1-9]/' "$OUT/fe.txt" | wc -l)

@@ -90,14 +90,28 @@ def holds(s, n):
     return out
 
 
+recs = []
 for line in open(text, errors='replace'):
     f = line.split()
     if len(f) < 7 or ',' not in f[0] or not f[3][0].isdigit():
         continue
     sec = int(f[7]) if len(f) > 7 and f[7].isdigit() else 0
     n = int(f[9]) if len(f) > 9 and f[8] == '+' else 0
-    t, act, rwbs = ns(f[3]), f[5], f[6]
-    # btt
+    recs.append((ns(f[3]), int(f[1]), f[5], f[6], sec, n))
+# btt in the text's order; biolatency in iomon's replay order (as monitor
+# and top -i take a trace): records at the same nanosecond on two CPUs, in
+# no order the kernel knows, the lower CPU's first (blkparse's batches
+# may print the other first)
+order = list(range(len(recs)))
+i = 0
+while i < len(order):
+    j = i
+    while j < len(order) and recs[order[j]][0] == recs[order[i]][0]:
+        j += 1
+    order[i:j] = sorted(order[i:j], key=lambda k: recs[k][1])
+    i = j
+clines, ckind = {}, {}
+for idx, (t, cpu, act, rwbs, sec, n) in enumerate(recs):
     if n and act == 'Q':
         if sec not in qs:
             bisect.insort(starts, sec)
@@ -113,8 +127,15 @@ for line in open(text, errors='replace'):
             lines.append((q[1], t - q[1]) if queued else (t, t - q[2]) if q[2] is not None else None)
         lines = [x for x in lines if x]
         model += [(round(a / 1000), round(b / 1000)) for a, b in lines]
+        clines[idx] = lines
+        ckind[idx] = any(s <= sec and sec + n <= s + q[0] for s, q in qs.items())
+for idx in order:
+    t, cpu, act, rwbs, sec, n = recs[idx]
+    lines = clines.get(idx, [])
     # biolatency (as tests/tools/latref.py)
-    key = sec
+    # a request without a size (a flush) apart from one with a size at its
+    # sector: a flush's C FN and C W (no size) do not end a write there
+    key = (sec, not n)
     if act == ('Q' if queued else 'D'):
         start[key] = [t, op(rwbs, n)]
     elif act == 'D' and queued and key in start:
@@ -122,7 +143,7 @@ for line in open(text, errors='replace'):
     elif act == 'M' and queued:
         start.pop(key, None)
     elif act == 'F' and queued:
-        old = start.pop(sec + n, None)
+        old = start.pop((sec + n, False), None)
         if old:
             if key in start:
                 start[key][0] = old[0]
@@ -134,7 +155,7 @@ for line in open(text, errors='replace'):
         s0 = start.pop(key, None)
         if lines or s0:
             kind = 'btt' if lines else 'flush' if not n else \
-                'split' if any(s <= sec and sec + n <= s + q[0] for s, q in qs.items()) else 'no-Q'
+                'split' if ckind.get(idx) else 'no-Q'
             reqs.append([max(t - s0[0], 0) if s0 else None, s0[1] if s0 else op(rwbs, n), lines, kind])
 
 # btt's file against the lines made from TEXT, as multisets (each side

@@ -31,7 +31,7 @@ for line in open(text, errors='replace'):
     sec = int(f[7]) if len(f) > 7 and f[7].isdigit() else 0
     n = int(f[9]) if len(f) > 9 and f[8] == '+' else 0
     dev, t, act, rwbs = f[0], ns(f[3]), f[5], f[6]
-    key = (dev, sec)
+    key = (dev, sec, not n)  # a flush apart from a write at its sector
     if act == ('Q' if queued else 'D'):
         start[key] = [t, op(rwbs, n)]
     elif act == 'D' and queued and key in start:
@@ -39,7 +39,7 @@ for line in open(text, errors='replace'):
     elif act == 'M' and queued:
         start.pop(key, None)
     elif act == 'F' and queued:
-        old = start.pop((dev, sec + n), None)
+        old = start.pop((dev, sec + n, False), None)
         if old:
             if key in start:
                 start[key][0] = old[0]

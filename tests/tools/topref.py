@@ -34,14 +34,18 @@ for l in open(sys.argv[1]):
     dev, t, pid, act, rwbs = (m[1], m[2]), int(m[3]) * 10**9 + int(m[4]), int(m[5]), m[6], m[7]
     start = t if start is None else start
     sec, n = int(m[8] or 0), int(m[9] or 0)
-    if act == "Q":
-        req[(dev, sec)] = [pid, "W" in rwbs[:2] or rwbs[0] == "D" or ("W" in rwbs), 0]
+    if act == "Q":  # a second request on a sector in flight is kept beside the first
+        req[(dev, sec, 1) if (dev, sec) in req else (dev, sec)] = [pid, "W" in rwbs[:2] or rwbs[0] == "D" or ("W" in rwbs), 0]
+    elif act == "M":  # the bio joined a request: its own entry ends (the newer)
+        req.pop((dev, sec, 1), None) if (dev, sec, 1) in req else req.pop((dev, sec), None)
     elif act == "F" and (dev, sec + n) in req:
         req[(dev, sec)] = req.pop((dev, sec + n))
-    elif act == "D" and (dev, sec) in req:
-        req[(dev, sec)][2] = t
-    elif act == "C" and (dev, sec) in req:
-        pid, w, issue = req.pop((dev, sec))
+    elif act == "D" and (dev, sec) in req:  # the first's, or the second's once the first went
+        req[(dev, sec, 1) if req[(dev, sec)][2] and (dev, sec, 1) in req else (dev, sec)][2] = t
+    elif act == "C" and ((dev, sec) in req or (dev, sec, 1) in req):
+        # the first queued, or the second if this C is its pid's
+        two = (dev, sec, 1) in req and ((dev, sec) not in req or req[(dev, sec, 1)][0] == pid != req[(dev, sec)][0])
+        pid, w, issue = req.pop((dev, sec, 1) if two else (dev, sec))
         k = (t - start) // step if step else 0
         r = rows.setdefault((k, group.get(pid, pid), w), [0, 0, 0, 0])
         e = error.search(l)
