@@ -40,7 +40,9 @@ class Console:
             return False	# qemu ended
         self.log.write(b)
         self.log.flush()
-        self.text += b.decode('utf-8', 'replace').replace('\r', '')
+        # without \r and terminal controls (dracut's bash turns bracketed
+        # paste on and off around each command: ESC[?2004l before output)
+        self.text += re.sub(r'\x1b\[[0-9;?]*[A-Za-z]', '', b.decode('utf-8', 'replace').replace('\r', ''))
         return True
 
     def expect(self, pattern, timeout, count=1):
