@@ -199,7 +199,7 @@ $(BIN): $(UNSTRIPPED)
 MANDIR ?= $(PREFIX)/share/man
 install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/iomon
-	./$(BIN) --install $(if $(filter all,$(LINKS)),--all )$(DESTDIR)$(PREFIX)/bin
+	$(if $(ARCH),$(QEMU) )./$(BIN) --install $(if $(filter all,$(LINKS)),--all )$(DESTDIR)$(PREFIX)/bin
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8
 	install -m 0644 $(wildcard docs/man/*.1) $(DESTDIR)$(MANDIR)/man1
 	install -m 0644 $(wildcard docs/man/*.8) $(DESTDIR)$(MANDIR)/man8
