@@ -250,7 +250,6 @@ struct track {
 };
 struct track *track_find(u32 dev, u64 sector);	/* NULL: none (a forgotten one's: counted) */
 struct track *track_get(u32 dev, u64 sector, u32 pid);	/* found or made, an unnamed pid named */
-void track_merged(u32 dev, u64 sector);	/* a back merge there: its request forgotten */
 #define track_del(t) ift_drop(track_table, (t))
 int track_rekey(struct track *t, u64 sector);	/* -1: alias, entry dropped */
 extern struct ift *const track_table;

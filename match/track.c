@@ -1,13 +1,14 @@
-/* match/track.c: match: blkparse -t's requests in flight, on an IFT_AGE_FIFO table; back-merged and, when full, the oldest forgotten, and what that may change counted */
+/* match/track.c: match: blkparse -t's requests in flight, on an IFT_AGE_FIFO table; when full, the oldest forgotten, and what that may change counted */
 /* blkparse keeps a red-black tree per device; lookups are all exact, so the
  * in-flight table does the same work.  Keyed by device index.
  *
  * blkparse frees a request only at a C at its sector, so a request that
  * never completes there (a Q back-merged into another request, on a major
- * it takes for dm or md) stays in its tree for good; it prints the same
- * whether that one is there or not unless its sector comes up again.  So
- * iomon forgets a request a Q made (no G, no I yet) at a back merge at its
- * sector, and the oldest when the pool is full.  Its key is marked in a
+ * it takes for dm or md) stays in its tree for good, and its times and
+ * owner come back when its sector does (a device rewritten or read back:
+ * a real null_blk capture on major 253, dd's writes then reads).  iomon
+ * keeps them too, and forgets the oldest when the pool is full.  A
+ * forgotten key is marked in a
  * byte map never cleared, so no forgotten key is missed (a few others may
  * be taken for one), and each record that might print otherwise than had
  * it been kept is counted in track_met: 0 proves the text is blkparse's. */
@@ -81,20 +82,6 @@ struct track *track_get(u32 dev, u64 sector, u32 pid)
 		}
 	}
 	return t;
-}
-
-/* a back merge at this sector: a request a Q made there (on a dm or md
- * major: dispatched, no G, no I) will never complete there, nor be found
- * unless its sector comes up again: it is forgotten now (blkparse looks
- * nothing up here) */
-void track_merged(u32 dev, u64 sector)
-{
-	struct track *t = ift_look(track_table, dev, sector, 0);
-
-	if (t && t->dispatched && !(t->alloc | t->queued)) {
-		forget(0, t);
-		ift_drop(track_table, t);
-	}
 }
 
 /* blkparse drops the request on a sector alias; so do we (and a forgotten

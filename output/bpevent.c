@@ -374,7 +374,6 @@ static void trace_fs(struct devinfo *d, struct cpuinfo *c, const struct rec *r, 
 		show(c, r, time, "I", track_insert(d, r, time, w), 0);
 		break;
 	case TA_BACKMERGE:
-		track_merged(d->idx, r->sector);	/* (nothing there without -t) */
 		account(c, r->pid, ST_M, w, 1, kb, b);
 		show(c, r, time, "M", NO_ELAPSED, 0);
 		break;
