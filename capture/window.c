@@ -12,7 +12,12 @@
 #include <string.h>
 #include "capture/capture.h"
 
-_Static_assert(HOLD_MAX <= 65536, "held indices are u16");
+/* held indices: u16, but in a build with a larger hold (make's build/big) */
+#if HOLD_MAX > 65536
+typedef u32 hold_ix;
+#else
+typedef u16 hold_ix;
+#endif
 _Static_assert(PIPE_WINDOW <= 65536, "window indices are u16");
 
 struct rec window_rec[PIPE_WINDOW];
@@ -20,7 +25,7 @@ u16 window_order[PIPE_WINDOW];
 static u16 tmp[PIPE_WINDOW];
 static struct rec held[HOLD_MAX];
 static u8 held_pdu[HOLD_BYTES];
-static u16 held_order[HOLD_MAX];
+static hold_ix held_order[HOLD_MAX];
 static u32 nheld, held_used, held_first;
 u64 window_hold_overflow;
 
@@ -150,11 +155,28 @@ int window_hold(const struct rec *r, int late)
 	return 1;
 }
 
+#if HOLD_MAX > 65536
+/* isort16's insertion sort, on the wider indices */
+static void held_sort(u32 n)
+{
+	u32 i, j;
+
+	for (i = 1; i < n; i++) {
+		hold_ix v = held_order[i];
+
+		for (j = i; j && rec_after(&held[held_order[j - 1]], &held[v]); j--)
+			held_order[j] = held_order[j - 1];
+		held_order[j] = v;
+	}
+}
+#else
 static int held_after(const void *ctx, u16 a, u16 b)
 {
 	(void)ctx;
 	return rec_after(&held[a], &held[b]);
 }
+#define held_sort(n) isort16(held_order, (n), held_after, NULL)
+#endif
 
 /* The held records, stably by (time, device, sequence), into fn; the
  * hold is empty afterwards. */
@@ -163,9 +185,9 @@ void window_release(void (*fn)(struct rec *r))
 	u32 i;
 
 	for (i = 0; i < nheld; i++)
-		held_order[i] = (u16)i;
+		held_order[i] = (hold_ix)i;
 	/* (nearly in order as held: each CPU's records come in time order) */
-	isort16(held_order, nheld, held_after, NULL);
+	held_sort(nheld);
 	for (i = 0; i < nheld; i++)
 		fn(&held[held_order[i]]);
 	nheld = held_used = 0;
