@@ -12,7 +12,7 @@
 struct lreq {
 	struct ift_hdr h;
 	u64 t;
-	u32 flags;
+	u32 flags, pid;
 };
 IFT_POOL(lreqs, struct lreq, LAT_REQS, LAT_HASH, IFT_AGE_NEAR);
 struct latstat lats;
@@ -122,6 +122,23 @@ void lat_clear(void)
 	lats.total = lats.n = 0;
 }
 
+/* Two requests in flight at one sector at once (two readers of one
+ * block) are two to biolatency, which keys a request by its address:
+ * the second is kept beside the first, as kind | 2.  A record goes to the
+ * one its process started when only one of them is its (a bio-based
+ * device completes in the submitter's context: fixtures/sameblock),
+ * else to the older (by its start), or for a merged bio the newer. */
+static struct lreq *pick(const struct rec *r, u32 k, int newer)
+{
+	struct lreq *q = ift_find(&lreqs, r->dev, r->sector, k), *o = ift_find(&lreqs, r->dev, r->sector, k | 2);
+
+	if (!q || !o)
+		return q ? q : o;
+	if ((q->pid == r->pid) != (o->pid == r->pid))
+		return q->pid == r->pid ? q : o;
+	return (o->t < q->t) != newer ? o : q;
+}
+
 void lat_event(const struct rec *r)
 {
 	u32 a = ACT32(r), op = a & 0xffff, k = !r->bytes;
@@ -130,15 +147,16 @@ void lat_event(const struct rec *r)
 	/* k: a request without a size (a flush) is kept apart from one with
 	 * a size at its sector; a flush's completions are not the write's */
 	if (op == (lats.queued ? TA_QUEUE : TA_ISSUE)) {
-		if ((q = ift_get(&lreqs, r->dev, r->sector, k, r->time))) {
+		if ((q = ift_get(&lreqs, r->dev, r->sector, k | (ift_find(&lreqs, r->dev, r->sector, k) ? 2 : 0), r->time))) {
 			q->t = r->time;
 			q->flags = flags_of(a, r->bytes);
+			q->pid = r->pid;
 		}
 	} else if (op == TA_ISSUE && lats.queued) {
-		if ((q = ift_find(&lreqs, r->dev, r->sector, k)))
+		if ((q = pick(r, k, 0)))
 			q->flags = flags_of(a, r->bytes);	/* the request's own flags */
 	} else if (op == TA_BACKMERGE && lats.queued) {
-		if ((q = ift_find(&lreqs, r->dev, r->sector, k)))
+		if ((q = pick(r, k, 1)))
 			ift_del(&lreqs, q);
 	} else if (op == TA_FRONTMERGE && lats.queued) {
 		/* the request now starts at this bio's sector, its time stays */
@@ -151,11 +169,11 @@ void lat_event(const struct rec *r)
 		} else if (old)
 			ift_move(&lreqs, old, r->dev, r->sector);
 	} else if (op == TA_REQUEUE && !lats.queued) {
-		if ((q = ift_find(&lreqs, r->dev, r->sector, k)))
+		if ((q = pick(r, k, 0)))
 			ift_del(&lreqs, q);
 	} else if (op == TA_COMPLETE) {
 		fail_note(r);
-		if ((q = ift_find(&lreqs, r->dev, r->sector, k))) {
+		if ((q = pick(r, k, 0))) {
 			account(r->dev, q->flags, r->time > q->t ? r->time - q->t : 0);
 			ift_del(&lreqs, q);
 		}

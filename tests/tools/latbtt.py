@@ -41,6 +41,7 @@ Prints a summary line; exit 1 on any difference.
 import bisect
 import math
 import sys
+from latpair import Pairing, op
 
 args = [a for a in sys.argv[1:] if not a.startswith('-')]
 queued, msecs = '-Q' in sys.argv, '-m' in sys.argv
@@ -59,21 +60,14 @@ def us(t):
     return int(s) * 1000000 + int((f + '000000')[:6])
 
 
-def op(rwbs, n):
-    if 'D' in rwbs: return 'D'
-    if 'W' in rwbs: return 'W'
-    if 'F' in rwbs and not n: return 'F'
-    return 'R'
-
-
 def slot(u):
     return 1 if u < 2 else u.bit_length()
 
 
 # btt's side: Qs by start sector, the sorted starts beside
 qs, starts = {}, []
-# biolatency's side, as BCC pairs: by sector, D (or Q) to C
-start = {}
+# biolatency's side (one device's text)
+P = Pairing(queued)
 model = []          # btt's lines from TEXT: (time us, latency us)
 reqs = []           # a request each C: [ns, dir, btt lines, kind]
 
@@ -97,7 +91,7 @@ for line in open(text, errors='replace'):
         continue
     sec = int(f[7]) if len(f) > 7 and f[7].isdigit() else 0
     n = int(f[9]) if len(f) > 9 and f[8] == '+' else 0
-    recs.append((ns(f[3]), int(f[1]), f[5], f[6], sec, n))
+    recs.append((ns(f[3]), int(f[1]), f[5], f[6], sec, n, f[4]))
 # btt in the text's order; biolatency in iomon's replay order (as monitor
 # and top -i take a trace): records at the same nanosecond on two CPUs, in
 # no order the kernel knows, the lower CPU's first (blkparse's batches
@@ -111,7 +105,7 @@ while i < len(order):
     order[i:j] = sorted(order[i:j], key=lambda k: recs[k][1])
     i = j
 clines, ckind = {}, {}
-for idx, (t, cpu, act, rwbs, sec, n) in enumerate(recs):
+for idx, (t, cpu, act, rwbs, sec, n, _) in enumerate(recs):
     if n and act == 'Q':
         if sec not in qs:
             bisect.insort(starts, sec)
@@ -130,33 +124,14 @@ for idx, (t, cpu, act, rwbs, sec, n) in enumerate(recs):
         clines[idx] = lines
         ckind[idx] = any(s <= sec and sec + n <= s + q[0] for s, q in qs.items())
 for idx in order:
-    t, cpu, act, rwbs, sec, n = recs[idx]
+    t, cpu, act, rwbs, sec, n, pid = recs[idx]
     lines = clines.get(idx, [])
-    # biolatency (as tests/tools/latref.py)
-    # a request without a size (a flush) apart from one with a size at its
-    # sector: a flush's C FN and C W (no size) do not end a write there
-    key = (sec, not n)
-    if act == ('Q' if queued else 'D'):
-        start[key] = [t, op(rwbs, n)]
-    elif act == 'D' and queued and key in start:
-        start[key][1] = op(rwbs, n)
-    elif act == 'M' and queued:
-        start.pop(key, None)
-    elif act == 'F' and queued:
-        old = start.pop((sec + n, False), None)
-        if old:
-            if key in start:
-                start[key][0] = old[0]
-            else:
-                start[key] = old
-    elif act == 'R' and not queued:
-        start.pop(key, None)
-    elif act == 'C':
-        s0 = start.pop(key, None)
-        if lines or s0:
-            kind = 'btt' if lines else 'flush' if not n else \
-                'split' if ckind.get(idx) else 'no-Q'
-            reqs.append([max(t - s0[0], 0) if s0 else None, s0[1] if s0 else op(rwbs, n), lines, kind])
+    # biolatency (tests/tools/latpair.py)
+    s0 = P.event(0, t, act, rwbs, sec, n, pid)
+    if act == 'C' and (lines or s0):
+        kind = 'btt' if lines else 'flush' if not n else \
+            'split' if ckind.get(idx) else 'no-Q'
+        reqs.append([max(t - s0[0], 0) if s0 else None, s0[1] if s0 else op(rwbs, n), lines, kind])
 
 # btt's file against the lines made from TEXT, as multisets (each side
 # to the microsecond: a value on a rounding edge may be one apart)

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 # latref.py: biolatency's histogram and exact percentiles, computed on
-# their own from blkparse-format text (tests/t-lat.sh checks iomon lat
-# against them).
+# their own from blkparse-format text, paired as latpair.py says
+# (tests/t-lat.sh checks iomon lat against them).
 #   latref.py TEXT hist [-Q] [-m]     "lo hi count" per log2 row, as BCC prints
 #   latref.py TEXT pct [-Q] OUT       iomon lat -P's OUT within 1 % of the
 #                                     exact nearest-rank percentiles, max exact
 import math, sys
+from latpair import Pairing
 
 text, what, args = sys.argv[1], sys.argv[2], sys.argv[3:]
 queued = '-Q' in args
@@ -15,13 +16,8 @@ def ns(t):
     s, f = t.split('.')
     return int(s) * 1000000000 + int(f.ljust(9, '0')[:9])
 
-def op(rwbs, n):	# the request's direction: R W, F a flush without data, D discard
-    if 'D' in rwbs: return 'D'
-    if 'W' in rwbs: return 'W'
-    if 'F' in rwbs and not n: return 'F'
-    return 'R'
-
-start, lat = {}, []		# (dev, sector) -> [time, dir]; (ns, dir)
+lat = []		# (ns, dir)
+P = Pairing(queued)
 for line in open(text, errors='replace'):
     f = line.split()
     if len(f) < 7 or ',' not in f[0] or not f[3][0].isdigit():
@@ -30,26 +26,10 @@ for line in open(text, errors='replace'):
     # a flush sequence's data completes with a sector, no size
     sec = int(f[7]) if len(f) > 7 and f[7].isdigit() else 0
     n = int(f[9]) if len(f) > 9 and f[8] == '+' else 0
-    dev, t, act, rwbs = f[0], ns(f[3]), f[5], f[6]
-    key = (dev, sec, not n)  # a flush apart from a write at its sector
-    if act == ('Q' if queued else 'D'):
-        start[key] = [t, op(rwbs, n)]
-    elif act == 'D' and queued and key in start:
-        start[key][1] = op(rwbs, n)
-    elif act == 'M' and queued:
-        start.pop(key, None)
-    elif act == 'F' and queued:
-        old = start.pop((dev, sec + n, False), None)
-        if old:
-            if key in start:
-                start[key][0] = old[0]
-            else:
-                start[key] = old
-    elif act == 'R' and not queued:
-        start.pop(key, None)
-    elif act == 'C' and key in start:
-        t0, w = start.pop(key)
-        lat.append((max(t - t0, 0), w))
+    t = ns(f[3])
+    s0 = P.event(f[0], t, f[5], f[6], sec, n, f[4])
+    if s0:
+        lat.append((max(t - s0[0], 0), s0[1]))
 
 if what == 'hist':
     # every latency, whatever its direction
