@@ -8,6 +8,7 @@
  * -t is a trace, -d a device, -w a graph's width.  Each input is read
  * on its own, so its devices take its name or -l's label. */
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -71,6 +72,20 @@ static char **prog;		/* -p's program and arguments */
 static pid_t child;
 static u64 started;
 
+/* execvp's search of PATH, without its cost in size */
+static void run(char **av)
+{
+	char path[4096], *p = getenv("PATH"), *e;
+
+	if (strchr(av[0], '/'))
+		execv(av[0], av);
+	for (; p; p = e ? e + 1 : NULL) {
+		e = strchr(p, ':');
+		sfmt(path, sizeof(path), "%.*s/%s", (int)(e ? e - p : (long)strlen(p)), p, av[0]);
+		execv(path, av);
+	}
+}
+
 /* each live round: /proc/stat sampled; -p's program started in the
  * first (the kernel traces by then), and once it has ended, the capture stops */
 static void round_fn(void)
@@ -81,7 +96,7 @@ static void round_fn(void)
 		started = mono_ns();
 		if (prog) {
 			if (!(child = vfork())) {
-				execvp(prog[0], prog);
+				run(prog);
 				_exit(127);
 			}
 			if (child < 0)
@@ -178,13 +193,15 @@ static int plot_opt(struct plot_opts *p, int c, int iw)
 
 COLD int plot_main(int argc, char **argv)
 {
-	static struct plot_opts p = { .out = "trace.svg", .title = "iomon plot" };
+	static struct plot_opts p;
 	const char *a0 = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	int c, i, fd, rc = 0, iw = !strcmp(a0, "iowatcher");
 	u32 first;
 	struct obuf o;
 
 	cap_defaults(&p.cfg);
+	p.out = "trace.svg";
+	p.title = "iomon plot";
 	if (iw)
 		plot_act = TA_QUEUE;	/* iowatcher's offsets: where requests were queued */
 	while ((c = opt_get(argc, argv, "i:t:d:D:w:h:c:o:T:l:O:N:x:y:r:a:m::pP", NULL)) != -1)
@@ -223,6 +240,7 @@ COLD int plot_main(int argc, char **argv)
 
 		sfmt(in, sizeof(in), "%s", p.in[i]);	/* in_run cuts the name it reads */
 		first = plot_ndevs;
+		plot_in = (u32)i;
 		rc |= in_run(&(struct input){ &p.in[i], 1, &p.cfg, plot_event, NULL, NULL, NULL });
 		name_devs(first, i < p.nl ? p.labels[i] : NULL, in, in_kind(in));
 	}

@@ -41,17 +41,21 @@ static int px(u32 c) { return ox + L + (int)((u64)c * (u32)pw / (plot_used ? plo
 static int py(double v) { return ptop + ph - (int)(v / ymax * ph + 0.5); }
 static int cell_h(void) { return TOP + ph + LEG + 6 + 14 * (lrows - 1); }
 
-/* a step of 1, 2 or 5 times a power of ten, about a quarter of v; its decimals */
-static double nice(double v, int *dec)
+/* the least step of 1, 2 or 5 times a power of ten that cuts v in n or
+ * fewer; its decimals */
+static double nice(double v, int n, int *dec)
 {
 	double s = 1e-6;
+	int k = 0;
 
 	*dec = 6;
-	while (s * 10 <= v / 4) {
-		s *= 10;
-		*dec -= *dec > 0;
-	}
-	return s * 5 <= v / 4 ? s * 5 : s * 2 <= v / 4 ? s * 2 : s;
+	while (v / (s * "\1\2\5"[k]) > n)
+		if (++k == 3) {
+			k = 0;
+			s *= 10;
+			*dec -= *dec > 0;
+		}
+	return s * "\1\2\5"[k];
 }
 
 /* a legend entry (o NULL: only its room); after legend_at, wrapping */
@@ -85,7 +89,7 @@ static int legend(struct obuf *o, int kind, u32 i)
 		item(o, "white", 0, "requests:");
 		for (k = 1; k <= i; k++) {
 			n = 1u << (k - 1);
-			sfmt(t, sizeof(t), n >> 20 ? "%uM" : n >> 10 ? "%uk" : "%u", n >> 20 ? n >> 20 : n >> 10 ? n >> 10 : n);
+			sfmt(t, sizeof(t), "%u", n);
 			item(o, "#b30000", (double)k / i, t);
 		}
 	} else if (kind && plot_by_proc)
@@ -111,7 +115,7 @@ static void cover(struct obuf *o)
 	ob_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"white\">"
 		  "<animate attributeName=\"x\" from=\"%d\" to=\"%d\" dur=\"%.1fs\" repeatCount=\"indefinite\"/>"
 		  "<animate attributeName=\"width\" from=\"%d\" to=\"0\" dur=\"%.1fs\" repeatCount=\"indefinite\"/></rect>\n",
-		  ox + L + 1, ptop + 1, pw - 2, ph - 2, ox + L + 1, ox + L + pw - 1, d, pw - 2, d);
+		  ox + L + 1, ptop - 2, pw - 2, ph + 4, ox + L + 1, ox + L + pw - 1, d, pw - 2, d);
 }
 
 /* the next panel: its frame, title, the y axis up to v (rounded up to a
@@ -125,7 +129,7 @@ static void panel(struct obuf *o, const char *title, double v, double base, cons
 	ox = npanel % plot_look.cols * plot_look.w;
 	ptop = 40 + npanel++ / plot_look.cols * cell_h() + TOP;
 	X = ox + L;
-	s = nice(v > 0 ? v : 1, &dec);
+	s = nice(v > 0 ? v : 1, ph / 25, &dec);	/* numbers 25 pixels apart or more */
 	for (ymax = s; ymax < v * 0.9999; ymax += s)
 		;
 	if (exact)
@@ -138,7 +142,7 @@ static void panel(struct obuf *o, const char *title, double v, double base, cons
 	for (x = 0; x <= ymax * 1.0001; x += s)
 		ob_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.*f</text><path d=\"M%d %dh%d\" stroke=\"#ddd\"/>\n",
 			  X - 4, py(x) + 4, dec, base + x, X + 1, py(x), pw - 2);
-	s = nice(span > 0 ? span : 1, &dec);
+	s = nice(span > 0 ? span : 1, pw / 80, &dec);
 	for (x = (double)(u64)(from / s + 0.9999) * s; x <= (from + span) * 1.0001 && span > 0; x += s)
 		ob_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.*f</text>\n",
 			  X + (int)((x - from) / span * pw), ptop + ph + 20, dec, x);

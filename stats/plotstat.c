@@ -19,7 +19,7 @@ struct plot_req {
 IFT_POOL(preq, struct plot_req, PLOT_REQS, 2 * PLOT_REQS, IFT_AGE_FIFO);
 
 struct plot_dev plot_devs[PLOT_SERIES];
-u32 plot_ndevs, plot_nprocs, plot_used, plot_act = TA_ISSUE;	/* plot_used: columns reached */
+u32 plot_ndevs, plot_nprocs, plot_used, plot_act = TA_ISSUE, plot_in;	/* plot_used: columns reached */
 u64 plot_bin_ns = PLOT_BIN_NS, plot_from, plot_to = ~(u64)0, plot_ylo, plot_yhi = ~(u64)0;
 int plot_by_proc;
 char plot_procs[PLOT_PROCS][16];
@@ -30,13 +30,14 @@ static struct plot_dev *dev_of(u32 dev, u64 t)
 	u32 i;
 
 	for (i = 0; i < plot_ndevs; i++)
-		if (plot_devs[i].dev == dev)
+		if (plot_devs[i].dev == dev && plot_devs[i].in == plot_in)
 			return &plot_devs[i];
 	if (plot_ndevs == PLOT_SERIES) {
 		plot_dropped_devs++;
 		return NULL;
 	}
 	plot_devs[plot_ndevs].dev = dev;
+	plot_devs[plot_ndevs].in = plot_in;
 	plot_devs[plot_ndevs].t0 = t;
 	return &plot_devs[plot_ndevs++];
 }

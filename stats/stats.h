@@ -195,13 +195,13 @@ void btt_unplug(struct btt_dev *d, u64 t, u64 nios, int timer);	/* majors 9, 253
 enum { PB_B = 0, PB_N = 2, PB_D2C = 4, PB_D2CN = 6, PB_Q2C = 8, PB_Q2CN = 10, PB_QD = 12, PB_HEAT = 14,
        PB_ALL = PB_HEAT + PLOT_LAT };
 struct plot_dev {
-	u32 dev, shift;
+	u32 dev, in, shift;	/* in: plot_in when it came: traces of one device overlay */
 	u64 t0, last_t, depth[2];
 	u64 bin[PLOT_BINS][PB_ALL];
 	u16 cell[PLOT_BINS][PLOT_ROWS];
 };
 extern struct plot_dev plot_devs[];
-extern u32 plot_ndevs, plot_nprocs, plot_used, plot_act;	/* plot_act: the offsets' action (TA_ISSUE) */
+extern u32 plot_ndevs, plot_nprocs, plot_used, plot_act, plot_in;	/* plot_act: the offsets' action (TA_ISSUE) */
 extern u64 plot_bin_ns, plot_from, plot_to, plot_ylo, plot_yhi;	/* -x: ns from each device's start; -y: sectors */
 extern int plot_by_proc;
 extern char plot_procs[][16];
