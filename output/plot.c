@@ -253,6 +253,8 @@ COLD int plot_main(int argc, char **argv)
 		warn_msg("no I/O to draw");
 	if (plot_to != ~(u64)0)
 		plot_cover(plot_to - plot_from);
+	else if (plot_ncpu && plot_cpu_t[plot_ncpu - 1] > plot_from)	/* the time axis reaches the last CPU sample */
+		plot_cover(plot_cpu_t[plot_ncpu - 1] - plot_from);
 	if ((fd = strcmp(p.out, "-") ? open_out(p.out, 0644) : 1) < 0)	/* -o -: stdout */
 		return 1;
 	ob_init(&o, fd, p.out, plot_buf, sizeof(plot_buf));
