@@ -236,8 +236,13 @@ COLD int plot_main(int argc, char **argv)
 			rc |= ob_close(&dump);
 	}
 	for (i = 0; i < p.nin; i++) {
-		char in[256];
+		char in[256], alt[256];
 
+		/* iowatcher -t NAME: NAME.dump where NAME has no trace files */
+		sfmt(in, sizeof(in), "%s.blktrace.0", p.in[i]);
+		sfmt(alt, sizeof(alt), "%s.dump", p.in[i]);
+		if (iw && in_kind(p.in[i]) == 1 && access(in, F_OK) && !access(alt, F_OK))
+			p.in[i] = alt;
 		sfmt(in, sizeof(in), "%s", p.in[i]);	/* in_run cuts the name it reads */
 		first = plot_ndevs;
 		plot_in = (u32)i;

@@ -37,6 +37,10 @@ check "iowatcher -t -t -l -l: exit 0, nothing on stderr" test $? = 0 -a ! -s "$O
 check "iowatcher -l: each trace's label, an offset map each" svg_py "$OUT/two.svg" '
 assert ">ext4 writes<" in s and ">randrw reads<" in s
 assert "Offsets: ext4<" in s and "Offsets: randrw<" in s'
+# -t NAME: NAME.dump where there are no NAME.blktrace.N files, as iowatcher
+"$IOMON" parse -i "$FIX/ext4/nullb0" -d "$OUT/saved.dump" -O 2>/dev/null
+"$IW" -t "$OUT/saved" -O io -o "$OUT/saved.svg" 2>"$OUT/saved.err"
+check "iowatcher -t NAME: NAME.dump read when there are no trace files" sh -c "test $? = 0 -a ! -s '$OUT/saved.err' && grep -q '>Offsets: 254,0<' '$OUT/saved.svg'"
 # -N/-O with iowatcher's graph names, queue-depth and queue_depth alike
 for q in queue-depth queue_depth; do
 	"$IW" -t "$FIX/ext4/nullb0" -N $q -o "$OUT/nq.svg" 2>/dev/null
@@ -99,6 +103,8 @@ if live_ok "iowatcher live"; then
 	check "iowatcher -d -p: ends when the program does, exit 0" test $rc = 0
 	check "iowatcher -d -t run -D: the capture kept as run.dump, all 64 writes of a short dd in it" \
 		test "$("$IOMON" parse -i "$OUT/run.dump" -f '%a %d\n' 2>/dev/null | grep -c '^Q W')" = 64
+	"$IW" -t "$OUT/run" -O io -o "$OUT/again.svg" 2>/dev/null
+	check "iowatcher -t run: the kept run.dump draws again" grep -q '>Offsets: ' "$OUT/again.svg"
 	check "iowatcher -d: the device by the kernel's name (${LOOP#/dev/})" grep -q ">Offsets: ${LOOP#/dev/}<" "$OUT/live.svg"
 	check "iowatcher -d: CPU graphs from /proc/stat, each a line of samples" svg_py "$OUT/live.svg" '
 cpu = [p for p in panels if p.startswith("CPU ")]
