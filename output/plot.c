@@ -8,7 +8,6 @@
  * -t is a trace, -d a device, -w a graph's width.  Each input is read
  * on its own, so its devices take its name or -l's label. */
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -75,8 +74,12 @@ static u64 started;
 /* execvp's search of PATH, without its cost in size */
 static void run(char **av)
 {
-	char path[4096], *p = getenv("PATH"), *e;
+	extern char **environ;
+	char path[4096], **v = environ, *p, *e;
 
+	while (*v && memcmp(*v, "PATH=", 5))	/* getenv would bring strchrnul */
+		v++;
+	p = *v ? *v + 5 : NULL;
 	if (strchr(av[0], '/'))
 		execv(av[0], av);
 	for (; p; p = e ? e + 1 : NULL) {
