@@ -144,6 +144,22 @@ struct plot_opts {
 	struct cap_cfg cfg;
 };
 
+/* iowatcher -t DIR: each NAME.blktrace.0 in it an input DIR/NAME */
+static char found[IN_NAMES][256];
+static u32 nfound;
+
+static long each(const char *dir, const char *name, void *arg)
+{
+	struct plot_opts *p = arg;
+	size_t n = strlen(name);
+
+	if (n > 11 && !strcmp(name + n - 11, ".blktrace.0") && p->nin < IN_NAMES) {
+		sfmt(found[nfound], sizeof(found[0]), "%s/%.*s", dir, (int)(n - 11), name);
+		p->in[p->nin++] = found[nfound++];
+	}
+	return 0;
+}
+
 /* one option; 0, or 1 said */
 static int plot_opt(struct plot_opts *p, int c, int iw)
 {
@@ -153,6 +169,9 @@ static int plot_opt(struct plot_opts *p, int c, int iw)
 	case 't':
 		if (!iw)
 			return cap_add_device(opt_arg) != 0;
+		c = p->nin;
+		if (dir_each(opt_arg, each, p) || p->nin > c)
+			return 0;
 		/* fall through */
 	case 'i':
 		if (p->nin == IN_NAMES) {

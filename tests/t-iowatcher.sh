@@ -41,6 +41,10 @@ assert "Offsets: ext4<" in s and "Offsets: randrw<" in s'
 "$IOMON" parse -i "$FIX/ext4/nullb0" -d "$OUT/saved.dump" -O 2>/dev/null
 "$IW" -t "$OUT/saved" -O io -o "$OUT/saved.svg" 2>"$OUT/saved.err"
 check "iowatcher -t NAME: NAME.dump read when there are no trace files" sh -c "test $? = 0 -a ! -s '$OUT/saved.err' && grep -q '>Offsets: 254,0<' '$OUT/saved.svg'"
+# -t DIR: every trace in the folder, each named
+mkdir -p "$OUT/dir"; cp "$FIX"/two-devs/nullb*.blktrace.* "$OUT/dir/"
+"$IW" -t "$OUT/dir" -O io -o "$OUT/dir.svg" 2>/dev/null
+check "iowatcher -t DIR: each trace in it drawn, by its name" sh -c "grep -q '>Offsets: nullb0<' '$OUT/dir.svg' && grep -q '>Offsets: nullb1<' '$OUT/dir.svg'"
 # -N/-O with iowatcher's graph names, queue-depth and queue_depth alike
 for q in queue-depth queue_depth; do
 	"$IW" -t "$FIX/ext4/nullb0" -N $q -o "$OUT/nq.svg" 2>/dev/null
