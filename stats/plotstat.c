@@ -4,7 +4,7 @@
  * last column the columns pair up (each twice as wide); when a sector
  * falls past the last row, that device's rows do.  A request is matched
  * from Q (or D) to C on the shared in-flight table (match/inflight.c);
- * past PLOT_REQS in flight the oldest is given up, and counted.  Each device's time
+ * past PLOT_REQS in flight the oldest goes, counted if it was issued.  Each device's time
  * starts at its first record, so traces of different runs overlay. */
 #include <string.h>
 #include "stats/stats.h"
@@ -25,6 +25,8 @@ int plot_by_proc;
 char plot_procs[PLOT_PROCS][16];
 unsigned long long plot_dropped_devs;
 
+static void evicted(void *ctx, void *e);
+
 static struct plot_dev *dev_of(u32 dev, u64 t)
 {
 	u32 i;
@@ -36,6 +38,7 @@ static struct plot_dev *dev_of(u32 dev, u64 t)
 		plot_dropped_devs++;
 		return NULL;
 	}
+	preq.evict = evicted;
 	plot_devs[plot_ndevs].dev = dev;
 	plot_devs[plot_ndevs].in = plot_in;
 	plot_devs[plot_ndevs].t0 = t;
@@ -112,10 +115,20 @@ static int col(const struct plot_dev *d, u64 t)
 	return (int)plot_cover(rel - plot_from);
 }
 
-/* requests given up in flight (PLOT_REQS newer ones came) */
+/* A request aged out of the full table was given up only when it had
+ * been issued: a Q never issued is a bio merged into another request
+ * (request merges have no tracepoint of their own under tracefs), whose
+ * completion is its request's. */
+static unsigned long long given_up;
+
+static void evicted(void *ctx, void *e)
+{
+	given_up += ((struct plot_req *)e)->d != 0;
+}
+
 unsigned long long plot_given_up(void)
 {
-	return preq.aged;
+	return given_up;
 }
 
 /* -P: a process's colour, by name (the first PLOT_PROCS; 0: the rest) */
