@@ -123,7 +123,15 @@ static unsigned long long given_up;
 
 static void evicted(void *ctx, void *e)
 {
-	given_up += ((struct plot_req *)e)->d != 0;
+	struct plot_req *q = e;
+	u32 i;
+
+	if (!q->d)
+		return;
+	given_up++;
+	for (i = 0; i < plot_ndevs; i++)	/* no longer counted in the depth */
+		if (plot_devs[i].dev == q->h.dev && plot_devs[i].in == plot_in && plot_devs[i].depth[q->dir])
+			plot_devs[i].depth[q->dir]--;
 }
 
 unsigned long long plot_given_up(void)

@@ -295,3 +295,9 @@ fi
 check "tiny plot: devices past PLOT_SERIES counted and named" grep -q "(PLOT_SERIES) not drawn" "$OUT/tiny.err"
 "$IOMON_TINY" plot -i "$FIX/mq-randrw/nullb0" -o "$OUT/tiny2.svg" 2>"$OUT/tiny.err"
 check "tiny plot: requests past PLOT_REQS given up, counted and named" grep -q "(PLOT_REQS) newer ones were: given up, not drawn" "$OUT/tiny.err"
+# requests given up leave the queue depth: it does not climb with each one
+"$IOMON_TINY" plot -i "$FIX/mq-randrw/nullb0" -O queue-depth -o "$OUT/tinyqd.svg" 2>/dev/null
+check "tiny plot: the queue depth does not count requests given up (its axis 8 or less)" python3 -c '
+import re, sys
+ys = [float(v) for v in re.findall(r"text-anchor=\"end\">([0-9.]+)<", open(sys.argv[1]).read())]
+assert ys and ys[-1] <= 8, ys' "$OUT/tinyqd.svg"
