@@ -126,6 +126,7 @@ static void evicted(void *ctx, void *e)
 	struct plot_req *q = e;
 	u32 i;
 
+	(void)ctx;
 	if (!q->d)
 		return;
 	given_up++;
