@@ -106,7 +106,7 @@ if live_ok "iowatcher live"; then
 	losetup -d "$LOOP"
 	check "iowatcher -d -p: ends when the program does, exit 0" test $rc = 0
 	check "iowatcher -d -t run -D: the capture kept as run.dump, all 64 writes of a short dd in it" \
-		test "$("$IOMON" parse -i "$OUT/run.dump" -f '%a %d\n' 2>/dev/null | grep -c '^Q W')" = 64
+		test "$("$IOMON" parse -i - -f '%a %d\n' <"$OUT/run.dump" 2>/dev/null | grep -c '^Q W')" = 64
 	"$IW" -t "$OUT/run" -O io -o "$OUT/again.svg" 2>/dev/null
 	check "iowatcher -t run: the kept run.dump draws again" grep -q '>Offsets: ' "$OUT/again.svg"
 	check "iowatcher -d: the device by the kernel's name (${LOOP#/dev/})" grep -q ">Offsets: ${LOOP#/dev/}<" "$OUT/live.svg"
