@@ -97,7 +97,7 @@ static int map_line(const char *file, char *l)
 	char *w[2], *p = l;
 	u32 k, n[2];
 
-	if (strstr(l, "Device"))
+	if (str_find(l, "Device"))
 		return 0;
 	for (k = 0; k < 2; k++) {
 		while (*p == ' ')
