@@ -130,7 +130,7 @@ static void name_devs(u32 first, const char *label, const char *in, int kind)
 		if (label || kind == 1) {
 			b = label ? label : strrchr(in, '/') ? strrchr(in, '/') + 1 : in;
 			sfmt(n, sizeof(names[0]), "%s", b);
-			if ((n = strstr(n, ".blktrace.")))
+			if ((n = str_find(n, ".blktrace.")))
 				*n = 0;
 		} else if (kind != 3 || sys_devname(dev, n, sizeof(names[0])))
 			sfmt(n, sizeof(names[0]), "%u,%u", DEV_MAJOR(dev), DEV_MINOR(dev));
