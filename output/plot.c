@@ -17,6 +17,7 @@ USAGE(plot,
 
 static const char graph_names[][12] = { "io", "tput", "iops", "latency", "queue_depth", "heatmap" };
 
+TEXT(plot_not_a_graph, "%s: not a graph (io tput iops latency queue_depth heatmap)")
 /* a graph's bit, or 0 said */
 static int graph(const char *s)
 {
@@ -25,7 +26,7 @@ static int graph(const char *s)
 	for (i = 0; i < 6; i++)
 		if (!strcmp(s, graph_names[i]))
 			return 1 << i;
-	warn_msg("%s: not a graph (io tput iops latency queue_depth heatmap)", s);
+	warn_text(U_plot_not_a_graph, s);
 	return 0;
 }
 
@@ -49,6 +50,9 @@ static int xrange(const char *s)
 
 static char plot_buf[16384];
 
+TEXT(plot_events_of_devices, "%llu events of devices past the first %d (PLOT_SERIES) not drawn")
+TEXT(plot_requests_still_in, "%llu requests still in flight when %d (PLOT_REQS) newer ones "
+	"were: given up, not drawn")
 COLD int plot_main(int argc, char **argv)
 {
 	static char *in[IN_NAMES], *labels[PLOT_SERIES];
@@ -85,9 +89,9 @@ COLD int plot_main(int argc, char **argv)
 	}
 	rc = in_run(&(struct input){ in, nin, &cfg, plot_event, NULL, NULL, NULL });
 	if (plot_dropped_devs)
-		warn_msg("%llu events of devices past the first %d (PLOT_SERIES) not drawn", plot_dropped_devs, PLOT_SERIES);
+		warn_text(U_plot_events_of_devices, plot_dropped_devs, PLOT_SERIES);
 	if (plot_given_up())
-		warn_msg("%llu requests still in flight when %d (PLOT_REQS) newer ones were: given up, not drawn",
+		warn_text(U_plot_requests_still_in,
 			 plot_given_up(), PLOT_REQS);
 	if (!plot_ndevs)
 		warn_msg("no I/O to draw");
