@@ -331,6 +331,12 @@ $(B)/big/iomon: $(SRCS) $(USAGE_C) $(APPLETS_C) $(HDRS) Makefile $(STAMP) $(ZLIB
 	@mkdir -p $(dir $@)
 	$(CC) -I. $(ZCPP) $(BIG) -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS) $(USAGE_C) $(APPLETS_C) $(ZLIB)
 
+# Every warn_text compiled as the warn_msg it stands for (packtext's
+# header holds the TEXT literals), so that each format's arguments are
+# checked as the packed ones no longer can be.
+textcheck: $(USAGE_C)
+	$(CC) $(CPPFLAGS) $(ZCPP) $(WARN) -DTEXT_CHECK -include $(USAGE_C:.c=.h) -fsyntax-only -Werror=format $(SRCS)
+
 print-srcs: $(USAGE_C) $(APPLETS_C)
 	@echo $(SRCS) $(USAGE_C) $(APPLETS_C)
 
@@ -346,4 +352,4 @@ print-budget:
 print-cc:
 	@echo $(CC)
 
-.PHONY: all install install-initramfs uninstall deps check check-long size bloatcheck demo bench fuzz clean print-srcs print-applets print-bin print-budget print-cc FORCE
+.PHONY: all textcheck install install-initramfs uninstall deps check check-long size bloatcheck demo bench fuzz clean print-srcs print-applets print-bin print-budget print-cc FORCE

@@ -66,6 +66,7 @@ static int ours(const char *path, const struct stat *self)
 	return !stat(path, &st) && st.st_dev == self->st_dev && st.st_ino == self->st_ino;
 }
 
+TEXT(applet_skipped_not_a, "%s: skipped: %s, not a link to iomon; left as it is")
 static int install(const char *dir, const char *self, int all)
 {
 	char path[PATH_LEN];
@@ -84,7 +85,7 @@ static int install(const char *dir, const char *self, int all)
 		}
 		if (!lstat(path, &st)) {
 			if (!S_ISLNK(st.st_mode) || !ours(path, &me)) {
-				warn_msg("%s: skipped: %s, not a link to iomon; left as it is", path,
+				warn_text(U_applet_skipped_not_a, path,
 					 S_ISLNK(st.st_mode) ? "a link to another program" : "a file of another program");
 				continue;
 			}
@@ -110,6 +111,8 @@ static int run(const struct applet *a, int argc, char **argv, int quiet)
 	return a->main(argc, argv);
 }
 
+TEXT(applet_usage_iomon_install, "usage: iomon --install [--all] DIR")
+TEXT(applet_unknown_applet_try, "unknown applet '%s' (try --list)")
 static int multiplexer(int argc, char **argv)
 {
 	const struct applet *a;
@@ -145,7 +148,7 @@ static int multiplexer(int argc, char **argv)
 		ssize_t n;
 
 		if (argc != 3 + all) {
-			warn_msg("usage: iomon --install [--all] DIR");
+			warn_text(U_applet_usage_iomon_install);
 			return 1;
 		}
 		/* A relative link when DIR holds iomon (an initramfs moves),
@@ -163,7 +166,7 @@ static int multiplexer(int argc, char **argv)
 	a = find_applet(argv[1]);
 	if (!a) {
 		if (!left_out(argv[1]))
-			warn_msg("unknown applet '%s' (try --list)", argv[1]);
+			warn_text(U_applet_unknown_applet_try, argv[1]);
 		return 1;
 	}
 	return run(a, argc - 1, argv + 1, 0);

@@ -89,6 +89,24 @@ const char *usage_text(const unsigned short *id, size_t *n)
 	return usage_buf + at;
 }
 
+const char *text_of(const unsigned short *id)
+{
+	size_t n;
+
+	return usage_text(id, &n);
+}
+
+#ifndef TEXT_CHECK
+void warn_text(const unsigned short *id, ...)
+{
+	va_list ap;
+
+	va_start(ap, id);
+	vwarn(text_of(id), ap);
+	va_end(ap);
+}
+#endif
+
 int usage_put(int fd, const unsigned short *id)
 {
 	size_t n;
@@ -102,6 +120,7 @@ void err_sys(const char *what)
 	warn_msg("%s: %s", what, strerror(errno));
 }
 
+TEXT(base_a_symbolic_link, "%s: a symbolic link owned by uid %u; not writing through it")
 /* Outputs are never written through a symlink someone else planted: iomon
  * runs as root in directories other users can write.  A link we own (such
  * as /dev/stdout, or one our user made) is followed, as the kernel's
@@ -113,7 +132,7 @@ int open_out(const char *path, int mode)
 
 	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
 		if (st.st_uid != geteuid()) {
-			warn_msg("%s: a symbolic link owned by uid %u; not writing through it",
+			warn_text(U_base_a_symbolic_link,
 				 path, (unsigned)st.st_uid);
 			return -1;
 		}
@@ -214,6 +233,7 @@ char *opt_arg;
 int opt_ind = 1;
 static int opt_pos;	/* inside a cluster of short options */
 
+TEXT(base_option_requires_an, "option requires an argument: %c")
 static int opt_short(int nw, char **words, const char *optstring)
 {
 	char *a = words[opt_ind];
@@ -235,7 +255,7 @@ static int opt_short(int nw, char **words, const char *optstring)
 	opt_arg = NULL;
 	if (o[1] == ':' && (o[2] != ':' || opt_pos)) {
 		if (opt_ind >= nw) {
-			warn_msg("option requires an argument: %c", c);
+			warn_text(U_base_option_requires_an, c);
 			return optstring[0] == ':' ? ':' : '?';
 		}
 		opt_arg = words[opt_ind++] + opt_pos;
@@ -244,6 +264,8 @@ static int opt_short(int nw, char **words, const char *optstring)
 	return c;
 }
 
+TEXT(base_option_does_not, "option does not take an argument: %s")
+TEXT(base_option_requires_an2, "option requires an argument: %s")
 static int opt_long(int nw, char **words, const char *optstring, const struct lopt *opts)
 {
 	const char *start = words[opt_ind] + 2, *arg = NULL, *o, *name;
@@ -273,7 +295,7 @@ static int opt_long(int nw, char **words, const char *optstring, const struct lo
 	if (*arg == '=') {
 		if (!opts->has_arg) {
 			if (optstring[0] != ':')
-				warn_msg("option does not take an argument: %s", opts->name);
+				warn_text(U_base_option_does_not, opts->name);
 			return '?';
 		}
 		opt_arg = (char *)arg + 1;
@@ -281,7 +303,7 @@ static int opt_long(int nw, char **words, const char *optstring, const struct lo
 		if (opt_ind >= nw) {
 			if (optstring[0] == ':')
 				return ':';
-			warn_msg("option requires an argument: %s", opts->name);
+			warn_text(U_base_option_requires_an2, opts->name);
 			return '?';
 		}
 		opt_arg = words[opt_ind++];

@@ -72,6 +72,17 @@ extern const char *applet_name;
  * and writes it to fd (-1 when the write fails).  The texts (libc.c's
  * strerror texts too) repeat much, and packed take half their room. */
 #define USAGE(id, text) extern const unsigned short U_##id[2];
+/* TEXT(id, "text"): a long message's format, packed with them (ending in
+ * a NUL); warn_text(U_id, ...) says it as warn_msg would.  make textcheck
+ * compiles every warn_text as the warn_msg it is (packtext's
+ * build/texts.h), so that the compiler checks each format's arguments. */
+#define TEXT(id, text) extern const unsigned short U_##id[2];
+const char *text_of(const unsigned short *id);
+#ifdef TEXT_CHECK
+#define warn_text(id, ...) warn_msg(TEXT_##id, ##__VA_ARGS__)
+#else
+void warn_text(const unsigned short *id, ...);
+#endif
 int usage_put(int fd, const unsigned short *id);
 const char *usage_text(const unsigned short *id, size_t *n);	/* unpacked, n bytes (U_errs: libc.c's strerror) */
 /* The applet table (applet.c), generated from the drivers' //applet:

@@ -98,6 +98,9 @@ int cap_period(void)
 
 /* ---- output: per-CPU files or the stream ---- */
 
+TEXT(cap_a_symbolic_link, "%s: a symbolic link (owned by uid %u); trace files are never "
+	"written through one")
+TEXT(cap_exists_and_is, "%s: exists and is not a regular file; not writing a trace there")
 /* A trace shows who did what to which blocks, and we run as root in
  * directories others can write: a fresh file, mode 0600 whatever the
  * umask, never through a symlink (not even our own) and never into a
@@ -121,12 +124,12 @@ int cap_create(const char *path)
 		if (errno != EEXIST || lstat(path, &st) < 0)
 			break;
 		if (S_ISLNK(st.st_mode)) {
-			warn_msg("%s: a symbolic link (owned by uid %u); trace files are never written through one",
+			warn_text(U_cap_a_symbolic_link,
 				 path, (unsigned)st.st_uid);
 			return -1;
 		}
 		if (!S_ISREG(st.st_mode)) {
-			warn_msg("%s: exists and is not a regular file; not writing a trace there", path);
+			warn_text(U_cap_exists_and_is, path);
 			return -1;
 		}
 		if (unlink(path) < 0)
@@ -169,6 +172,8 @@ static void cut_whole(int fd, const u8 *p, size_t done, u64 start)
 		return;
 }
 
+TEXT(cap_write_stdout_capture, "write (stdout): %s; capture stopped")
+TEXT(cap_write_blktrace_capture, "write %s%s%s.blktrace.%u: %s; capture stopped%s")
 /* Every byte reaches the file or the capture stops: a full disk or a
  * reader that went away ends the run cleanly, kernel state torn down,
  * with one message (the writes after it are refused quietly). */
@@ -189,9 +194,9 @@ int out_write(struct tdev *d, u32 cpu, const void *p, size_t n)
 			if (errno == EPIPE)
 				;
 			else if (C.cfg.to_stdout)
-				warn_msg("write (stdout): %s; capture stopped", k ? strerror(errno) : "no progress");
+				warn_text(U_cap_write_stdout_capture, k ? strerror(errno) : "no progress");
 			else
-				warn_msg("write %s%s%s.blktrace.%u: %s; capture stopped%s", C.cfg.dir ? C.cfg.dir : "",
+				warn_text(U_cap_write_blktrace_capture, C.cfg.dir ? C.cfg.dir : "",
 					 C.cfg.dir ? "/" : "", C.cfg.oname ? C.cfg.oname : d->name, cpu,
 					 k ? strerror(errno) : "no progress",
 					 C.cfg.zlevel ? "" : ", the file ends at its last whole record");
@@ -223,6 +228,7 @@ int cap_write(struct tdev *d, u32 cpu, const void *p, size_t n)
 
 /* ---- devices ---- */
 
+TEXT(cap_more_than_devices, "%s: more than %d devices (CAP_DEVS)")
 int cap_add_device(const char *path)
 {
 	struct tdev *d;
@@ -230,7 +236,7 @@ int cap_add_device(const char *path)
 	u32 i;
 
 	if (C.ndev == CAP_DEVS) {
-		warn_msg("%s: more than %d devices (CAP_DEVS)", path, CAP_DEVS);
+		warn_text(U_cap_more_than_devices, path, CAP_DEVS);
 		return -1;
 	}
 	if (stat(path, &st)) {
@@ -269,6 +275,8 @@ int cap_add_device(const char *path)
  * refused (EPERM) stays: tracefs traces it without opening it. */
 struct disks { char **devs; int n; };
 
+TEXT(cap_more_than_disks, "more than %d disks (CAP_DEVS): %s and any after it not traced")
+TEXT(cap_skipped_cannot_open, "%s: skipped, cannot open it (%s)")
 static long add_disk(const char *dir, const char *name, void *arg)
 {
 	static char names[CAP_DEVS][48];
@@ -281,7 +289,7 @@ static long add_disk(const char *dir, const char *name, void *arg)
 	    (!sys_u64f(&size, "%s/%s/size", dir, name) && !size))
 		return 0;
 	if (d->n == CAP_DEVS) {
-		warn_msg("more than %d disks (CAP_DEVS): %s and any after it not traced", CAP_DEVS, name);
+		warn_text(U_cap_more_than_disks, CAP_DEVS, name);
 		return 1;
 	}
 	sfmt(p, sizeof(names[0]), "/dev/%s", name);
@@ -291,7 +299,7 @@ static long add_disk(const char *dir, const char *name, void *arg)
 	/* no driver, no media: skipped; refused (EPERM from a device cgroup,
 	 * lockdown) stays, since tracefs traces it without opening it */
 	if ((fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 && errno != EPERM && errno != EACCES) {
-		warn_msg("%s: skipped, cannot open it (%s)", p, strerror(errno));
+		warn_text(U_cap_skipped_cannot_open, p, strerror(errno));
 		return 0;
 	}
 	if (fd >= 0)
@@ -308,6 +316,7 @@ int cap_all_disks(char **devs)
 	return d.n;
 }
 
+TEXT(cap_no_disks_to, "no disks to trace (give %s DEV)")
 /* top's and biolatency's live input: the devices given, each of which
  * must trace, or every whole disk, of which one the capture cannot take is
  * skipped (skip_bad); -1: nothing to trace (said, naming opt) */
@@ -323,7 +332,7 @@ int cap_live_devices(struct cap_cfg *c, char **devs, int n, const char *opt)
 		if (cap_add_device(devs[i]) && !every)
 			return -1;
 	if (!cap_ndev()) {
-		warn_msg("no disks to trace (give %s DEV)", opt);
+		warn_text(U_cap_no_disks_to, opt);
 		return -1;
 	}
 	return 0;
@@ -347,6 +356,8 @@ int cap_interval_due(u64 *next, u32 secs)
 	return 1;
 }
 
+TEXT(cap_and_a_disk, "%s and %s: a disk and its partition cannot be traced together "
+	"(they share one request queue)")
 /* Partitions share their disk's queue: one trace per queue, so a disk and
  * its partition cannot be traced together. */
 static int check_overlap(void)
@@ -359,14 +370,15 @@ static int check_overlap(void)
 			continue;
 		for (j = 0; j < C.ndev; j++)
 			if (C.dev[j].kdev == C.dev[i].disk) {
-				warn_msg("%s and %s: a disk and its partition cannot be traced together "
-					 "(they share one request queue)", C.dev[j].path, C.dev[i].path);
+				warn_text(U_cap_and_a_disk, C.dev[j].path, C.dev[i].path);
 				return -1;
 			}
 	}
 	return 0;
 }
 
+TEXT(cap_invalid_file_for, "Invalid file for devices %s: %s")
+TEXT(cap_unreadable_or_longer, "%s: unreadable or longer than %zu bytes")
 int cap_add_devices_from(const char *file)
 {
 	static char list[DEVLIST_BUF];
@@ -374,12 +386,12 @@ int cap_add_devices_from(const char *file)
 	char *p, *e;
 
 	if (n == -1) {
-		warn_msg("Invalid file for devices %s: %s", file, strerror(errno));
+		warn_text(U_cap_invalid_file_for, file, strerror(errno));
 		return -1;
 	}
 	/* a full buffer may have more behind it */
 	if (n < 0 || (size_t)n == sizeof(list) - 1) {
-		warn_msg("%s: unreadable or longer than %zu bytes", file, sizeof(list) - 2);
+		warn_text(U_cap_unreadable_or_longer, file, sizeof(list) - 2);
 		return -1;
 	}
 	for (p = list; *p; p = e) {
@@ -493,6 +505,10 @@ static int backends(void)
 }
 
 /* Capture on the devices added so far, as c says; 0 on success. */
+TEXT(cap_tracing_needs_root, "tracing needs root (the kernel refuses BLKTRACESETUP and "
+	"tracefs to others)")
+TEXT(cap_cpus_this_build, "%u CPUs; this build handles %d (CAP_CPUS)")
+TEXT(cap_destination_dir_can, "Destination dir %s can't be made: %s")
 int cap_run(const struct cap_cfg *c)
 {
 	int rc;
@@ -511,18 +527,18 @@ int cap_run(const struct cap_cfg *c)
 	if (check_overlap())
 		return 1;
 	if (C.ncpu > CAP_CPUS) {
-		warn_msg("%u CPUs; this build handles %d (CAP_CPUS)", C.ncpu, CAP_CPUS);
+		warn_text(U_cap_cpus_this_build, C.ncpu, CAP_CPUS);
 		return 1;
 	}
 	if (geteuid() != 0) {
-		warn_msg("tracing needs root (the kernel refuses BLKTRACESETUP and tracefs to others)");
+		warn_text(U_cap_tracing_needs_root);
 		return 1;
 	}
 	catch_signals();
 	if (C.cfg.kill)
 		return relay_kill();
 	if (C.cfg.dir && mkdir(C.cfg.dir, 0755) && errno != EEXIST) {
-		warn_msg("Destination dir %s can't be made: %s", C.cfg.dir, strerror(errno));
+		warn_text(U_cap_destination_dir_can, C.cfg.dir, strerror(errno));
 		return 1;
 	}
 	if (C.cfg.host && net_connect()) {

@@ -17,6 +17,9 @@ u32 cap_ndev(void)
 	return C.ndev;
 }
 
+TEXT(capopt_invalid_action_mask, "Invalid action mask %s (names: read write flush sync queue "
+	"requeue issue complete fs pc notify ahead meta discard drv_data "
+	"fua)")
 static int cap_mask_opt(struct cap_cfg *c, int opt, const char *arg)
 {
 	char *e;
@@ -24,8 +27,7 @@ static int cap_mask_opt(struct cap_cfg *c, int opt, const char *arg)
 
 	if (opt == 'a') {
 		if (mask_bit(arg) < 0) {
-			warn_msg("Invalid action mask %s (names: read write flush sync queue requeue "
-				 "issue complete fs pc notify ahead meta discard drv_data fua)", arg);
+			warn_text(U_capopt_invalid_action_mask, arg);
 			return -1;
 		}
 		c->mask |= (u32)mask_bit(arg);
@@ -40,6 +42,7 @@ static int cap_mask_opt(struct cap_cfg *c, int opt, const char *arg)
 	return 0;
 }
 
+TEXT(capopt_unknown_backend_relay, "unknown backend '%s' (relay, tracefs or auto)")
 static int cap_backend_opt(struct cap_cfg *c, const char *arg)
 {
 	if (!strcmp(arg, "relay"))
@@ -49,22 +52,25 @@ static int cap_backend_opt(struct cap_cfg *c, const char *arg)
 	else if (!strcmp(arg, "auto"))
 		c->backend = BK_AUTO;
 	else {
-		warn_msg("unknown backend '%s' (relay, tracefs or auto)", arg);
+		warn_text(U_capopt_unknown_backend_relay, arg);
 		return -1;
 	}
 	return 0;
 }
 
+TEXT(capopt_more_than_devices, "more than %d devices (CAP_DEVS)")
 int cap_dev_arg(char **devs, int *n, char *arg)
 {
 	if (*n == CAP_DEVS) {
-		warn_msg("more than %d devices (CAP_DEVS)", CAP_DEVS);
+		warn_text(U_capopt_more_than_devices, CAP_DEVS);
 		return -1;
 	}
 	devs[(*n)++] = arg;
 	return 0;
 }
 
+TEXT(capopt_invalid_stopwatch_val, "Invalid stopwatch value (%s secs)")
+TEXT(capopt_invalid_buffer_size, "Invalid buffer size (%s): 1 to 16384 KiB")
 /* -a -A -b -n -w -r -B, with blktrace's limits and words; -1: said why */
 int cap_opt(struct cap_cfg *c, int opt, const char *arg)
 {
@@ -96,13 +102,13 @@ int cap_opt(struct cap_cfg *c, int opt, const char *arg)
 		c->port = (u32)v;
 	} else if (opt == 'w') {
 		if (e == arg || *e || !v) {
-			warn_msg("Invalid stopwatch value (%s secs)", arg);
+			warn_text(U_capopt_invalid_stopwatch_val, arg);
 			return -1;
 		}
 		c->stopwatch = (u32)v;
 	} else if (opt == 'b') {
 		if (e == arg || *e || !v || v > 16 * 1024) {
-			warn_msg("Invalid buffer size (%s): 1 to 16384 KiB", arg);
+			warn_text(U_capopt_invalid_buffer_size, arg);
 			return -1;
 		}
 		c->buf_size = (u32)v << 10;

@@ -266,15 +266,18 @@ static COLD void drain(void)
 	window_release(S->held);
 }
 
+TEXT(input_device_table_full, "device table full: %llu events dropped (DEVS_MAX %d)")
+TEXT(input_late_record_table, "late-record table full: %llu records printed early (HOLD_MAX "
+	"%d, HOLD_BYTES %d)")
 /* what ran out said */
 static COLD int push_end(int rc)
 {
 	drain();
 	src_zero_report();
 	if (dev_dropped)
-		warn_msg("device table full: %llu events dropped (DEVS_MAX %d)", dev_dropped, DEVS_MAX);
+		warn_text(U_input_device_table_full, dev_dropped, DEVS_MAX);
 	if (window_hold_overflow)
-		warn_msg("late-record table full: %llu records printed early (HOLD_MAX %d, HOLD_BYTES %d)",
+		warn_text(U_input_late_record_table,
 			 (unsigned long long)window_hold_overflow, HOLD_MAX, HOLD_BYTES);
 	return rc || src_errors ? 1 : 0;
 }
@@ -284,6 +287,7 @@ static COLD int push_end(int rc)
  * clock's (seconds since boot at least).  Notes before it go as read. */
 static u8 peek[REC_V8_LEN + 65536];
 
+TEXT(input_stdin_not_a, "(stdin): not a dump or a trace")
 static COLD int read_stdin(void)
 {
 	struct rec r;
@@ -318,7 +322,7 @@ static COLD int read_stdin(void)
 		n = (u32)k;
 	return push_end(0);
 bad:
-	warn_msg("(stdin): not a dump or a trace");
+	warn_text(U_input_stdin_not_a);
 	return 1;
 }
 
@@ -374,12 +378,13 @@ COLD int in_stream(const struct in_stream *st, const char *name, struct cap_cfg 
 	return rc;
 }
 
+TEXT(input_i_one_trace, "-i %s: one trace only (-i %s given)")
 /* 0: a dump (a regular file), 1: a trace's name, 2: stdin */
 /* an applet's one -i: a second is refused, not silently put in its place */
 COLD int in_one(char **in, char *name)
 {
 	if (*in) {
-		warn_msg("-i %s: one trace only (-i %s given)", name, *in);
+		warn_text(U_input_i_one_trace, name, *in);
 		return -1;
 	}
 	*in = name;
@@ -395,6 +400,7 @@ int in_kind(const char *s)
 	return str_find(s, ".blktrace.") || stat(s, &st) || !S_ISREG(st.st_mode);
 }
 
+TEXT(input_one_dump_one, "one dump, one -, trace names, or devices to trace")
 COLD int in_run(const struct input *in)
 {
 	int i, k = in->n ? in_kind(in->names[0]) : 3;
@@ -404,7 +410,7 @@ COLD int in_run(const struct input *in)
 		if (in_kind(in->names[i]) != k || k != 1)
 			k = 4;
 	if (k == 4 || (in->n && cap_ndev())) {
-		warn_msg("one dump, one -, trace names, or devices to trace");
+		warn_text(U_input_one_dump_one);
 		return 1;
 	}
 	return k == 3 ? read_live(in->cap) : k == 2 ? read_stdin() : k ? read_traces() : read_dump(0);
@@ -519,6 +525,7 @@ static void trace_round(void)
 		I->round();
 }
 
+TEXT(input_bytes_of_the, "%llu bytes of the capture were not whole records; skipped")
 static COLD int kernel(const struct input *in, void (*t)(void))
 {
 	int rc;
@@ -531,7 +538,7 @@ static COLD int kernel(const struct input *in, void (*t)(void))
 	src_init_push(&LS, merge_mem(0), STREAM_BUF);
 	rc = cap_run_plain(in->cap, live_push, trace_round);
 	if (live_bad)
-		warn_msg("%llu bytes of the capture were not whole records; skipped", live_bad);
+		warn_text(U_input_bytes_of_the, live_bad);
 	return rc || live_bad;
 }
 

@@ -64,6 +64,7 @@ static void list_insert(int i)
 	merge_in[at].next = i;
 }
 
+TEXT(merge_record_for_cpu, "%s: record for cpu %u in cpu %u's file at byte %llu, skipped")
 /* Read ahead up to n records (notes do not count), acting on notes.  A
  * batch too large for the buffer is finished later, when the reader
  * catches up; that only delays when names become known. */
@@ -85,7 +86,7 @@ static u32 prime(struct merge_in *m, u32 n)
 			break;
 		}
 		if (r.cpu != m->cpu) {
-			warn_msg("%s: record for cpu %u in cpu %u's file at byte %llu, skipped",
+			warn_text(U_merge_record_for_cpu,
 				 m->path, r.cpu, m->cpu, (unsigned long long)(s->base + at));
 			continue;
 		}
@@ -235,6 +236,7 @@ COLD int merge_end(void)
 	return G.rc;
 }
 
+TEXT(merge_more_than_trace, "%s: more than %u trace files, ignored (%s)")
 /* NAME.blktrace.0, .1, ... (or each .zst) under dir when given, until one is missing,
  * each added with tag and cap bytes of buffer.  With skip_empty, files
  * of no size (a FIFO too) are passed over, as blkparse does; a directory, an unreadable file or one past max
@@ -272,7 +274,7 @@ COLD u32 merge_files(const char *dir, const char *name, u16 tag, u32 max, const 
 			goto bad;
 		}
 		if (merge_n == max) {
-			warn_msg("%s: more than %u trace files, ignored (%s)", path, max, lim);
+			warn_text(U_merge_more_than_trace, path, max, lim);
 			goto bad;
 		}
 		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {

@@ -83,11 +83,13 @@ static int *conn(u32 i, u32 cpu)
 	return &C.dev[C.cfg.one_conn ? 0 : i].out[cpu];
 }
 
+TEXT(net_connection_for_cpu, "%s: connection for %s CPU %u lost (%s); its records are counted "
+	"as dropped")
 static void lost(u32 i, u32 cpu, const char *why)
 {
 	int *fd = conn(i, cpu);
 
-	warn_msg("%s: connection for %s CPU %u lost (%s); its records are counted as dropped",
+	warn_text(U_net_connection_for_cpu,
 		 C.cfg.host, C.dev[i].name, cpu, why);
 	close(*fd);
 	*fd = -2;
@@ -293,6 +295,7 @@ void net_say(int fd, const char *fmt, const char *a, const char *b)
 		return;
 }
 
+TEXT(net_connection_to_refused, "Connection to %s refused, perhaps the server is not started?")
 /* A connected non-blocking socket: nothing waits unless it means to.
  * The second connect() says how the first one ended. */
 static int dial(const u8 *ip, int len)
@@ -310,13 +313,14 @@ static int dial(const u8 *ip, int len)
 			break;
 	}
 	if (errno == ECONNREFUSED)
-		warn_msg("Connection to %s refused, perhaps the server is not started?", C.cfg.host);
+		warn_text(U_net_connection_to_refused, C.cfg.host);
 	else
 		err_sys(C.cfg.host);
 	close(fd);
 	return -1;
 }
 
+TEXT(net_no_such_host, "%s: no such host (not a number, not in /etc/hosts, not in DNS)")
 /* Every connection, and every device opened on each, before tracing. */
 int net_connect(void)
 {
@@ -325,7 +329,7 @@ int net_connect(void)
 	u32 i, c;
 
 	if (!len) {
-		warn_msg("%s: no such host (not a number, not in /etc/hosts, not in DNS)", C.cfg.host);
+		warn_text(U_net_no_such_host, C.cfg.host);
 		return -1;
 	}
 	net_say(1, "blktrace: connecting to %s\n", C.cfg.host, "");

@@ -106,6 +106,13 @@ static int setup_once(struct tdev *d)
 	return 0;
 }
 
+TEXT(relay_this_kernel_has, "%s: this kernel has no blktrace ioctls (CONFIG_BLK_DEV_IO_TRACE "
+	"is off)")
+TEXT(relay_the_tracefs_blk, "%s: the tracefs blk tracer is on for this device; not touching "
+	"it (echo 0 > /sys/block/%s/trace/enable frees it)")
+TEXT(relay_already_being_traced, "%s: already being traced by pid %ld; not touching it")
+TEXT(relay_blktracesetup_failed, "BLKTRACESETUP(2) %s failed: %s")
+TEXT(relay_blktracesetup_failed2, "BLKTRACESETUP(2) %s failed: %s")
 /* SETUP, clearing a trace that a dead capture left behind. */
 static int setup(struct tdev *d)
 {
@@ -128,7 +135,7 @@ static int setup(struct tdev *d)
 	if (!setup_once(d))
 		return 0;
 	if (errno == ENOTTY) {
-		warn_msg("%s: this kernel has no blktrace ioctls (CONFIG_BLK_DEV_IO_TRACE is off)", d->path);
+		warn_text(U_relay_this_kernel_has, d->path);
 		return RUN_FALLBACK;
 	}
 	if (errno == EACCES || errno == EPERM) {
@@ -136,18 +143,17 @@ static int setup(struct tdev *d)
 		return -1;
 	}
 	if (errno != EBUSY) {
-		warn_msg("BLKTRACESETUP(2) %s failed: %s", d->path, strerror(errno));
+		warn_text(U_relay_blktracesetup_failed, d->path, strerror(errno));
 		return -1;
 	}
 	/* sysfs trace/enable reads 1 for any trace; only an ioctl trace has
 	 * relay files, so without them it is the tracefs blk tracer. */
 	if (sysfs_flag(d, "enable") && !relay_files(d)) {
-		warn_msg("%s: the tracefs blk tracer is on for this device; not touching it "
-			 "(echo 0 > /sys/block/%s/trace/enable frees it)", d->path, d->name);
+		warn_text(U_relay_the_tracefs_blk, d->path, d->name);
 		return -1;
 	}
 	if ((pid = holder(d))) {
-		warn_msg("%s: already being traced by pid %ld; not touching it", d->path, pid);
+		warn_text(U_relay_already_being_traced, d->path, pid);
 		return -1;
 	}
 	ioctl(d->fd, K_BLKTRACESTOP);
@@ -155,12 +161,13 @@ static int setup(struct tdev *d)
 	note_msg("%s: cleared a trace left behind by a capture that is gone", d->path);
 	if (!setup_once(d))
 		return 0;
-	warn_msg("BLKTRACESETUP(2) %s failed: %s", d->path, strerror(errno));
+	warn_text(U_relay_blktracesetup_failed2, d->path, strerror(errno));
 	/* busy again: another capture's setup, in lockdown on its way to
 	 * tracefs as ours is; tracefs instances do not collide */
 	return errno == EBUSY ? RUN_FALLBACK : -1;
 }
 
+TEXT(relay_blktraceteardown_faile, "BLKTRACETEARDOWN %s failed: %s")
 static void teardown(struct tdev *d)
 {
 	u32 c;
@@ -173,7 +180,7 @@ static void teardown(struct tdev *d)
 	if (d->setup) {
 		ioctl(d->fd, K_BLKTRACESTOP);
 		if (ioctl(d->fd, K_BLKTRACETEARDOWN))
-			warn_msg("BLKTRACETEARDOWN %s failed: %s", d->path, strerror(errno));
+			warn_text(U_relay_blktraceteardown_faile, d->path, strerror(errno));
 		d->setup = 0;
 	}
 	if (d->fd >= 0)
@@ -425,6 +432,7 @@ fail:
 	return -1;
 }
 
+TEXT(relay_debugfs_is_not, "debugfs is not available at %s")
 int relay_run(void)
 {
 	/* room behind a read for the rest of a record it cut */
@@ -433,7 +441,7 @@ int relay_run(void)
 	u32 i;
 
 	if (!have_debugfs()) {
-		warn_msg("debugfs is not available at %s", C.cfg.debugfs);
+		warn_text(U_relay_debugfs_is_not, C.cfg.debugfs);
 		return RUN_FALLBACK;
 	}
 	if ((n = start(&rc)) < 0)
@@ -449,6 +457,8 @@ int relay_run(void)
 }
 
 /* -k: stop and remove whatever trace is set up on the devices. */
+TEXT(relay_this_kernel_has2, "%s: this kernel has no blktrace ioctls (CONFIG_BLK_DEV_IO_TRACE "
+	"is off)")
 int relay_kill(void)
 {
 	u32 i;
@@ -468,7 +478,7 @@ int relay_kill(void)
 		if (!ioctl(d->fd, K_BLKTRACETEARDOWN) || stopped)
 			warn_msg("%s: trace stopped and removed", d->path);
 		else if (errno == ENOTTY)
-			warn_msg("%s: this kernel has no blktrace ioctls (CONFIG_BLK_DEV_IO_TRACE is off)", d->path);
+			warn_text(U_relay_this_kernel_has2, d->path);
 		else if (C.cfg.verbose)
 			warn_msg("%s: no trace was set up (%s)", d->path, strerror(errno));
 		close(d->fd);

@@ -49,6 +49,7 @@ static long src_read(struct src *s, u32 ask)
 	return zsrc_is(s->buf, (u32)n) ? zsrc_start(s, (u32)n, ask) : n;
 }
 
+TEXT(source_read_error_at, "%s: read error at byte %llu: %s")
 u32 src_need(struct src *s, u32 want)
 {
 	while (s->len - s->pos < want && !s->eof && !s->push) {
@@ -79,7 +80,7 @@ u32 src_need(struct src *s, u32 want)
 		} else if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			warn_msg("%s: read error at byte %llu: %s", s->name,
+			warn_text(U_source_read_error_at, s->name,
 				 (unsigned long long)(s->base + s->len), strerror(errno));
 			src_errors++;
 			s->eof = 1;
@@ -91,6 +92,10 @@ u32 src_need(struct src *s, u32 want)
 	return s->len - s->pos;
 }
 
+TEXT(source_truncated_record_at, "%s: truncated record at byte %llu (%u bytes left, record needs "
+	"%u)")
+TEXT(source_bad_trace_magic, "%s: bad trace magic %08x at byte %llu")
+TEXT(source_unsupported_trace_ver, "%s: unsupported trace version %u at byte %llu")
 int src_slow(struct src *s, struct rec *r)
 {
 	u32 have = s->len - s->pos;
@@ -133,14 +138,14 @@ int src_slow(struct src *s, struct rec *r)
 		return 0;	/* the rest is still to come */
 	src_errors++;
 	if (n == DEC_MORE)
-		warn_msg("%s: truncated record at byte %llu (%u bytes left, record needs %u)",
+		warn_text(U_source_truncated_record_at,
 			 s->name, (unsigned long long)(s->base + s->pos), have,
 			 have < REC_V7_LEN ? REC_V7_LEN : (unsigned)r->hdr_len + r->pdu_len);
 	else if (n == DEC_BADMAGIC)
-		warn_msg("%s: bad trace magic %08x at byte %llu", s->name,
+		warn_text(U_source_bad_trace_magic, s->name,
 			 be32_load(s->buf + s->pos), (unsigned long long)(s->base + s->pos));
 	else
-		warn_msg("%s: unsupported trace version %u at byte %llu", s->name,
+		warn_text(U_source_unsupported_trace_ver, s->name,
 			 r->version, (unsigned long long)(s->base + s->pos));
 	s->eof = 1;
 	s->pos = s->len;
@@ -155,11 +160,13 @@ HOTFN int src_record(struct src *s, struct rec *r)
 	return src_next(s, r);
 }
 
+TEXT(source_skipped_unfilled_all, "skipped %llu unfilled (all-zero) records, the first in %s at "
+	"byte %llu")
 /* Unfilled records stepped over are damage too: say where the first was. */
 COLD void src_zero_report(void)
 {
 	if (src_zero_records)
-		warn_msg("skipped %llu unfilled (all-zero) records, the first in %s at byte %llu",
+		warn_text(U_source_skipped_unfilled_all,
 			 src_zero_records, src_zero_first, src_zero_first_off);
 }
 

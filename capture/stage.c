@@ -138,13 +138,17 @@ int cap_stage_high(void)
 	return stage_len > CAP_STAGE / 2;
 }
 
+TEXT(stage_the_stream_s, "the stream's order buffer met %llu bytes that were no whole "
+	"record: dropped")
+TEXT(stage_the_stream_s2, "the stream's order buffer (CAP_STAGE, %u KiB) filled %llu times "
+	"before every CPU had been read: records there may be out of "
+	"time order")
 void stage_report(void)
 {
 	if (stage_bad)
-		warn_msg("the stream's order buffer met %llu bytes that were no whole record: dropped",
+		warn_text(U_stage_the_stream_s,
 			 (unsigned long long)stage_bad);
 	if (stage_full)
-		warn_msg("the stream's order buffer (CAP_STAGE, %u KiB) filled %llu times before every CPU "
-			 "had been read: records there may be out of time order", CAP_STAGE >> 10,
+		warn_text(U_stage_the_stream_s2, CAP_STAGE >> 10,
 			 (unsigned long long)stage_full);
 }

@@ -38,6 +38,8 @@ static int get(const char *dir, const char *file, char *buf, size_t len)
 	return sys_readf(buf, len, "%s/%s", dir, file);
 }
 
+TEXT(tracefs_tracefs_is_not, "tracefs is not available (no /sys/kernel/tracing, and mounting "
+	"it failed: %s)")
 static int find_root(void)
 {
 	static const char *const cand[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
@@ -56,7 +58,7 @@ static int find_root(void)
 		sfmt(root, sizeof(root), "%s", cand[0]);
 		return 0;
 	}
-	warn_msg("tracefs is not available (no /sys/kernel/tracing, and mounting it failed: %s)",
+	warn_text(U_tracefs_tracefs_is_not,
 		 strerror(errno));
 	return -1;
 }
@@ -164,16 +166,18 @@ static int set_filters(void)
 	return 0;
 }
 
+TEXT(tracefs_could_not_remove, "%s: could not remove the tracefs instance: %s")
 static void remove_instance(void)
 {
 	if (inst[0]) {
 		put(inst, "tracing_on", "0");
 		if (rmdir(inst) && errno != ENOENT)
-			warn_msg("%s: could not remove the tracefs instance: %s", inst, strerror(errno));
+			warn_text(U_tracefs_could_not_remove, inst, strerror(errno));
 		inst[0] = 0;
 	}
 }
 
+TEXT(tracefs_left_by_a, "%s: left by a capture that died (pid %ld), cannot remove it: %s")
 /* A capture killed with SIGKILL leaves its instance iomon-PID behind, its
  * tracepoints on and its buffers held.  Remove those whose process is
  * gone; a live one is another capture's. */
@@ -188,7 +192,7 @@ static long clear_stale_one(const char *dir, const char *name, void *unused)
 	sfmt(p, sizeof(p), "%s/%s", dir, name);
 	put(p, "tracing_on", "0");
 	if (rmdir(p))
-		warn_msg("%s: left by a capture that died (pid %ld), cannot remove it: %s", p, pid, strerror(errno));
+		warn_text(U_tracefs_left_by_a, p, pid, strerror(errno));
 	else
 		note_msg("%s: removed, left by a capture that died (pid %ld)", p, pid);
 	return 0;
@@ -228,6 +232,8 @@ static int probe(void)
 	return 0;
 }
 
+TEXT(tracefs_cannot_make_a, "%s: cannot make a tracefs instance: %s")
+TEXT(tracefs_no_block_tracepoints, "no block tracepoints could be enabled under %s")
 /* Our instance, its clock and buffers, the tracepoints on and filtered. */
 static int instance_up(void)
 {
@@ -236,7 +242,7 @@ static int instance_up(void)
 
 	sfmt(inst, sizeof(inst), "%s/instances/iomon-%d", root, (int)getpid());
 	if (mkdir(inst, 0700)) {
-		warn_msg("%s: cannot make a tracefs instance: %s", inst, strerror(errno));
+		warn_text(U_tracefs_cannot_make_a, inst, strerror(errno));
 		inst[0] = 0;
 		return 1;
 	}
@@ -252,7 +258,7 @@ static int instance_up(void)
 			enabled++;
 	}
 	if (!enabled) {
-		warn_msg("no block tracepoints could be enabled under %s", inst);
+		warn_text(U_tracefs_no_block_tracepoints, inst);
 		return 1;
 	}
 	set_filters();

@@ -19,10 +19,11 @@
 
 #ifndef IOMON_ZSTD
 
+TEXT(zout_z_this_iomon, "-z: this iomon was built without zstd (make ZSTD=1)")
 int zout_level(const char *arg)
 {
 	(void)arg;
-	warn_msg("-z: this iomon was built without zstd (make ZSTD=1)");
+	warn_text(U_zout_z_this_iomon);
 	return -1;
 }
 int zout_open(const char *path, int (*create)(const char *path)) { (void)path, (void)create; return -1; }
@@ -45,6 +46,8 @@ static u8 cwork[ZSTD_CWORK] __attribute__((aligned(64)));
 static u8 frame[ZSTD_COMPRESSBOUND(ZSTD_CHUNK)];
 _Static_assert(ZSTD_CHUNK <= 131072, "ZSTD_CHUNK: a stored frame is one block of at most 128 KiB");
 
+TEXT(zout_z_a_level, "-z%s: a level from 0 (stored) to %d")
+TEXT(zout_z_its_workspace, "-z%d: its workspace is larger than ZSTD_CWORK")
 /* -z[LEVEL]: 0 (frames stored, not compressed) to ZSTD_LEVEL_MAX,
  * ZSTD_LEVEL_DEFAULT when none is given; 0 ok, -1 said */
 int zout_level(const char *arg)
@@ -53,13 +56,13 @@ int zout_level(const char *arg)
 	u64 v = arg ? scan_u64(arg, &e, 10) : ZSTD_LEVEL_DEFAULT;
 
 	if (arg && (e == arg || *e || v > ZSTD_LEVEL_MAX)) {
-		warn_msg("-z%s: a level from 0 (stored) to %d", arg, ZSTD_LEVEL_MAX);
+		warn_text(U_zout_z_a_level, arg, ZSTD_LEVEL_MAX);
 		return -1;
 	}
 	level = (int)v;
 	if (ZSTD_estimateCCtxSize_usingCParams(ZSTD_getCParams(level, ZSTD_CHUNK, 0)) > sizeof(cwork) ||
 	    !(cc = ZSTD_initStaticCCtx(cwork, sizeof(cwork)))) {
-		warn_msg("-z%d: its workspace is larger than ZSTD_CWORK", level);
+		warn_text(U_zout_z_its_workspace, level);
 		return -1;
 	}
 	return 0;
@@ -143,6 +146,7 @@ u32 zout_frame(const void *p, u32 n, const u8 **out)
 	return ZSTD_isError(r) ? 0 : (u32)r;
 }
 
+TEXT(zout_z_more_than, "-z: more than %d compressed outputs (ZSTD_OUTS)")
 /* n bytes for fd, compressed; -1 with errno (or said) when they cannot be */
 static int zput(int fd, const void *p, size_t n)
 {
@@ -155,7 +159,7 @@ static int zput(int fd, const void *p, size_t n)
 			z = &zo[i];
 	if (!z) {
 		if (nzo == ZSTD_OUTS) {
-			warn_msg("-z: more than %d compressed outputs (ZSTD_OUTS)", ZSTD_OUTS);
+			warn_text(U_zout_z_more_than, ZSTD_OUTS);
 			errno = ENOSPC;
 			return -1;
 		}
@@ -234,6 +238,9 @@ static int get(int fd, void *p, size_t n)
 	return 0;
 }
 
+TEXT(zout_z_of_frames, "-z: %llu of %llu frames stored uncompressed: compressing fell "
+	"behind the capture")
+TEXT(zout_z_writing_a, "-z: writing a compressed file: %s")
 /* The child: files opened and data compressed as the messages say; its
  * exit status says whether every byte reached its file. */
 static void child(int in, int (*create)(const char *path))
@@ -268,13 +275,13 @@ static void child(int in, int (*create)(const char *path))
 				_exit(1);
 		} else if (zput(fds[s], data, m.len)) {
 			if (errno != EPIPE)
-				warn_msg("-z: writing a compressed file: %s", strerror(errno));
+				warn_text(U_zout_z_writing_a, strerror(errno));
 			_exit(1);
 		}
 	}
 	n = flush_all();
 	if (stored)
-		warn_msg("-z: %llu of %llu frames stored uncompressed: compressing fell behind the capture",
+		warn_text(U_zout_z_of_frames,
 			 stored, chunks);
 	_exit(n ? 1 : 0);
 }
@@ -286,6 +293,7 @@ static int zsend(u32 slot, const void *p, u32 n)
 	return put(zpipe, (const u8 *)&m, sizeof(m)) || put(zpipe, p, n) ? -1 : 0;
 }
 
+TEXT(zout_z_more_than2, "-z: more than %d compressed outputs (ZSTD_OUTS)")
 /* An output named path (NULL: stdout, once for every CPU); its slot, or
  * -1 said.  The first starts the child. */
 int zout_open(const char *path, int (*create)(const char *path))
@@ -298,7 +306,7 @@ int zout_open(const char *path, int (*create)(const char *path))
 	for (slot = 0; slot < ZSTD_OUTS && taken[slot]; slot++)
 		;
 	if (slot == ZSTD_OUTS) {
-		warn_msg("-z: more than %d compressed outputs (ZSTD_OUTS)", ZSTD_OUTS);
+		warn_text(U_zout_z_more_than2, ZSTD_OUTS);
 		return -1;
 	}
 	if (zpipe < 0) {

@@ -34,10 +34,12 @@ u64 zframe_size(const u8 *p, u32 n)
 
 #ifndef IOMON_ZSTD
 
+TEXT(zsrc_compressed_with_zstd, "%s: compressed with zstd, and this iomon was built without it "
+	"(make ZSTD=1)")
 long zsrc_start(struct src *s, u32 n, u32 ask)
 {
 	(void)n, (void)ask;
-	warn_msg("%s: compressed with zstd, and this iomon was built without it (make ZSTD=1)", s->name);
+	warn_text(U_zsrc_compressed_with_zstd, s->name);
 	return -2;
 }
 
@@ -78,21 +80,24 @@ static void release(struct src *s)
 	s->z = 0;
 }
 
+TEXT(zsrc_zstd_frame_at, "%s: zstd frame at compressed byte %llu needs a window over %u "
+	"KiB (ZSTD_WINDOW_LOG %d): recompress with zstd --zstd=wlog=%d")
+TEXT(zsrc_damaged_zstd_data, "%s: damaged zstd data at compressed byte %llu: %s")
 static long zfail(struct src *s, size_t r)
 {
 	struct zdec *z = &zd[s->z - 1];
 
 	if (ZSTD_getErrorCode(r) == ZSTD_error_frameParameter_windowTooLarge)
-		warn_msg("%s: zstd frame at compressed byte %llu needs a window over %u KiB (ZSTD_WINDOW_LOG %d): "
-			 "recompress with zstd --zstd=wlog=%d", s->name, (unsigned long long)z->zoff,
+		warn_text(U_zsrc_zstd_frame_at, s->name, (unsigned long long)z->zoff,
 			 (1u << ZSTD_WINDOW_LOG) >> 10, ZSTD_WINDOW_LOG, ZSTD_WINDOW_LOG);
 	else
-		warn_msg("%s: damaged zstd data at compressed byte %llu: %s", s->name,
+		warn_text(U_zsrc_damaged_zstd_data, s->name,
 			 (unsigned long long)z->zoff, ZSTD_getErrorName(r));
 	release(s);
 	return -2;
 }
 
+TEXT(zsrc_truncated_zstd_frame, "%s: truncated zstd frame at compressed byte %llu")
 long zsrc_read(struct src *s, u32 ask)
 {
 	struct zdec *z = &zd[s->z - 1];
@@ -110,7 +115,7 @@ long zsrc_read(struct src *s, u32 ask)
 			if (n < 0)
 				return -1;
 			if (!n && z->hint) {
-				warn_msg("%s: truncated zstd frame at compressed byte %llu", s->name,
+				warn_text(U_zsrc_truncated_zstd_frame, s->name,
 					 (unsigned long long)z->zoff);
 				release(s);
 				return -2;
@@ -134,6 +139,9 @@ long zsrc_read(struct src *s, u32 ask)
 }
 
 long zsrc_start(struct src *s, u32 n, u32 ask)
+TEXT(zsrc_zstd_workspace_too, "%s: zstd workspace too small (ZSTD_DWORK)")
+TEXT(zsrc_first_read_of, "%s: first read of %u bytes beyond ZSTD_IN_BUF")
+TEXT(zsrc_more_than_zstd, "%s: more than %d zstd inputs at once (ZSTD_DECODERS)")
 {
 	struct zdec *z = 0;
 	int i;
@@ -143,19 +151,19 @@ long zsrc_start(struct src *s, u32 n, u32 ask)
 		if (!zd[i].s || zd[i].s->z != i + 1)
 			z = &zd[i];
 	if (!z) {
-		warn_msg("%s: more than %d zstd inputs at once (ZSTD_DECODERS)", s->name, ZSTD_DECODERS);
+		warn_text(U_zsrc_more_than_zstd, s->name, ZSTD_DECODERS);
 		return -2;
 	}
 	/* the window's needs, not only the context's: else a frame fails later */
 	if (ZSTD_estimateDStreamSize((size_t)1 << ZSTD_WINDOW_LOG) > sizeof(zwork[0]) ||
 	    (!z->d && !(z->d = ZSTD_initStaticDStream(zwork[z - zd], sizeof(zwork[0]))))) {
-		warn_msg("%s: zstd workspace too small (ZSTD_DWORK)", s->name);
+		warn_text(U_zsrc_zstd_workspace_too, s->name);
 		return -2;
 	}
 	ZSTD_DCtx_reset(z->d, ZSTD_reset_session_only);
 	ZSTD_DCtx_setParameter(z->d, ZSTD_d_windowLogMax, ZSTD_WINDOW_LOG);
 	if (n > sizeof(z->in)) {	/* a first read is never larger than a source */
-		warn_msg("%s: first read of %u bytes beyond ZSTD_IN_BUF", s->name, n);
+		warn_text(U_zsrc_first_read_of, s->name, n);
 		return -2;
 	}
 	memcpy(z->in, s->buf + s->len, n);

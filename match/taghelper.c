@@ -33,10 +33,12 @@ static struct helper {
 	int failed;
 } H;		/* zero-initialised: bss, not data in the file */
 
+TEXT(taghelper_tag_helper_after, "tag helper '%s' %s (after %llu records); the tables so far are "
+	"printed")
 static void helper_fail(const char *why)
 {
 	if (!H.failed)
-		warn_msg("tag helper '%s' %s (after %llu records); the tables so far are printed",
+		warn_text(U_taghelper_tag_helper_after,
 			 H.cmd, why, (unsigned long long)H.records);
 	H.failed = 1;
 }
@@ -214,6 +216,8 @@ int tag_record(const struct rec *r, u32 *tag)
 	}
 }
 
+TEXT(taghelper_tags_over_top, "%llu tags over TOP_TAGS %d were not kept")
+TEXT(taghelper_tag_helper_exited, "tag helper '%s' exited with %s %d")
 /* End of input: the helper sees EOF; its exit status is reported. */
 int tag_stop(void)
 {
@@ -226,9 +230,9 @@ int tag_stop(void)
 	while (waitpid(H.pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (H.tags_dropped)
-		warn_msg("%llu tags over TOP_TAGS %d were not kept", (unsigned long long)H.tags_dropped, TOP_TAGS);
+		warn_text(U_taghelper_tags_over_top, (unsigned long long)H.tags_dropped, TOP_TAGS);
 	if (!H.failed && (!WIFEXITED(st) || WEXITSTATUS(st))) {
-		warn_msg("tag helper '%s' exited with %s %d", H.cmd, WIFEXITED(st) ? "status" : "signal",
+		warn_text(U_taghelper_tag_helper_exited, H.cmd, WIFEXITED(st) ? "status" : "signal",
 			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
 		return 1;
 	}

@@ -133,6 +133,7 @@ static int run(void)
 	return rc;
 }
 
+TEXT(biopattern_completions_on_di, "%llu completions on disks past PAT_DEVS %d not counted")
 int biopattern_main(int argc, char **argv)
 {
 	static const struct lopt lo[] = { { "disk", 1, 0, 'd' }, { NULL, 0, 0, 0 } };
@@ -168,6 +169,6 @@ int biopattern_main(int argc, char **argv)
 	if ((c = run()) < 0)
 		return 1;
 	if (iop.pat_lost)
-		warn_msg("%llu completions on disks past PAT_DEVS %d not counted", iop.pat_lost, PAT_DEVS);
+		warn_text(U_biopattern_completions_on_di, iop.pat_lost, PAT_DEVS);
 	return ob_close(&P.out) || c ? 1 : 0;
 }

@@ -64,6 +64,7 @@ static void tables(void)
 	}
 }
 
+TEXT(bitesize_issues_of_processes, "%llu issues of processes past BITE_NAMES %d not counted")
 int bitesize_main(int argc, char **argv)
 {
 	struct cap_cfg c;
@@ -96,6 +97,6 @@ int bitesize_main(int argc, char **argv)
 	rc = in_trace(&(struct input){ &B.replay, !!B.replay, &c, bite_record, NULL, NULL, NULL });
 	tables();
 	if (iop.bite_lost)
-		warn_msg("%llu issues of processes past BITE_NAMES %d not counted", iop.bite_lost, BITE_NAMES);
+		warn_text(U_bitesize_issues_of_processes, iop.bite_lost, BITE_NAMES);
 	return ob_close(&B.out) || rc ? 1 : 0;
 }

@@ -264,6 +264,15 @@ COLD int bp_stream_run(struct cap_cfg *c)
 	return in_stream(&bp_stream, c ? NULL : P.pipe_name, c);
 }
 
+TEXT(bploop_skipped_unfilled_all, "skipped %llu unfilled (all-zero) records, the first in %s at "
+	"byte %llu")
+TEXT(bploop_process_table_full, "process table full: %llu names dropped (PROC_MAX %d)")
+TEXT(bploop_process_statistics_fu, "process statistics full: %llu events unattributed (PPI_MAX %d)")
+TEXT(bploop_cpu_table_full, "cpu table full: %llu events uncounted (CPUS_MAX %d)")
+TEXT(bploop_device_table_full, "device table full: %llu events dropped (DEVS_MAX %d)")
+TEXT(bploop_late_record_table, "late-record table full: %llu records printed early (HOLD_MAX "
+	"%d, HOLD_BYTES %d)")
+TEXT(bploop_gap_table_full, "gap table full: %llu gaps uncounted (SKIPS_MAX %d)")
 /* The last records, the summaries, the exit status. */
 COLD int bp_end(int rc)
 {
@@ -282,24 +291,24 @@ COLD int bp_end(int rc)
 	if (P.notelen && write(1, P.notebuf, P.notelen) < 0)
 		rc = -1;
 	if (src_zero_records)
-		warn_msg("skipped %llu unfilled (all-zero) records, the first in %s at byte %llu",
+		warn_text(U_bploop_skipped_unfilled_all,
 			 src_zero_records, src_zero_first, src_zero_first_off);
 	if (proc_dropped)
-		warn_msg("process table full: %llu names dropped (PROC_MAX %d)", proc_dropped, PROC_MAX);
+		warn_text(U_bploop_process_table_full, proc_dropped, PROC_MAX);
 	/* forgotten requests that never came up again change nothing */
 	if (track_met)
 		warn_msg("-t: requests forgotten (TRACK_MAX " STR(TRACK_MAX) "): %llu lines may differ", track_met);
 	if (ppi_dropped)
-		warn_msg("process statistics full: %llu events unattributed (PPI_MAX %d)", ppi_dropped, PPI_MAX);
+		warn_text(U_bploop_process_statistics_fu, ppi_dropped, PPI_MAX);
 	if (P.cpu_overflow)
-		warn_msg("cpu table full: %llu events uncounted (CPUS_MAX %d)", (unsigned long long)P.cpu_overflow, CPUS_MAX);
+		warn_text(U_bploop_cpu_table_full, (unsigned long long)P.cpu_overflow, CPUS_MAX);
 	if (P.dev_overflow)
-		warn_msg("device table full: %llu events dropped (DEVS_MAX %d)", (unsigned long long)P.dev_overflow, DEVS_MAX);
+		warn_text(U_bploop_device_table_full, (unsigned long long)P.dev_overflow, DEVS_MAX);
 	if (window_hold_overflow)
-		warn_msg("late-record table full: %llu records printed early (HOLD_MAX %d, HOLD_BYTES %d)",
+		warn_text(U_bploop_late_record_table,
 			 (unsigned long long)window_hold_overflow, HOLD_MAX, HOLD_BYTES);
 	if (P.skip_overflow)
-		warn_msg("gap table full: %llu gaps uncounted (SKIPS_MAX %d)", (unsigned long long)P.skip_overflow, SKIPS_MAX);
+		warn_text(U_bploop_gap_table_full, (unsigned long long)P.skip_overflow, SKIPS_MAX);
 	return rc || src_errors ? 1 : 0;
 }
 

@@ -79,6 +79,8 @@ static COLD void say(const char *fmt, ...)
 
 /* ---- the devices ---- */
 
+TEXT(btrecord_more_than_devices, "more than %d devices (BTREC_DEVS) or %d bytes of their names "
+	"(BTREC_NAMES)")
 static COLD int add_dev(const char *name, size_t len)
 {
 	char path[PATH_LEN];
@@ -88,7 +90,7 @@ static COLD int add_dev(const char *name, size_t len)
 		if (!strncmp(R.names + R.dev[i], name, len) && !R.names[R.dev[i] + len])
 			return 0;
 	if (R.ndevs == BTREC_DEVS || R.names_len + len + 1 > BTREC_NAMES) {
-		warn_msg("more than %d devices (BTREC_DEVS) or %d bytes of their names (BTREC_NAMES)",
+		warn_text(U_btrecord_more_than_devices,
 			 BTREC_DEVS, BTREC_NAMES);
 		return -1;
 	}
@@ -155,6 +157,8 @@ static void flush_bunch(void)
 	R.nb = 0;
 }
 
+TEXT(btrecord_time_goes_back, "%s: time goes back at byte %llu: a Q at %llu ns after one at "
+	"%llu ns")
 /* A Q into the open bunch, or a new one: 0, or -1 when time goes back */
 static int add_io(const struct rec *r, u64 at, const char *in)
 {
@@ -168,7 +172,7 @@ static int add_io(const struct rec *r, u64 at, const char *in)
 		if (R.verbose > 1)
 			say("\tSetting new genesis: %llx(%d)\n", (unsigned long long)R.genesis, R.cpu);
 	} else if (r->time < R.last) {
-		warn_msg("%s: time goes back at byte %llu: a Q at %llu ns after one at %llu ns",
+		warn_text(U_btrecord_time_goes_back,
 			 in, (unsigned long long)at, (unsigned long long)r->time, (unsigned long long)R.last);
 		return -1;
 	}
@@ -287,13 +291,14 @@ static const struct lopt lo[] = {
 	{ "version", 0, 0, 'V' }, { 0, 0, 0, 0 }
 };
 
+TEXT(btrecord_invalid_directory_s, "%s: %s: Invalid %s directory specified")
 /* 0 go on, else exit with status - 1 */
 static COLD int option(int c, const char *arg)
 {
 	switch (c) {
 	case 'd': case 'D':
 		if (access(arg, R_OK | X_OK)) {
-			warn_msg("%s: %s: Invalid %s directory specified", arg, strerror(errno),
+			warn_text(U_btrecord_invalid_directory_s, arg, strerror(errno),
 				 c == 'd' ? "input" : "output");
 			return 2;
 		}
@@ -319,6 +324,7 @@ static COLD int option(int c, const char *arg)
 	}
 }
 
+TEXT(btrecord_missing_required_in, "Missing required input file name(s)")
 int record_main(int argc, char **argv)
 {
 	int c, rc = 0;
@@ -337,7 +343,7 @@ int record_main(int argc, char **argv)
 	if (R.find && dir_each(R.idir, found, 0))
 		return 1;
 	if (!R.ndevs) {
-		warn_msg("Missing required input file name(s)");
+		warn_text(U_btrecord_missing_required_in);
 		return 1;
 	}
 	for (d = 0; d < R.ndevs; d++) {

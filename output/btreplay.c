@@ -89,6 +89,8 @@ static void file_name(char *buf, const struct rfile *f)
 	sfmt(buf, PATH_LEN, "%s/%s.%s.%u", P.idir, dev_name(f->dev), P.ibase, f->cpu);
 }
 
+TEXT(btreplay_a_bunch_of, "%s: a bunch of %llu I/Os at byte %llu")
+TEXT(btreplay_truncated_bunch_at, "%s: truncated bunch at byte %llu")
 /* The next bunch into P.raw: 1, 0 at the file's end, -1 damaged (said) */
 static int next_bunch(struct rd *r)
 {
@@ -101,7 +103,7 @@ static int next_bunch(struct rd *r)
 		r->n = ld64(P.raw, r->sw);
 		r->time = ld64(P.raw + 8, r->sw);
 		if (r->n < 1 || r->n > BT_MAX_PKTS)
-			return warn_msg("%s: a bunch of %llu I/Os at byte %llu", r->name,
+			return warn_text(U_btreplay_a_bunch_of, r->name,
 					(unsigned long long)r->n, (unsigned long long)r->off), -1;
 		len = r->n * PKT_LEN;
 		n = read_full(r->fd, P.raw + 16, len);
@@ -110,9 +112,11 @@ static int next_bunch(struct rd *r)
 			return 1;
 		}
 	}
-	return (n < 0 ? err_sys(r->name) : warn_msg("%s: truncated bunch at byte %llu", r->name, (unsigned long long)r->off)), -1;
+	return (n < 0 ? err_sys(r->name) : warn_text(U_btreplay_truncated_bunch_at, r->name, (unsigned long long)r->off)), -1;
 }
 
+TEXT(btreplay_version_x_at, "%s: version 0x%llx at byte 0, not btrecord's 0x10000")
+TEXT(btreplay_truncated_header_at, "%s: truncated header at byte 0 (%ld of 32 bytes)")
 /* open f and check its header: the fd (r->fd), 0 for an empty file, -1 */
 static int open_file(struct rd *r, struct rfile *f, char *name)
 {
@@ -134,9 +138,9 @@ static int open_file(struct rd *r, struct rfile *f, char *name)
 			return 1;
 		if (__builtin_bswap64(v) < v)	/* the same number on every host */
 			v = __builtin_bswap64(v);
-		warn_msg("%s: version 0x%llx at byte 0, not btrecord's 0x10000", name, (unsigned long long)v);
+		warn_text(U_btreplay_version_x_at, name, (unsigned long long)v);
 	} else if (n > 0)
-		warn_msg("%s: truncated header at byte 0 (%ld of 32 bytes)", name, n);
+		warn_text(U_btreplay_truncated_header_at, name, n);
 	else if (!n)
 		return 0;
 	else
@@ -145,6 +149,8 @@ static int open_file(struct rd *r, struct rfile *f, char *name)
 	return -1;
 }
 
+TEXT(btreplay_the_i_o, "%s: the I/O at byte %llu (sector %llu, %llu bytes): %s /dev/%s "
+	"(%u-byte blocks, %llu bytes)")
 /* One packet checked against its device: 0, or -1 (said) */
 static int check_pkt(struct rd *r, const u8 *p, u64 at, u16 d)
 {
@@ -161,7 +167,7 @@ static int check_pkt(struct rd *r, const u8 *p, u64 at, u16 d)
 	else if ((sector * 512 | nb) % lbs)
 		why = "not in whole logical blocks of";
 	if (why)
-		return warn_msg("%s: the I/O at byte %llu (sector %llu, %llu bytes): %s /dev/%s (%u-byte blocks, %llu bytes)",
+		return warn_text(U_btreplay_the_i_o,
 				r->name, (unsigned long long)at, (unsigned long long)sector, (unsigned long long)nb,
 				why, P.dev[d].to, lbs, (unsigned long long)size), -1;
 	if (!rw && nb > P.wmax)
@@ -200,12 +206,14 @@ static COLD int scan_file(struct rfile *f)
 	return rc;
 }
 
+TEXT(btreplay_the_i_o2, "%s: the I/O at byte %llu (sector %llu, %llu bytes, %s) failed: "
+	"%s")
 static void io_failed(u32 slot, long err)
 {
 	struct k_iocb *io = &P.iocb[slot];
 
 	if (!P.fails++)
-		warn_msg("%s: the I/O at byte %llu (sector %llu, %llu bytes, %s) failed: %s", P.fname,
+		warn_text(U_btreplay_the_i_o2, P.fname,
 			 (unsigned long long)P.at[slot], (unsigned long long)(io->offset / 512),
 			 (unsigned long long)io->nbytes, io->opcode ? "write" : "read",
 			 err ? strerror((int)err) : "short");
@@ -259,6 +267,7 @@ static void submit(void)
 	P.nlist = 0;
 }
 
+TEXT(btreplay_the_flush_at, "%s: the flush at byte %llu: %s")
 /* One packet: an iocb prepared, or a flush done (after what came before) */
 static void issue(const u8 *p, int sw, u64 at, int fd)
 {
@@ -271,7 +280,7 @@ static void issue(const u8 *p, int sw, u64 at, int fd)
 			return;
 		submit();
 		if (fdatasync(fd))
-			warn_msg("%s: the flush at byte %llu: %s", P.fname, (unsigned long long)at, strerror(errno)), P.fails++;
+			warn_text(U_btreplay_the_flush_at, P.fname, (unsigned long long)at, strerror(errno)), P.fails++;
 		P.flushes++;
 		return;
 	}
@@ -322,6 +331,7 @@ static void pin(int cpu)
 		warn_msg("%s: CPU %d: %s; not pinned", P.fname, cpu, strerror(errno));
 }
 
+TEXT(btreplay_reads_writes_flushe, "%s: %llu reads, %llu writes, %llu flushes; at most %llu us late")
 /* One file's iteration: its exit status */
 static int replay_file(struct rfile *f)
 {
@@ -358,7 +368,7 @@ static int replay_file(struct rfile *f)
 	if (P.fails > 1)
 		warn_msg("%s: %llu I/Os failed", P.fname, (unsigned long long)P.fails);
 	if (P.verbose)
-		warn_msg("%s: %llu reads, %llu writes, %llu flushes; at most %llu us late", P.fname,
+		warn_text(U_btreplay_reads_writes_flushe, P.fname,
 			 (unsigned long long)P.reads, (unsigned long long)P.writes,
 			 (unsigned long long)P.flushes, (unsigned long long)(P.late / 1000));
 	return rc < 0 ? 1 : P.fails ? 2 : 0;
@@ -407,6 +417,8 @@ static COLD int replay_all(void)
 	return rc;
 }
 
+TEXT(btreplay_without_the_device, "%s: \"%s\" without the device to map it to at byte %ld")
+TEXT(btreplay_more_maps_than, "%s: more maps than BTREPLAY_MAP keeps")
 /* -M FILE: its words, after any earlier file's, each ended by a NUL;
  * they pair up, FROM TO */
 static COLD int read_map(const char *file)
@@ -420,14 +432,14 @@ static COLD int read_map(const char *file)
 	if (n < 0)
 		return err_sys(file), -1;
 	if (n == BTREPLAY_MAP - 1 - P.map_len)
-		return warn_msg("%s: more maps than BTREPLAY_MAP keeps", file), -1;
+		return warn_text(U_btreplay_more_maps_than, file), -1;
 	for (i = 0; i < n; i++)
 		if ((u8)m[i] <= ' ')
 			m[i] = 0;
 		else if (!i || !m[i - 1])
 			w++, last = i;
 	if (w & 1)
-		return warn_msg("%s: \"%s\" without the device to map it to at byte %ld", file, m + last, last), -1;
+		return warn_text(U_btreplay_without_the_device, file, m + last, last), -1;
 	P.map_len = (u16)(P.map_len + n + 1);
 	return 0;
 }
@@ -462,6 +474,8 @@ static COLD int open_dev(u16 d)
 	return 0;
 }
 
+TEXT(btreplay_more_devices_than, "more devices than BTREPLAY_DEVS or their names than "
+	"BTREPLAY_NAMES keep")
 static COLD int add_dev(const char *name, size_t len)
 {
 	u16 i;
@@ -470,7 +484,7 @@ static COLD int add_dev(const char *name, size_t len)
 		if (!strncmp(dev_name(i), name, len) && !dev_name(i)[len])
 			return 0;
 	if (P.ndevs == BTREPLAY_DEVS || P.names_len + len + 1 > BTREPLAY_NAMES)
-		return warn_msg("more devices than BTREPLAY_DEVS or their names than BTREPLAY_NAMES keep"), -1;
+		return warn_text(U_btreplay_more_devices_than), -1;
 	memcpy(P.names + P.names_len, name, len);
 	P.names[P.names_len + len] = 0;
 	P.dev[P.ndevs++].name = P.names_len;
@@ -490,6 +504,7 @@ static COLD long found(const char *dir, const char *name, void *arg)
 	return add_dev(name, (size_t)(strchr(name, '.') - name)) ? 1 : 0;
 }
 
+TEXT(btreplay_more_files_than, "%s: more files than BTREPLAY_FILES")
 /* A device's files, N = 0 up to the first missing, each checked */
 static COLD int add_files(u16 d)
 {
@@ -505,7 +520,7 @@ static COLD int add_files(u16 d)
 		if (access(name, F_OK))
 			break;
 		if (P.nfiles == BTREPLAY_FILES)
-			return warn_msg("%s: more files than BTREPLAY_FILES", name), -1;
+			return warn_text(U_btreplay_more_files_than, name), -1;
 		if ((!cpu && open_dev(d)) || scan_file(f))
 			return -1;
 		P.nfiles++;
@@ -535,6 +550,7 @@ static COLD long num(const char *arg, long lo_, long hi, const char *what)
 	return (long)v;
 }
 
+TEXT(btreplay_invalid_input_direc, "%s: %s: Invalid input directory specified")
 /* 0 go on, else exit with status - 1 */
 static COLD int option(int c, const char *arg)
 {
@@ -544,7 +560,7 @@ static COLD int option(int c, const char *arg)
 	case 'c': v = P.cpus = (int)num(arg, 1, P.cpus, "number of cpus"); break;
 	case 'd':
 		if (access(arg, R_OK | X_OK))
-			return warn_msg("%s: %s: Invalid input directory specified", arg, strerror(errno)), 2;
+			return warn_text(U_btreplay_invalid_input_direc, arg, strerror(errno)), 2;
 		P.idir = arg;
 		break;
 	case 'F': P.find = 1; break;
@@ -567,6 +583,7 @@ static COLD int option(int c, const char *arg)
 	return v < 0 ? 2 : 0;
 }
 
+TEXT(btreplay_missing_required_in, "Missing required input dev name(s)")
 int replay_main(int argc, char **argv)
 {
 	int c, rc;
@@ -587,7 +604,7 @@ int replay_main(int argc, char **argv)
 	if (P.find && dir_each(P.idir, found, 0))
 		return 1;
 	if (!P.ndevs)
-		return warn_msg("Missing required input dev name(s)"), 1;
+		return warn_text(U_btreplay_missing_required_in), 1;
 	for (d = 0; d < P.ndevs; d++)
 		if (add_files(d))
 			return 1;

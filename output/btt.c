@@ -89,27 +89,40 @@ static void live_round(void)
 	}
 }
 
+TEXT(btt_events_of_devices, "%llu events of devices beyond the first %d (BTT_DEVS) left out")
+TEXT(btt_requests_found_btt, "%llu requests found %d (BTT_REQS) in flight: not tracked, so "
+	"the figures are approximate")
+TEXT(btt_busy_periods_let, "%llu busy periods let go of past the %d (BTT_PERIODS) kept: the "
+	"I/O Active Period figures are approximate")
+TEXT(btt_process_names_past, "%llu process names past %d (PROC_MAX): their processes go by "
+	"pidNNNNNNNNN")
+TEXT(btt_activity_ranges_past, "%llu activity ranges past %d (BTT_RANGES) joined the one "
+	"before: the range data are approximate")
+TEXT(btt_events_of_processes, "%llu events of processes past %d names (BTT_PROCS): the Per "
+	"Process figures leave them out")
+TEXT(btt_seeks_of_new, "%llu seeks of new distances past the %d (BTT_SEEKS) kept, or of "
+	"2^48 sectors or more: their MEDIAN and MODE are approximate")
 /* a pool that ran out makes the figures approximate: said, never silent */
 static COLD void pools_report(void)
 {
 	if (btt_dev_dropped)
-		warn_msg("%llu events of devices beyond the first %d (BTT_DEVS) left out", btt_dev_dropped, BTT_DEVS);
+		warn_text(U_btt_events_of_devices, btt_dev_dropped, BTT_DEVS);
 	if (btt_req_dropped)
-		warn_msg("%llu requests found %d (BTT_REQS) in flight: not tracked, so the figures are approximate",
+		warn_text(U_btt_requests_found_btt,
 			 btt_req_dropped, BTT_REQS);
 	if (btt_live_folds)
-		warn_msg("%llu busy periods let go of past the %d (BTT_PERIODS) kept: the I/O Active Period figures are approximate",
+		warn_text(U_btt_busy_periods_let,
 			 btt_live_folds, BTT_PERIODS);
 	if (proc_dropped)
-		warn_msg("%llu process names past %d (PROC_MAX): their processes go by pidNNNNNNNNN", proc_dropped, PROC_MAX);
+		warn_text(U_btt_process_names_past, proc_dropped, PROC_MAX);
 	if (btt_range_dropped)
-		warn_msg("%llu activity ranges past %d (BTT_RANGES) joined the one before: the range data are approximate",
+		warn_text(U_btt_activity_ranges_past,
 			 btt_range_dropped, BTT_RANGES);
 	if (btt_proc_dropped)
-		warn_msg("%llu events of processes past %d names (BTT_PROCS): the Per Process figures leave them out",
+		warn_text(U_btt_events_of_processes,
 			 btt_proc_dropped, BTT_PROCS);
 	if (btt_seek_dropped)
-		warn_msg("%llu seeks of new distances past the %d (BTT_SEEKS) kept, or of 2^48 sectors or more: their MEDIAN and MODE are approximate",
+		warn_text(U_btt_seeks_of_new,
 			 btt_seek_dropped, BTT_SEEKS);
 }
 
@@ -385,6 +398,10 @@ static COLD int run_start(void)
 	return 0;
 }
 
+TEXT(btt_d_a_device, "-D %s: a device the trace does not have (btt 1.2.0 crashes): "
+	"left out")
+TEXT(btt_more_than_inputs, "%s: more than %d inputs (DEVS_MAX, MERGE_INPUTS)")
+TEXT(btt_fatal_m_option, "FATAL: -m option requires -s options")
 COLD int btt_main(int argc, char **argv)
 {
 	struct cap_cfg cfg;
@@ -397,7 +414,7 @@ COLD int btt_main(int argc, char **argv)
 		switch (c) {
 		case 'i':
 			if (A.nin == IN_NAMES) {
-				warn_msg("%s: more than %d inputs (DEVS_MAX, MERGE_INPUTS)", opt_arg, IN_NAMES);
+				warn_text(U_btt_more_than_inputs, opt_arg, IN_NAMES);
 				return 1;
 			}
 			A.in[A.nin++] = opt_arg;
@@ -432,7 +449,7 @@ COLD int btt_main(int argc, char **argv)
 		}
 	}
 	if (btt_opt.sps && !btt_opt.seek) {
-		warn_msg("FATAL: -m option requires -s options");
+		warn_text(U_btt_fatal_m_option);
 		return 1;
 	}
 	if (!!A.nin + !!cap_ndev() + cfg.listen != 1 || opt_ind < argc) {
@@ -460,7 +477,7 @@ COLD int btt_main(int argc, char **argv)
 		export_now();
 	rc |= report();
 	if (btt_dmissing) {	/* (found as the devices were listed) */
-		warn_msg("-D %s: a device the trace does not have (btt 1.2.0 crashes): left out", btt_dlist);
+		warn_text(U_btt_d_a_device, btt_dlist);
 		rc = 1;
 	}
 	return ((btt_xvg && ob_close(btt_xvg)) | (A.json_on && ob_close(&A.json)) | rc) != 0;

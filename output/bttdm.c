@@ -91,6 +91,8 @@ static int in_set(int c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || (c && strchr(" :.,/_-", c));
 }
 
+TEXT(bttdm_past_names_btt, "%s: %s past %d names (BTT_MAPS) or of %d bytes or more "
+	"(BTT_MAPNAME): not read")
 /* one run's two words into the next map; 0: stop reading */
 static int map_line(const char *file, char *l)
 {
@@ -111,7 +113,7 @@ static int map_line(const char *file, char *l)
 			*p++ = 0;
 	}
 	if (nmaps == BTT_MAPS || n[0] >= BTT_MAPNAME) {
-		warn_msg("%s: %s past %d names (BTT_MAPS) or of %d bytes or more (BTT_MAPNAME): not read", file, w[0],
+		warn_text(U_bttdm_past_names_btt, file, w[0],
 			 BTT_MAPS, BTT_MAPNAME);
 		return 1;
 	}

@@ -46,6 +46,8 @@ static char ios_buf[BTT_FILE_BUF];
 static const char ios_hdr[] = "Device:       rrqm/s   wrqm/s     r/s     w/s    rsec/s    wsec/s     "
 	"rkB/s     wkB/s avgrq-sz avgqu-sz   await   svctm  %util   Stamp\n";
 
+TEXT(bttfiles_i_avgqu_sz, "-I: %s avgqu-sz %.2f at %.2f s is below 0: completions without "
+	"a G taken off too; the Gs' own: %.2f")
 static void ios_cols(const char *name, const double *v, u64 stamp, int all)
 {
 	static const char w[BTT_IOS_COLS] = "8877999988776";
@@ -55,7 +57,7 @@ static void ios_cols(const char *name, const double *v, u64 stamp, int all)
 	static int said;
 
 	if (v[9] < 0.0 && !said++)	/* btt's figure stays: scripts read it */
-		warn_msg("-I: %s avgqu-sz %.2f at %.2f s is below 0: completions without a G taken off too; the Gs' own: %.2f",
+		warn_text(U_bttfiles_i_avgqu_sz,
 			 name, v[9], btt_sec(stamp), v[BTT_IOS_QG]);
 	ob_printf(&ios_ob, "%-11s ", name);
 	for (j = 0; j < BTT_IOS_COLS; j++) {

@@ -341,6 +341,8 @@ static void live_fold(const struct btt_live *l, u64 dt, u64 ct)
 		live_span(SYS, dt, ct);
 }
 
+TEXT(bttopt_z_devices_files, "-Z: %u devices' files were begun below the height btt gives "
+	"them (a device before them became busy later)")
 /* the spans still held, then the heights checked */
 static void live_end(void)
 {
@@ -357,7 +359,7 @@ static void live_end(void)
 			moved += lv[i].y != live_y(d);
 	}
 	if (moved)
-		warn_msg("-Z: %u devices' files were begun below the height btt gives them (a device before them became busy later)", moved);
+		warn_text(U_bttopt_z_devices_files, moved);
 }
 
 /* -u: a device's unplugs by the I/Os each let go, 5 a bucket */
@@ -410,6 +412,10 @@ static int sps_end(const struct btt_dev *d)
 	return rc | f_close(d, F_SPSQ);
 }
 
+TEXT(bttopt_i_os_one, "%llu I/Os one D or C met past %d (BTT_OPT_QS), or busy periods "
+	"one record let go of past %d (BTT_FOLDS), left out of -p -P "
+	"-Z's files")
+TEXT(bttopt_files_past_btt, "%llu files past %d (BTT_OPT_FILES) not written")
 /* after the run: the last lines, the files btt writes at its end */
 int btt_opt_end(void)
 {
@@ -441,9 +447,9 @@ int btt_opt_end(void)
 		if (of[k].ob.fd >= 0)
 			rc |= ob_close(&of[k].ob);
 	if (btt_opt_dropped)
-		warn_msg("%llu files past %d (BTT_OPT_FILES) not written", btt_opt_dropped, BTT_OPT_FILES);
+		warn_text(U_bttopt_files_past_btt, btt_opt_dropped, BTT_OPT_FILES);
 	if (btt_opt_lost)
-		warn_msg("%llu I/Os one D or C met past %d (BTT_OPT_QS), or busy periods one record let go of past %d (BTT_FOLDS), left out of -p -P -Z's files",
+		warn_text(U_bttopt_i_os_one,
 			 btt_opt_lost, BTT_OPT_QS, BTT_FOLDS);
 	return rc;
 }

@@ -154,6 +154,8 @@ static void q2d_histo(struct obuf *o)
 static const char oh_dash[] = "---------- | --------- --------- --------- --------- ---------\n";
 static const int oh_fig[5] = { BTT_Q2G, BTT_G2I, BTT_Q2M, BTT_I2D, BTT_D2C };
 
+TEXT(bttrep_q_g_f, "%s: Q2G %.4f%% is over 100%%: a G taken for an older Q's; the "
+	"completed I/Os' own: %.4f%%")
 /* each stage's share of Q2C (the non-dm one): per device with Q2C time,
  * and overall over those devices when any of their stages was seen */
 static void overhead(struct obuf *o)
@@ -174,7 +176,7 @@ static void overhead(struct obuf *o)
 			continue;
 		dev_name(name, d->dev);
 		if (pct > 100.0 && !said++)	/* btt's figure stays: scripts read it */
-			warn_msg("%s: Q2G %.4f%% is over 100%%: a G taken for an older Q's; the completed I/Os' own: %.4f%%",
+			warn_text(U_bttrep_q_g_f,
 				 name, pct, 100.0 * (double)d->q2g_done / q2c);
 		ob_printf(o, "%10s |", name);
 		for (k = 0; k < 5; k++) {

@@ -201,6 +201,8 @@ COLD void export_interval(struct mon_out *o, s64 t)
 		ob_flush(o->bin);
 }
 
+TEXT(export_q_needs_q, "-Q needs -q ID and -m MSGID, both above 0")
+TEXT(export_no_message_queue, "%s: no message queue (id %ld) appeared in 60 s")
 /* blkiomon spins on msgget until the queue exists; we wait with a bounded
  * backoff (10 ms doubling to 1 s) and give up after a minute. */
 COLD int export_queue(struct mon_out *o, const char *path, long qid)
@@ -212,7 +214,7 @@ COLD int export_queue(struct mon_out *o, const char *path, long qid)
 	if (!path)
 		return 0;
 	if (qid <= 0 || o->msg_id <= 0) {
-		warn_msg("-Q needs -q ID and -m MSGID, both above 0");
+		warn_text(U_export_q_needs_q);
 		return -1;
 	}
 	key = ftok(path, (int)qid);
@@ -222,7 +224,7 @@ COLD int export_queue(struct mon_out *o, const char *path, long qid)
 	}
 	while ((o->msq = msgget(key, S_IRWXU)) < 0 && !*o->stop) {
 		if (waited >= 60000) {
-			warn_msg("%s: no message queue (id %ld) appeared in 60 s", path, qid);
+			warn_text(U_export_no_message_queue, path, qid);
 			return -1;
 		}
 		poll(NULL, 0, (int)step);

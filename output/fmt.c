@@ -23,13 +23,14 @@ __attribute__((noreturn)) static void fmt_fatal(const char *why)
 	_exit(1);
 }
 
+TEXT(fmt_formats_longer_than, "formats longer than %d bytes in all")
 COLD static const char *fmt_keep(const char *s)
 {
 	size_t n = strlen(s) + 1;
 	char *p;
 
 	if (n > FMT_SPACE - fmt_used) {
-		warn_msg("formats longer than %d bytes in all", FMT_SPACE);
+		warn_text(U_fmt_formats_longer_than, FMT_SPACE);
 		return NULL;
 	}
 	p = fmt_space + fmt_used;
@@ -52,6 +53,7 @@ COLD int fmt_set_all(const char *f)
 
 int fmt_overridden(int act) { return override[act & 127] != NULL; }
 
+TEXT(fmt_bad_format_specifier, "Bad format specifier - need ',' %s")
 COLD int fmt_set_one(const char *spec)
 {
 	int c = (unsigned char)spec[0];
@@ -61,7 +63,7 @@ COLD int fmt_set_one(const char *spec)
 		return -1;
 	}
 	if (spec[1] != ',') {
-		warn_msg("Bad format specifier - need ',' %s", spec);
+		warn_text(U_fmt_bad_format_specifier, spec);
 		return -1;
 	}
 	return (override[c] = fmt_keep(spec + 2)) ? 0 : -1;

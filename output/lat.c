@@ -178,6 +178,8 @@ static int options(int argc, char **argv)
 	return -1;
 }
 
+TEXT(lat_requests_aged_out, "%llu requests aged out of LAT_REQS %d; %llu latencies found no "
+	"room (LAT_HISTS %d, LAT_PSERIES %d)")
 int lat_main(int argc, char **argv)
 {
 	int c = options(argc, argv);
@@ -194,7 +196,7 @@ int lat_main(int argc, char **argv)
 		return 1;
 	fail_line(&L.out);	/* after the last table: what failed, if any did */
 	if (lat_aged() || lats.lost)
-		warn_msg("%llu requests aged out of LAT_REQS %d; %llu latencies found no room (LAT_HISTS %d, LAT_PSERIES %d)",
+		warn_text(U_lat_requests_aged_out,
 			 lat_aged(), LAT_REQS, lats.lost, LAT_HISTS, LAT_PSERIES);
 	return ob_close(&L.out) || c ? 1 : 0;
 }

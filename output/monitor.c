@@ -219,6 +219,11 @@ static struct {
 	struct cap_cfg net;	/* -l */
 } A;
 
+TEXT(monitor_json_and_prometheus, "JSON and Prometheus exports (--json, --prom) not built in")
+TEXT(monitor_l_takes_its, "-l takes its records from the network: no -t or -i with it")
+TEXT(monitor_more_than_i, "more than %d -i (REPLAY_FILES)")
+TEXT(monitor_clock_wall_or, "--clock=wall or --clock=trace, not '%s'")
+TEXT(monitor_i_secs_is, "-I SECS is required and must be above 0")
 /* -1: go on; else the exit status */
 COLD static int options(int argc, char **argv)
 {
@@ -238,7 +243,7 @@ COLD static int options(int argc, char **argv)
 		case 'm': O.msg_id = atol(opt_arg); break;
 		case 'i':
 			if (in_n == REPLAY_FILES) {
-				warn_msg("more than %d -i (REPLAY_FILES)", REPLAY_FILES);
+				warn_text(U_monitor_more_than_i, REPLAY_FILES);
 				return 1;
 			}
 			in_names[in_n++] = opt_arg;
@@ -255,7 +260,7 @@ COLD static int options(int argc, char **argv)
 		case 'J': A.j = opt_arg; break;
 		case 'C':
 			if (strcmp(opt_arg, "wall") && strcmp(opt_arg, "trace")) {
-				warn_msg("--clock=wall or --clock=trace, not '%s'", opt_arg);
+				warn_text(U_monitor_clock_wall_or, opt_arg);
 				return 1;
 			}
 			A.clock = !strcmp(opt_arg, "trace");
@@ -274,12 +279,12 @@ COLD static int options(int argc, char **argv)
 		}
 	}
 	if (M.interval <= 0) {
-		warn_msg("-I SECS is required and must be above 0");
+		warn_text(U_monitor_i_secs_is);
 		return 1;
 	}
 #ifdef IOMON_NO_EXPORT
 	if (O.prom || A.j) {	/* a build without them (NO=EXPORT, the profiles) */
-		warn_msg("JSON and Prometheus exports (--json, --prom) not built in");
+		warn_text(U_monitor_json_and_prometheus);
 		return 1;
 	}
 #endif
@@ -288,7 +293,7 @@ COLD static int options(int argc, char **argv)
 		return 1;
 	}
 	if (A.net.listen && (A.ndevs || in_n)) {
-		warn_msg("-l takes its records from the network: no -t or -i with it");
+		warn_text(U_monitor_l_takes_its);
 		return 1;
 	}
 	return -1;
@@ -339,25 +344,32 @@ COLD static int debug_end(void)
 	return ob_close(&M.dbg);
 }
 
+TEXT(monitor_records_not_sent, "%llu records not sent: the message queue stayed full %d ms "
+	"after the signal")
+TEXT(monitor_pending_pool_full, "pending pool full: %llu unmatched records aged out (MON_PENDING "
+	"%d)")
+TEXT(monitor_device_table_full, "device table full: %llu requests unreported (MON_DEVS %d)")
+TEXT(monitor_failure_table_full, "failure table full: %llu failed requests not in --json or "
+	"--prom (MON_FAILS %d)")
 COLD static int report_end(int rc)
 {
 	if (M.have_g)
 		rc |= debug_end();
 	if (O.unsent) {
-		warn_msg("%llu records not sent: the message queue stayed full %d ms after the signal",
+		warn_text(U_monitor_records_not_sent,
 			 O.unsent, MON_QUEUE_WAIT_MS);
 		rc = 1;
 	}
 	/* pools that ran out, said where it is seen without -D */
 	if (pend.aged)
-		warn_msg("pending pool full: %llu unmatched records aged out (MON_PENDING %d)",
+		warn_text(U_monitor_pending_pool_full,
 			 pend.aged, MON_PENDING);
 	if (mon.dev_overflow)
-		warn_msg("device table full: %llu requests unreported (MON_DEVS %d)",
+		warn_text(U_monitor_device_table_full,
 			 mon.dev_overflow, MON_DEVS);
 #ifndef IOMON_NO_EXPORT
 	if (mon.fail_overflow)
-		warn_msg("failure table full: %llu failed requests not in --json or --prom (MON_FAILS %d)",
+		warn_text(U_monitor_failure_table_full,
 			 mon.fail_overflow, MON_FAILS);
 #endif
 	if (O.human)

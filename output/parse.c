@@ -66,6 +66,9 @@ static u64 to_ns(double sec)
 	return v < 18446744073709551616.0 ? (u64)v : 0;
 }
 
+TEXT(parse_invalid_stopwatch_dura, "Invalid stopwatch duration time: %s")
+TEXT(parse_invalid_stopwatch_star, "Invalid stopwatch start timer: %s")
+TEXT(parse_invalid_stopwatch_inte, "Invalid stopwatch interval: %llu -> %llu")
 /* "[start:]end" in seconds, as blkparse's -w */
 static int stopwatch(const char *arg)
 {
@@ -82,16 +85,16 @@ static int stopwatch(const char *arg)
 		P.sw_start = to_ns(v);
 		v = scan_double(d, &e);
 		if (e == d || *e) {
-			warn_msg("Invalid stopwatch duration time: %s", d);
+			warn_text(U_parse_invalid_stopwatch_dura, d);
 			return -1;
 		}
 	} else if (*e) {
-		warn_msg("Invalid stopwatch start timer: %s", arg);
+		warn_text(U_parse_invalid_stopwatch_star, arg);
 		return -1;
 	}
 	P.sw_end = to_ns(v);
 	if (P.sw_end <= P.sw_start) {
-		warn_msg("Invalid stopwatch interval: %llu -> %llu",
+		warn_text(U_parse_invalid_stopwatch_inte,
 			 (unsigned long long)P.sw_start, (unsigned long long)P.sw_end);
 		return -1;
 	}
@@ -105,6 +108,7 @@ static int is_pipe(const char *s)
 	return !strcmp(s, "-") || (!stat(s, &st) && S_ISFIFO(st.st_mode));
 }
 
+TEXT(parse_more_than_inputs, "%s: more than %d inputs (DEVS_MAX)")
 static int add_input(char *name)
 {
 	if (is_pipe(name) && !P.pipe_name) {
@@ -112,7 +116,7 @@ static int add_input(char *name)
 		return 0;
 	}
 	if (!dev_add(name, 0)) {
-		warn_msg("%s: more than %d inputs (DEVS_MAX)", name, DEVS_MAX);
+		warn_text(U_parse_more_than_inputs, name, DEVS_MAX);
 		return -1;
 	}
 	return 0;
@@ -130,6 +134,7 @@ static const struct lopt longopts[] = {
 	{ 0, 0, 0, 0 },
 };
 
+TEXT(parse_invalid_set_action, "Invalid set action mask %s/0x%x")
 /* -a NAME (added to the mask) and -A HEX (the whole mask); 1: refused */
 static int opt_mask(int c, u32 *mask)
 {
@@ -146,7 +151,7 @@ static int opt_mask(int c, u32 *mask)
 	}
 	v = (int)scan_u64(opt_arg, &e, 16);
 	if (e == opt_arg || v < 1 || v >= 1 << 16) {
-		warn_msg("Invalid set action mask %s/0x%x", opt_arg, v);
+		warn_text(U_parse_invalid_set_action, opt_arg, v);
 		return 1;
 	}
 	*mask = (u32)v;

@@ -24,6 +24,8 @@ USAGE(plot,
 static const char graph_names[][12] = { "io", "tput", "iops", "latency", "queue-depth", "heatmap",
 	"cpu-user", "cpu-sys", "cpu-io", "cpu-irq", "cpu-soft" };
 
+TEXT(plot_not_a_graph, "%s: not a graph (io tput iops latency queue-depth heatmap cpu-user "
+	"cpu-sys cpu-io cpu-irq cpu-soft)")
 /* a graph's bit (queue_depth as iowatcher's man page spells it too), or 0 said */
 static int graph(const char *s)
 {
@@ -36,7 +38,7 @@ static int graph(const char *s)
 	for (i = 0; i < 11; i++)
 		if (!strcmp(n, graph_names[i]))
 			return 1 << i;
-	warn_msg("%s: not a graph (io tput iops latency queue-depth heatmap cpu-user cpu-sys cpu-io cpu-irq cpu-soft)", s);
+	warn_text(U_plot_not_a_graph, s);
 	return 0;
 }
 
@@ -213,6 +215,10 @@ static int plot_opt(struct plot_opts *p, int c, int iw)
 	}
 }
 
+TEXT(plot_events_of_devices, "%llu events of devices past the first %d (PLOT_SERIES) not drawn")
+TEXT(plot_requests_still_in, "%llu requests still in flight when %d (PLOT_REQS) newer ones "
+	"were: given up, not drawn")
+TEXT(plot_inputs_or_devices, "inputs or devices to trace, not both")
 COLD int plot_main(int argc, char **argv)
 {
 	static struct plot_opts p;
@@ -240,7 +246,7 @@ COLD int plot_main(int argc, char **argv)
 		static char dn[512];
 
 		if (p.nin > iw) {
-			warn_msg("inputs or devices to trace, not both");
+			warn_text(U_plot_inputs_or_devices);
 			return 1;
 		}
 		if (p.nin) {	/* iowatcher's -t: where the capture is kept */
@@ -272,9 +278,9 @@ COLD int plot_main(int argc, char **argv)
 		name_devs(first, i < p.nl ? p.labels[i] : NULL, in, in_kind(in));
 	}
 	if (plot_dropped_devs)
-		warn_msg("%llu events of devices past the first %d (PLOT_SERIES) not drawn", plot_dropped_devs, PLOT_SERIES);
+		warn_text(U_plot_events_of_devices, plot_dropped_devs, PLOT_SERIES);
 	if (plot_given_up())
-		warn_msg("%llu requests still in flight when %d (PLOT_REQS) newer ones were: given up, not drawn",
+		warn_text(U_plot_requests_still_in,
 			 plot_given_up(), PLOT_REQS);
 	if (!plot_ndevs)
 		warn_msg("no I/O to draw");

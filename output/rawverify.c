@@ -114,11 +114,12 @@ static void say(const char *fmt, ...)
 		return;
 }
 
+TEXT(rawverify_byte_truncated_rec, "%s: byte %llu: truncated record (%u bytes)")
 /* A header cut short at the end: the original says nothing */
 static void cut(const struct src *s, struct counts *c, u64 off, u32 have)
 {
 	ob_flush(&V.out);
-	warn_msg("%s: byte %llu: truncated record (%u bytes)", s->name, (unsigned long long)off, have);
+	warn_text(U_rawverify_byte_truncated_rec, s->name, (unsigned long long)off, have);
 	c->damaged = 1;
 }
 
@@ -144,6 +145,7 @@ static void raw7(const u8 *p, struct rec *r, u32 *magic)
 	r->pdu_len = (u16)(be ? hi : hi >> 16);
 }
 
+TEXT(rawverify_byte_unsupported_t, "%s: byte %llu: unsupported trace version %u")
 /* One record's checks; 1 to go on, 0 at the end (or where the original stops). */
 static int check(struct src *s, struct counts *c, u32 cpu)
 {
@@ -167,7 +169,7 @@ static int check(struct src *s, struct counts *c, u32 cpu)
 	}
 	if ((magic & 0xff) != 7 && (magic & 0xff) != 8) {
 		say("unsupported trace version");
-		warn_msg("%s: byte %llu: unsupported trace version %u", s->name,
+		warn_text(U_rawverify_byte_unsupported_t, s->name,
 			 (unsigned long long)off, magic & 0xff);
 		c->damaged = 1;
 		return 0;
@@ -215,6 +217,7 @@ static int check(struct src *s, struct counts *c, u32 cpu)
 	return 1;
 }
 
+TEXT(rawverify_byte_the_first, "%s: byte %llu: %s (the first of %u bad records)")
 /* One CPU's file: its records checked, its summary into DEV.verify.out
  * (opened with the first file that opens).  Returns its bad records, -1
  * when it could not be read. */
@@ -257,7 +260,7 @@ static int process(const char *dev, const char *file, u32 cpu)
 				ob_printf(&V.vo, "%8s %u %s\n", "", n[i], what[i]);
 		ob_puts(&V.vo, "\n");
 		ob_flush(&V.out);
-		warn_msg("%s: byte %llu: %s (the first of %u bad records)", file,
+		warn_text(U_rawverify_byte_the_first, file,
 			 (unsigned long long)c.first_off, c.first, c.bad);
 	}
 	return c.bad ? (int)c.bad : -c.damaged;

@@ -125,6 +125,7 @@ static int run_live(void)
 	return in_trace(&(struct input){ NULL, 0, &c, snoop_record, live_round, NULL, NULL });
 }
 
+TEXT(snoop_slower_is_no, "--slower: '%s' is no number of milliseconds")
 /* MS: milliseconds, a fraction allowed (0.5) */
 static int ms_arg(const char *s, u64 *ns)
 {
@@ -139,7 +140,7 @@ static int ms_arg(const char *s, u64 *ns)
 			if (scale /= 10)
 				v += scale * (u64)(*p - '0');
 	if (p == s || *p) {
-		warn_msg("--slower: '%s' is no number of milliseconds", s);
+		warn_text(U_snoop_slower_is_no, s);
 		return -1;
 	}
 	*ns = v;
@@ -189,6 +190,8 @@ static int options(int argc, char **argv)
 	return -1;
 }
 
+TEXT(snoop_requests_aged_out, "%llu requests aged out of SNOOP_REQS %d; %llu completions on "
+	"disks past SNOOP_DEVS %d had no pattern")
 int snoop_main(int argc, char **argv)
 {
 	int c = options(argc, argv);
@@ -205,7 +208,7 @@ int snoop_main(int argc, char **argv)
 	fail_line(&S.out);
 	ob_flush(&S.out);	/* the lines before what went wrong is said */
 	if (snoop_aged() || snoop_nodev)
-		warn_msg("%llu requests aged out of SNOOP_REQS %d; %llu completions on disks past SNOOP_DEVS %d had no pattern",
+		warn_text(U_snoop_requests_aged_out,
 			 snoop_aged(), SNOOP_REQS, snoop_nodev, SNOOP_DEVS);
 	return ob_close(&S.out) || c ? 1 : 0;
 }

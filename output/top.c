@@ -157,6 +157,7 @@ static struct {
 	int ndevs;
 } A;
 
+TEXT(top_interval_and_r, "interval and -r must be above 0")
 /* -1: go on; else the exit status */
 static int options(int argc, char **argv)
 {
@@ -206,7 +207,7 @@ static int options(int argc, char **argv)
 	if (opt_ind < argc)
 		T.count = atoi(argv[opt_ind++]);
 	if (T.interval <= 0 || T.maxrows <= 0) {
-		warn_msg("interval and -r must be above 0");
+		warn_text(U_top_interval_and_r);
 		return 1;
 	}
 	return -1;
@@ -247,6 +248,8 @@ static int run_live(void)
 	return rc;
 }
 
+TEXT(top_requests_aged_out, "%llu requests aged out of TOP_REQS %d; %llu completions found "
+	"no row in TOP_ROWS %d")
 int top_main(int argc, char **argv)
 {
 	int c = options(argc, argv);
@@ -266,7 +269,7 @@ int top_main(int argc, char **argv)
 		return 1;
 	c |= tag_stop();
 	if (top_aged() || tops.row_dropped)	/* the tables said it; so does stderr */
-		warn_msg("%llu requests aged out of TOP_REQS %d; %llu completions found no row in TOP_ROWS %d",
+		warn_text(U_top_requests_aged_out,
 			 top_aged(), TOP_REQS, tops.row_dropped, TOP_ROWS);
 	return ob_close(&T.out) || c ? 1 : 0;
 }

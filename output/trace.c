@@ -88,6 +88,8 @@ static int option(struct cap_cfg *c, int opt, const char *prog)
 	return 1;
 }
 
+TEXT(trace_no_device_given, "no device given (try: %s -d /dev/sda)")
+TEXT(trace_o_not_supported, "-o not supported with multiple devices")
 static int options(struct cap_cfg *c, int argc, char **argv)
 {
 	int opt, rc;
@@ -101,13 +103,13 @@ static int options(struct cap_cfg *c, int argc, char **argv)
 	if (c->listen)
 		return 0;
 	if (!cap_ndev()) {
-		warn_msg("no device given (try: %s -d /dev/sda)", argv[0]);
+		warn_text(U_trace_no_device_given, argv[0]);
 		return 1;
 	}
 	if (c->oname && !strcmp(c->oname, "-"))
 		c->to_stdout = c->watch_stdout = 1;
 	else if (c->oname && cap_ndev() > 1) {
-		warn_msg("-o not supported with multiple devices");
+		warn_text(U_trace_o_not_supported);
 		return 1;
 	}
 	return 0;

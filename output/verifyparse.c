@@ -66,6 +66,8 @@ static int fields(const char *p, int *cpu, int *seq, double *t)
 	return e != p;
 }
 
+TEXT(verifyparse_byte_a_line, "%s: byte %llu: a line longer than VP_LINE cannot be read back: "
+	"shown cut")
 /* A line shown again: from memory, or read back when it was longer */
 static void show(const char *tag, const struct line *l)
 {
@@ -79,7 +81,7 @@ static void show(const char *tag, const struct line *l)
 
 		if (n <= 0) {
 			ob_flush(&P.out);
-			warn_msg("%s: byte %llu: a line longer than VP_LINE cannot be read back: shown cut",
+			warn_text(U_verifyparse_byte_a_line,
 				 P.name, (unsigned long long)l->off);
 			ob_puts(&P.out, "\n");
 			break;
@@ -109,6 +111,7 @@ static int line_done(int *cur, u64 off, u64 *total, int *unordered, int *alias, 
 	return go;
 }
 
+TEXT(verifyparse_byte_cpu_too, "%s: byte %llu: cpu%d too large (VP_CPUS)")
 static int check(const struct line *l, const struct line *last, u64 *total, int *unordered,
 		 int *alias, double *last_time)
 {
@@ -125,7 +128,7 @@ static int check(const struct line *l, const struct line *last, u64 *total, int 
 	*last_time = t;
 	if (cpu >= VP_CPUS) {
 		ob_flush(&P.out);
-		warn_msg("%s: byte %llu: cpu%d too large (VP_CPUS)", P.name, (unsigned long long)l->off, cpu);
+		warn_text(U_verifyparse_byte_cpu_too, P.name, (unsigned long long)l->off, cpu);
 		return 0;
 	}
 	/* the original's table starts at -1 (unsigned long), which a
@@ -141,6 +144,7 @@ static int check(const struct line *l, const struct line *last, u64 *total, int 
 	return 1;
 }
 
+TEXT(verifyparse_read_error_at, "%s: read error at byte %llu: %s")
 int verifyparse_main(int argc, char **argv)
 {
 	u64 total = 0, off = 0;
@@ -169,7 +173,7 @@ int verifyparse_main(int argc, char **argv)
 			if (errno == EINTR)
 				continue;
 			ob_flush(&P.out);
-			warn_msg("%s: read error at byte %llu: %s", P.name, (unsigned long long)off,
+			warn_text(U_verifyparse_read_error_at, P.name, (unsigned long long)off,
 				 strerror(errno));
 			failed = 1;
 			break;
