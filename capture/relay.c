@@ -228,7 +228,7 @@ static int open_relay(struct tdev *d)
 	return 0;
 }
 
-static u64 read_dropped(const struct tdev *d)
+u64 read_dropped(const struct tdev *d)
 {
 	u64 v = 0;
 
