@@ -1,6 +1,6 @@
 /* output/extents.c: driver: extents: the sectors written since it started, coalesced, for a copier; live or from a trace */
 //applet: extents extents_main
-//sources: @trace capture/input.c capture/merge.c capture/window.c stats/extset.c
+//sources: @trace capture/input.c capture/merge.c capture/window.c stats/extset.c output/iolines.c
 //readme: bmigrate's dirty map: the sectors written, for a live copy | iomon-extents.1
 /* extents: every sector a write, discard, write-zeroes (or zone reset)
  * was queued for, per device, as coalesced extents (stats/extset.c),
@@ -14,14 +14,12 @@
 USAGE(extents,
 "usage: iomon extents [-o FILE] [-i NAME] [DEV...]\n"
 "\n"
-"The sectors written (writes, discards, write-zeroes, zone resets) since it\n"
-"started, per device, as coalesced extents: MAJ,MIN START SECTORS, printed\n"
-"on SIGUSR1 and at the end.  A device whose log may miss a write (events\n"
-"dropped, a sequence gap, a zone reset, the capture's end) says unknown.\n"
+"The sectors written since it started, as extents (MAJ,MIN START SECTORS),\n"
+"on SIGUSR1 and at the end; unknown where a write may have been missed.\n"
 "\n"
-" -o FILE       also write them to FILE (replaced whole each time)\n"
+" -o FILE       also to FILE\n"
 " -i NAME       replay NAME.blktrace.N files (or - for a stream)\n"
-" DEV           trace DEV (several may be given); default: every whole disk\n")
+" DEV           trace DEV; default: every whole disk\n")
 
 static struct ext pool[EXT_DEVS][EXT_MAX];
 static struct {
@@ -145,29 +143,21 @@ static void live_round(void)
 
 int extents_main(int argc, char **argv)
 {
-	static char *devs[CAP_DEVS];
-	struct cap_cfg c;
 	char *in = NULL;
-	int rc, n = 0;
+	int rc;
 
 	while ((rc = opt_get(argc, argv, "o:i:", NULL)) != -1) {
 		if (rc == 'o')
 			X.ofile = opt_arg;
 		else if (rc == 'i')
 			in = opt_arg;
-		else {
-			usage_put(2, U_extents);
-			return 1;
-		}
-	}
-	while (opt_ind < argc)
-		if (in || cap_dev_arg(devs, &n, argv[opt_ind++]))
+		else
 			return usage_put(2, U_extents), 1;
+	}
 	ob_init(&X.out, 1, "stdout", X.outbuf, sizeof(X.outbuf));
 	signal(SIGUSR1, on_usr1);
-	if (!in && cap_live_devices(&c, devs, n, "a"))
-		return 1;
-	rc = in_trace(&(struct input){ &in, !!in, &c, ext_record, live_round, NULL, NULL });
+	if ((rc = in_devs(in, argv + opt_ind, argc - opt_ind, ext_record, live_round)) < 0)
+		return usage_put(2, U_extents), 1;
 	if (!in)
 		mark("the capture ended");
 	if (X.lost)

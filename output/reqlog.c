@@ -1,6 +1,6 @@
 /* output/reqlog.c: driver: reqlog: a line per physical read and write (reqlog's 1999 kernel log), live or from a trace */
 //applet: reqlog reqlog reqlog_main
-//sources: @trace capture/input.c capture/merge.c capture/window.c
+//sources: @trace capture/input.c capture/merge.c capture/window.c output/iolines.c
 //readme: reqlog (1999 kernel patch), from block traces | reqlog.8
 /* reqlog: each read and write a device is asked for, one line
  * "device MAJ/MIN sector N read|write COUNT" (COUNT in 512-byte
@@ -13,12 +13,11 @@
 USAGE(reqlog,
 "usage: reqlog [-D] [-i NAME] [DEV...]\n"
 "\n"
-"A line per block read or write: device MAJ/MIN sector N read|write COUNT\n"
-"(COUNT in 512-byte sectors), as reqlog logged them.\n"
+"A line per read and write queued: device MAJ/MIN sector N read|write SECTORS\n"
 "\n"
-" -D            at issue to the driver (D), not when queued (Q)\n"
+" -D            at issue (D), not when queued (Q)\n"
 " -i NAME       replay NAME.blktrace.N files (or - for a stream)\n"
-" DEV           trace DEV (several may be given); default: every whole disk\n")
+" DEV           trace DEV; default: every whole disk\n")
 
 static struct {
 	u32 act;
@@ -43,10 +42,8 @@ static void round_flush(void)
 
 int reqlog_main(int argc, char **argv)
 {
-	struct cap_cfg c;
-	static char *devs[CAP_DEVS];
 	char *in = NULL;
-	int rc, n = 0;
+	int rc;
 
 	R.act = TA_QUEUE;
 	while ((rc = opt_get(argc, argv, "Di:", NULL)) != -1) {
@@ -54,21 +51,11 @@ int reqlog_main(int argc, char **argv)
 			R.act = TA_ISSUE;
 		else if (rc == 'i')
 			in = opt_arg;
-		else {
-			usage_put(2, U_reqlog);
-			return 1;
-		}
+		else
+			return usage_put(2, U_reqlog), 1;
 	}
-	if (in && opt_ind < argc) {
-		usage_put(2, U_reqlog);
-		return 1;
-	}
-	while (opt_ind < argc)
-		if (cap_dev_arg(devs, &n, argv[opt_ind++]))
-			return 1;
 	ob_init(&R.out, 1, "stdout", R.outbuf, sizeof(R.outbuf));
-	if (!in && cap_live_devices(&c, devs, n, "a"))
-		return 1;
-	rc = in_trace(&(struct input){ &in, !!in, &c, reqlog_record, round_flush, NULL, NULL });
+	if ((rc = in_devs(in, argv + opt_ind, argc - opt_ind, reqlog_record, round_flush)) < 0)
+		return usage_put(2, U_reqlog), 1;
 	return ob_close(&R.out) || rc ? 1 : 0;
 }

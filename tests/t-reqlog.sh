@@ -11,7 +11,11 @@ for f in mq-randrw ext4 discard-flush remap split brd-seq two-devs ext4-be remap
 				split($1, m, ","); printf "device %s/%s sector %s %s %s\n", m[1], m[2], $8, ($7 ~ /W/ ? "write" : "read"), $10 }' |
 				sort >"$OUT/r.exp"
 			( cd "$FIX/$f" && "$IOMON" reqlog $o -i "$d" ) | sort >"$OUT/r.got"
-			same "reqlog $o -i $f $d: a line per $a that reads or writes, as blkparse's $(wc -l <"$OUT/r.exp") say" "$OUT/r.got" "$OUT/r.exp"
+			if [ -s "$OUT/r.exp" ]; then
+				same "reqlog $o -i $f $d: a line per $a that reads or writes, as blkparse's $(wc -l <"$OUT/r.exp") say" "$OUT/r.got" "$OUT/r.exp"
+			else	# (brd: bio-based, no D)
+				check "reqlog $o -i $f $d: no $a in blkparse's text, no line" test ! -s "$OUT/r.got"
+			fi
 		done
 	done
 done
