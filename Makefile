@@ -287,6 +287,12 @@ $(B)/tiny/iomon: $(SRCS) $(USAGE_C) $(APPLETS_C) $(HDRS) Makefile $(STAMP) $(ZLI
 	@mkdir -p $(dir $@)
 	$(CC) -I. $(ZCPP) $(TINY) -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS) $(USAGE_C) $(APPLETS_C) $(ZLIB)
 
+# copy's pools alone tiny (the tiny build's CAP_CPUS 1 cannot capture on
+# this machine's CPUs): t-copy builds it when it runs.
+$(B)/tiny-ext/iomon: $(SRCS) $(USAGE_C) $(APPLETS_C) $(HDRS) Makefile $(STAMP) $(ZLIB)
+	@mkdir -p $(dir $@)
+	$(CC) -I. $(ZCPP) -DEXT_MAX=4 -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS) $(USAGE_C) $(APPLETS_C) $(ZLIB)
+
 print-srcs: $(USAGE_C) $(APPLETS_C)
 	@echo $(SRCS) $(USAGE_C) $(APPLETS_C)
 
