@@ -447,7 +447,7 @@ u64 cap_dropped(void)
 	u32 i;
 
 	for (i = 0; i < C.ndev; i++)
-		t += C.dev[i].setup ? read_dropped(&C.dev[i]) : C.dev[i].dropped;
+		t += C.dev[i].setup ? relay_dropped(&C.dev[i]) : C.dev[i].dropped;
 	return t;
 }
 
