@@ -11,6 +11,7 @@
  * with nothing written before them.  Anything that could hide a write
  * (the tracer's end, events lost) costs a full pass again.
  */
+#define _GNU_SOURCE	/* O_DIRECT, F_SETPIPE_SZ */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
