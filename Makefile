@@ -313,7 +313,8 @@ TINY := -DZSTD_WINDOW_LOG=17 -DPROC_MAX=3 -DTRACK_MAX=4 -DPPI_MAX=2 -DCPUS_MAX=2
 	-DHOLD_MAX=1 -DHOLD_BYTES=8 -DMON_PENDING=2 -DMON_DEVS=1 -DMON_FAILS=2 -DTOP_TAGS=2 -DTOP_ROWS=2 -DTOP_REQS=4 \
 	-DREPLAY_FILES=1 -DNOTICE_BUF=16 -DCAP_DEVS=1 -DCAP_CPUS=1 -DNET_CONNS=2 -DNET_HOSTS=1 -DNET_DEVS=1 -DTOP_RUNS=1 -DTOP_HELPER_MS=5000 \
 	-DBTT_DEVS=1 -DBTT_REQS=4 -DBTT_PERIODS=2 -DBTT_SEEKS=8 -DBTT_PROCS=2 -DBTT_RANGES=4 -DBTT_OPT_QS=1 -DPLOT_SERIES=1 -DPLOT_REQS=2 \
-	-DSNOOP_REQS=4 -DSNOOP_DEVS=1 -DFAIL_ERRNOS=1 -DFAIL_LIST=2 -DBITE_NAMES=2 -DPAT_DEVS=1
+	-DSNOOP_REQS=4 -DSNOOP_DEVS=1 -DFAIL_ERRNOS=1 -DFAIL_LIST=2 -DBITE_NAMES=2 -DPAT_DEVS=1 \
+	-DEXT_MAX=4 -DEXT_DEVS=1 -DEXT_CPUS=1
 $(B)/tiny/iomon: $(SRCS) $(USAGE_C) $(APPLETS_C) $(HDRS) Makefile $(STAMP) $(ZLIB)
 	@mkdir -p $(dir $@)
 	$(CC) -I. $(ZCPP) $(TINY) -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS) $(USAGE_C) $(APPLETS_C) $(ZLIB)
@@ -336,6 +337,12 @@ $(B)/big/iomon: $(SRCS) $(USAGE_C) $(APPLETS_C) $(HDRS) Makefile $(STAMP) $(ZLIB
 # checked as the packed ones no longer can be.
 textcheck: $(USAGE_C)
 	$(CC) $(CPPFLAGS) $(ZCPP) $(WARN) -DTEXT_CHECK -include $(USAGE_C:.c=.h) -fsyntax-only -Werror=format $(SRCS)
+
+# copy's pools alone tiny (the tiny build's CAP_CPUS 1 cannot capture on
+# this machine's CPUs): t-copy builds it when it runs.
+$(B)/tiny-ext/iomon: $(SRCS) $(USAGE_C) $(APPLETS_C) $(HDRS) Makefile $(STAMP) $(ZLIB)
+	@mkdir -p $(dir $@)
+	$(CC) -I. $(ZCPP) -DEXT_MAX=4 -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS) $(USAGE_C) $(APPLETS_C) $(ZLIB)
 
 print-srcs: $(USAGE_C) $(APPLETS_C)
 	@echo $(SRCS) $(USAGE_C) $(APPLETS_C)

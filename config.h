@@ -562,4 +562,21 @@
 #define VP_CPUS 4096
 #endif
 
+/* extents and copy: the extents of written sectors kept per device (a
+ * full pool doubles its chunk, losing no sector: stats/extset.c), the
+ * devices extents follows, the CPUs whose sequence numbers it checks, and
+ * copy's buffer (O_DIRECT, one read or write at a time). */
+#ifndef EXT_MAX
+#define EXT_MAX 32768
+#endif
+#ifndef EXT_DEVS
+#define EXT_DEVS 8
+#endif
+#ifndef EXT_CPUS
+#define EXT_CPUS 256
+#endif
+#ifndef COPY_BUF
+#define COPY_BUF (1024 * 1024)
+#endif
+
 #endif

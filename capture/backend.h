@@ -69,7 +69,8 @@ void stage_report(void);	/* what it had to drop or let out of order, said */
 int out_write(struct tdev *d, u32 cpu, const void *p, size_t n);	/* to a file or stdout */
 int cap_wait(void);	/* poll timeout in ms; -1: -w is over */
 int cap_period(void);	/* ms between reads of every CPU */
-int relay_run(void);		/* 0, 1 (failed), RUN_FALLBACK */
+int relay_run(void);
+u64 relay_dropped(const struct tdev *d);	/* relay's dropped file now */		/* 0, 1 (failed), RUN_FALLBACK */
 int relay_kill(void);
 int tracefs_run(void);
 

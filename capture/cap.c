@@ -451,6 +451,18 @@ void cap_sum_drops(u64 all, u64 lost)
 				  (unsigned long long)lost, 100.0 * (double)lost / (double)(all + lost)));
 }
 
+/* events lost so far on every device: relay's dropped files (setup:
+ * a relay trace), tracefs's ring-buffer losses */
+u64 cap_dropped(void)
+{
+	u64 t = 0;
+	u32 i;
+
+	for (i = 0; i < C.ndev; i++)
+		t += C.dev[i].setup ? relay_dropped(&C.dev[i]) : C.dev[i].dropped;
+	return t;
+}
+
 static void summary(void)
 {
 	u64 all = 0, lost = 0;

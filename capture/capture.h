@@ -323,6 +323,7 @@ int cap_all_disks(char **devs);
 int cap_live_devices(struct cap_cfg *c, char **devs, int n, const char *opt);	/* -1: said */
 int cap_interval_due(u64 *next, u32 secs);	/* a live table's interval has ended */
 u32 cap_ndev(void);
+u64 cap_dropped(void);	/* events lost so far, every device (live, in a round) */
 int cap_run(const struct cap_cfg *c);	/* 0 on success; prints the summary */
 /* cap_run with its records as one stream to sink, round (or NULL) after
  * each round of reads. */

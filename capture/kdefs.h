@@ -92,6 +92,11 @@ _Static_assert(__builtin_offsetof(struct buts2, flags) == 100, "buts2.flags");
 #define K_BLKTRACESTOP K_IOC(0, 0x12, 117, 0)
 #define K_BLKTRACETEARDOWN K_IOC(0, 0x12, 118, 0)
 #define K_BLKTRACESETUP2 K_IOC(3, 0x12, 142, sizeof(struct buts2))
+/* copy: a device's bytes and logical block size; a file system frozen */
+#define K_BLKGETSIZE64 K_IOC(2, 0x12, 114, sizeof(size_t))
+#define K_BLKSSZGET K_IOC(0, 0x12, 104, 0)
+#define K_FIFREEZE K_IOC(3, 'X', 119, sizeof(int))
+#define K_FITHAW K_IOC(3, 'X', 120, sizeof(int))
 /* The numbers blktrace's strace shows on x86_64 (i386: 0xc0401273). */
 _Static_assert(K_BLKTRACESETUP == (K_U64_ALIGN == 8 ? 0xc0481273ul : 0xc0401273ul), "BLKTRACESETUP");
 _Static_assert(K_BLKTRACESTART == 0x1274, "BLKTRACESTART");

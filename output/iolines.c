@@ -93,3 +93,22 @@ void fail_line(struct obuf *o)
 		ob_printf(o, "%sother errnos: %llu", fails.nerr ? "; " : "", (unsigned long long)fails.other);
 	ob_puts(o, ")\n");
 }
+
+/* reqlog's, extents' and copy's input: the trace named in (one), or a
+ * live capture of the n devices (none: every whole disk); each record to
+ * rec, round after each live round.  -1: both given; 1 said, else 0. */
+int in_devs(char *in, char **devs, int n, void (*rec)(const struct rec *r), void (*round)(void))
+{
+	static char *d[CAP_DEVS];
+	struct cap_cfg c;
+	int k = 0;
+
+	if (in && n)
+		return -1;
+	while (n--)
+		if (cap_dev_arg(d, &k, *devs++))
+			return 1;
+	if (!in && cap_live_devices(&c, d, k, "a"))
+		return 1;
+	return in_trace(&(struct input){ &in, !!in, &c, rec, round, NULL, NULL });
+}

@@ -117,6 +117,7 @@ void log2_hist(struct obuf *o, const u64 *slots, const char *label);	/* LAT_SLOT
 /* output/iolines.c: what biolatency and biosnoop print alike */
 void blk_disk_name(u32 dev, const char *replay, char *out, size_t len);
 const char *replay_label(const char *in);	/* -i NAME's files' name, or "-" */
+int in_devs(char *in, char **devs, int n, void (*rec)(const struct rec *r), void (*round)(void));
 /* -d DISK: whether a record's device is that disk (by its name, as
  * blk_disk_name gives it); the first match is kept, so the name is
  * looked at until then only.  disk NULL: every device. */

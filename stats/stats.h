@@ -387,4 +387,19 @@ void bite_issue(const char *name, u32 bytes);	/* a D */
 void pat_complete(u32 dev, u64 sector, u32 bytes);	/* a C */
 void pat_clear(void);	/* a new interval: every disk starts afresh */
 
+/* stats/extset.c: written sectors as sorted extents [start, end) in
+ * units of chunk sectors (a power of two), in a pool of cap; a full pool
+ * doubles the chunk (coarsened counts it), never losing a sector.
+ * unknown: why a write may have been missed (NULL: none known). */
+struct ext { u64 start, end; };
+struct extset {
+	struct ext *e;
+	u32 n, cap, coarsened;
+	u64 chunk;
+	const char *unknown;
+};
+void ext_init(struct extset *x, struct ext *pool, u32 cap, u64 chunk);
+void ext_add(struct extset *x, u64 sector, u64 n);
+u64 ext_sectors(const struct extset *x);
+int ext_kind(const struct rec *r, u32 at, u32 at2);	/* 1 writes, -1 unbounded, 0 no */
 #endif

@@ -5,7 +5,8 @@ MAN=$TOP/docs/man
 # applet (as `iomon APPLET --help` takes it; "" for iomon itself) and its page
 PAGES=(":iomon.1" "trace:blktrace.8" "btrace:btrace.8" "parse:blkparse.1"
 	"monitor:blkiomon.8" "btt:btt.1" "top:biotop.8" "lat:biolatency.8" "snoop:biosnoop.8" "bitesize:bitesize.8" "biopattern:biopattern.8"
-	"plot:iomon-plot.1" "btrecord:btrecord.8" "btreplay:btreplay.8" "rawverify:blkrawverify.1" "verifyparse:verify_blkparse.1")
+	"plot:iomon-plot.1" "btrecord:btrecord.8" "btreplay:btreplay.8" "rawverify:blkrawverify.1" "verifyparse:verify_blkparse.1"
+	"reqlog:reqlog.8" "extents:iomon-extents.1" "copy:iomon-copy.1")
 
 # lint_mandoc, lint_groff PAGE: the linter says nothing about PAGE
 lint_mandoc() { local o; o=$(mandoc -T lint -W warning "$1" 2>&1); [ -z "$o" ] || { echo "$o"; return 1; }; }
@@ -98,7 +99,7 @@ else
 		done
 	}
 	check "make install DESTDIR=... puts every man page in share/man/man1 and man8" installed
-	check "make install DESTDIR=...: the 6 section 1 and 10 section 8 pages" \
+	check "make install DESTDIR=...: the 8 section 1 and 11 section 8 pages" \
 		test "$(cd "$OUT/inst/usr/share/man" && echo man1/* man8/*)" = \
-		"man1/blkparse.1 man1/blkrawverify.1 man1/btt.1 man1/iomon-plot.1 man1/iomon.1 man1/verify_blkparse.1 man8/biolatency.8 man8/biopattern.8 man8/biosnoop.8 man8/biotop.8 man8/bitesize.8 man8/blkiomon.8 man8/blktrace.8 man8/btrace.8 man8/btrecord.8 man8/btreplay.8"
+		"man1/blkparse.1 man1/blkrawverify.1 man1/btt.1 man1/iomon-copy.1 man1/iomon-extents.1 man1/iomon-plot.1 man1/iomon.1 man1/verify_blkparse.1 man8/biolatency.8 man8/biopattern.8 man8/biosnoop.8 man8/biotop.8 man8/bitesize.8 man8/blkiomon.8 man8/blktrace.8 man8/btrace.8 man8/btrecord.8 man8/btreplay.8 man8/reqlog.8"
 fi
