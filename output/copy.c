@@ -241,12 +241,13 @@ static int pass(int full, const char *what)
 	return 0;
 }
 
+TEXT(copy_dst_is_not, "%s: %s: DST is not SRC's copy until a full pass has run")
 /* a full pass if the log broke (the tracer started again if it ended),
  * else one over what was written, if anything was */
 static int catch_up(const char *what)
 {
 	if (K.broken) {
-		warn_msg("%s: %s: DST is not SRC's copy until a full pass has run", K.src, K.broken);
+		warn_text(U_copy_dst_is_not, K.src, K.broken);
 		if (K.pfd < 0 && start_tracer())
 			return -1;
 		return pass(1, "full");

@@ -141,6 +141,7 @@ static void live_round(void)
 	}
 }
 
+TEXT(extents_records_of_devices, "%llu records of devices past EXT_DEVS %d not counted")
 int extents_main(int argc, char **argv)
 {
 	char *in = NULL;
@@ -161,6 +162,6 @@ int extents_main(int argc, char **argv)
 	if (!in)
 		mark("the capture ended");
 	if (X.lost)
-		warn_msg("%llu records of devices past EXT_DEVS %d not counted", (unsigned long long)X.lost, EXT_DEVS);
+		warn_text(U_extents_records_of_devices, (unsigned long long)X.lost, EXT_DEVS);
 	return print_all() | ob_close(&X.out) | rc ? 1 : 0;
 }
