@@ -475,7 +475,7 @@
 #define PLOT_BINS 240
 #endif
 #ifndef PLOT_ROWS
-#define PLOT_ROWS 64
+#define PLOT_ROWS 128
 #endif
 #ifndef PLOT_SERIES
 #define PLOT_SERIES 4

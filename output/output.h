@@ -100,8 +100,11 @@ void btt_size_hist(struct obuf *o, int k);	/* NAME_qhist.dat (0), NAME_dhist.dat
 void btt_files_after(void);	/* the lines a record's figures left: -z -l -q, -I, *_fp.dat */
 int btt_main(int, char **);
 /* output/plotsvg.c: the SVG of stats/plotstat.c's figures; graphs: PG_ bits */
-enum { PG_IO = 1, PG_TPUT = 2, PG_IOPS = 4, PG_LAT = 8, PG_QD = 16, PG_HEAT = 32 };
-void plot_svg(struct obuf *o, const char *title, char **labels, int graphs);
+enum { PG_IO = 1, PG_TPUT = 2, PG_IOPS = 4, PG_LAT = 8, PG_QD = 16, PG_HEAT = 32, PG_CPU = 64, PG_ALL = 2047 };
+/* a graph's width and plot height, graphs a row, -m's animation, -r's rolling average (ns) */
+struct plot_look { int w, h, cols, movie; u64 roll; };
+extern struct plot_look plot_look;
+void plot_svg(struct obuf *o, const char *title, char **names, int graphs);
 int plot_main(int, char **);
 /* output/bttexp.c: beyond btt: the histograms after the report (--hist);
  * JSON lines (the interval's figures) and a Prometheus file (the run's)

@@ -201,24 +201,33 @@ double btt_sec(u64 t);	/* btt's TO_SEC: unsigned ns / 1e9 */
 void btt_unplug(struct btt_dev *d, u64 t, u64 nios, int timer);	/* majors 9, 253, 254: btt's "dm" figures */
 /* stats/plotstat.c: plot's columns of time (PLOT_BINS, widening as the
  * trace goes on: plot_bin_ns each) per device, and its rows of offset
- * (sector >> shift); a cell: bit 0 read, bit 1 write, the rest -P's
- * process + 1 */
-enum { PB_RB, PB_WB, PB_RN, PB_WN, PB_D2C, PB_D2CN, PB_Q2C, PB_Q2CN, PB_QD, PB_HEAT,
-       PB_N = PB_HEAT + PLOT_LAT };
+ * (sector >> shift); a figure per direction (+0 reads, +1 writes); a
+ * cell: reads issued (bits 0-3, at most 15), writes (4-7), -P's process
+ * + 1 (8-15) */
+enum { PB_B = 0, PB_N = 2, PB_D2C = 4, PB_D2CN = 6, PB_Q2C = 8, PB_Q2CN = 10, PB_QD = 12, PB_HEAT = 14,
+       PB_ALL = PB_HEAT + PLOT_LAT };
 struct plot_dev {
-	u32 dev, shift;
-	u64 t0, last_t, depth;
-	u64 bin[PLOT_BINS][PB_N];
-	u8 cell[PLOT_BINS][PLOT_ROWS];
+	u32 dev, in, shift;	/* in: plot_in when it came: traces of one device overlay */
+	u64 t0, last_t, depth[2];
+	u64 bin[PLOT_BINS][PB_ALL];
+	u16 cell[PLOT_BINS][PLOT_ROWS];
 };
 extern struct plot_dev plot_devs[];
-extern u32 plot_ndevs, plot_nprocs, plot_used;
-extern u64 plot_bin_ns, plot_from, plot_to;	/* -x: ns from each device's start */
+extern u32 plot_ndevs, plot_nprocs, plot_used, plot_act, plot_in;	/* plot_act: the offsets' action (TA_ISSUE) */
+extern u64 plot_bin_ns, plot_from, plot_to, plot_ylo, plot_yhi;	/* -x: ns from each device's start; -y: sectors */
 extern int plot_by_proc;
 extern char plot_procs[][16];
 extern unsigned long long plot_dropped_devs;
 unsigned long long plot_given_up(void);	/* requests given up in flight (PLOT_REQS) */
 void plot_event(const struct rec *r);
+/* the CPUs' time from /proc/stat: plot_cpu_sample(t) once a round, t in
+ * ns of the plot's time; plot_cpu[k][f]: sample k's share of field f
+ * (user sys iowait irq soft) in per mille, at plot_cpu_t[k] */
+#define PLOT_CPU_SAMPLES PLOT_BINS
+extern u16 plot_cpu[PLOT_CPU_SAMPLES][5];
+extern u64 plot_cpu_t[PLOT_CPU_SAMPLES];
+extern u32 plot_ncpu;
+void plot_cpu_sample(u64 t);
 u32 plot_cover(u64 span);	/* columns reaching span ns (-x: MAX - MIN); the column */
 /* stats/bttproc.c: btt's processes (btt_per_proc: -A's tables, set by the driver) */
 struct btt_proc { char name[16]; u64 last_q; struct btt_avg avg[BTT_NAVG]; u32 rtail[2]; };

@@ -16,8 +16,8 @@ rm -rf "$OUT/pfx"
 check "make install PREFIX=..." make -s install PREFIX="$OUT/pfx"
 check "installed applet links are relative (the tree can move)" \
 	test "$(readlink "$OUT/pfx/bin/blkparse")" = iomon
-check "make install: the original tools' names only (blktrace blkparse blkiomon btrace btrecord btreplay btt biotop biolatency biosnoop bitesize biopattern blkrawverify verify_blkparse)" \
-	test "$(cd "$OUT/pfx/bin" && echo *)" = "biolatency biopattern biosnoop biotop bitesize blkiomon blkparse blkrawverify blktrace btrace btrecord btreplay btt iomon verify_blkparse"
+check "make install: the original tools' names only (blktrace blkparse blkiomon btrace btrecord btreplay btt biotop biolatency biosnoop bitesize biopattern blkrawverify verify_blkparse iowatcher)" \
+	test "$(cd "$OUT/pfx/bin" && echo *)" = "biolatency biopattern biosnoop biotop bitesize blkiomon blkparse blkrawverify blktrace btrace btrecord btreplay btt iomon iowatcher verify_blkparse"
 # Installing never removes what is not ours: a foreign top (procps'), a
 # link to another program, Debian's blkparse; a stale link to iomon is
 # replaced.
@@ -41,7 +41,7 @@ check "--install --all: generic names too" test -L "$I/trace" -a -L "$I/monitor"
 rm -rf "$I"; mkdir -p "$I"
 "$IOMON" --install "$I" 2>"$I.err"
 check "--install: generic names (top, parse, trace, monitor) only with --all" \
-	test "$(cd "$I" && echo *)" = "biolatency biopattern biosnoop biotop bitesize blkiomon blkparse blkrawverify blktrace btrace btrecord btreplay btt verify_blkparse"
+	test "$(cd "$I" && echo *)" = "biolatency biopattern biosnoop biotop bitesize blkiomon blkparse blkrawverify blktrace btrace btrecord btreplay btt iowatcher verify_blkparse"
 "$IOMON" --install >/dev/null 2>"$I.err"
 check "--install without DIR: usage, exit 1" sh -c "test $? = 1 && grep -q 'usage: iomon --install \\[--all\\] DIR' '$I.err'"
 while read -r a; do
