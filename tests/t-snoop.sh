@@ -184,3 +184,12 @@ check "snoop --errors, no D: the failed write, its LAT from its Q (2.00 ms)" gre
 check "snoop --errors, no D: a failed C with no Q too (LAT 0)" grep -qE ' 0 +253,0 +R 7000 +4096 +0\.00 EIO$' "$OUT/bio.err"
 check "snoop --errors, no D: not the one that succeeded" sh -c "! grep -q ' 6000 ' '$OUT/bio.err'"
 check "snoop --errors, no D: the closing line counts both" grep -q '^2 I/Os failed (EIO: sectors 5000 7000)$' "$OUT/bio.err"
+
+# two readers queue one sector, the second before the first completes
+# (fixtures/sameblock, dm-flakey failing both in each reader's context):
+# two lines, each its own owner and latency (one entry a sector gave the
+# first's completion the second's owner and the second's none)
+( cd "$FIX/sameblock" && "$IOMON" snoop --errors -Q -i dm-0 ) >"$OUT/sb.out"
+awk 'NR > 1 && !/failed \(/ { print $3, $9, $10 }' "$OUT/sb.out" >"$OUT/sb.got"
+printf '121 0.00 EIO\n122 4.74 EIO\n' >"$OUT/sb.exp"
+same "snoop --errors -Q, sameblock: two requests at one sector at once, each its owner's (121 in 2 us, 122 in 4.74 ms)" "$OUT/sb.got" "$OUT/sb.exp"
