@@ -6,8 +6,8 @@
 # one fixed (dm-linear, 48 MiB through the page cache: -t's table past
 # full), then
 # every output compared with Debian's own tools on the host: blkparse's
-# text (plain, -t, -s, a format, a stream on stdin), btt's report and
-# files, blkiomon's intervals; biolatency and biosnoop against btt's
+# text (plain, -t, -s, a format, a stream on stdin), btt (every option,
+# every file, a time window), blkiomon's intervals; biolatency and biosnoop against btt's
 # per-I/O files, and failures in top -e and monitor's exports against
 # blkparse's C lines with an error (issue 30).  The seed is printed; SEED=N replays it.
 # A capture that shows a difference is kept in tests/out/vmdiff-kept/SEED-wN
@@ -123,24 +123,29 @@ if { [ -n "$KEPT" ] || vm_ok "differential harness"; } && have_oracle "t-vmdiff.
 				owncheck "seed $SEED $n ($what): blkparse -i - $o"
 				same0 "seed $SEED $n ($what): blkparse -i - $o, stderr ($(grep -c 'not found' "$OUT/bp.err") not found; iomon's own lines aside)" "$OUT/ip.err2" "$OUT/bp.err"
 			done
-			# btt on the dump, every file it writes
+			# btt on the dump, every option at once and every file it
+			# writes; then a time window (-t -T) with the per-I/O files
 			( cd "$w" && blkparse $ins -d "$OUT/dump" -O ) >/dev/null 2>&1
-			rm -rf "$OUT/bt" "$OUT/it"; mkdir -p "$OUT/bt" "$OUT/it"
-			for t in bt it; do
-				if [ $t = bt ]; then B=btt; else B="$IOMON btt"; fi
-				( cd "$OUT/$t" && $B -i "$OUT/dump" -o out -l d2c -q q2c -z q2d -I iostat >stdout 2>../$t.err )
-			done
-			check "seed $SEED $n ($what): btt's files are btt's ($(cd "$OUT/bt" && ls | tr '\n' ' '))" \
-				test "$(cd "$OUT/it" && ls)" = "$(cd "$OUT/bt" && ls)"
-			# (stderr is not compared: iomon says there where a pool ran out)
-			[ -s "$OUT/it.err" ] && sed 's/^/  iomon btt: /' "$OUT/it.err"
-			for f in $(cd "$OUT/bt" && ls); do
-				# (btt writes some of them empty: .msg, its stdout)
-				if [ -s "$OUT/bt/$f" ]; then
-					same "seed $SEED $n ($what): btt's $f" "$OUT/it/$f" "$OUT/bt/$f"
-				else
-					same_empty "seed $SEED $n ($what): btt's $f, empty as btt's" "$OUT/it/$f"
-				fi
+			for bo in "-A -l d2c -q q2c -z q2d -I iostat -B bno -p per -P plot -Q q2q -s seek -m mseek -u unplug -L 0.5 -X -Z -o out" \
+				"-t 0.3 -T 2.5 -A -l d2c -q q2c -I iostat -o out"; do
+				rm -rf "$OUT/bt" "$OUT/it"; mkdir -p "$OUT/bt" "$OUT/it"
+				for t in bt it; do
+					if [ $t = bt ]; then B=btt; else B="$IOMON btt"; fi
+					( cd "$OUT/$t" && $B -i "$OUT/dump" $bo >stdout 2>../$t.err )
+				done
+				bw=${bo%% -A*}; bw=${bw#-A*}
+				check "seed $SEED $n ($what): btt${bw:+ $bw}: its files are btt's ($(cd "$OUT/bt" && ls | wc -l) files)" \
+					test "$(cd "$OUT/it" && ls)" = "$(cd "$OUT/bt" && ls)"
+				# (stderr is not compared: iomon says there where a pool ran out)
+				[ -s "$OUT/it.err" ] && sed 's/^/  iomon btt: /' "$OUT/it.err"
+				for f in $(cd "$OUT/bt" && ls); do
+					# (btt writes some of them empty: .msg, its stdout)
+					if [ -s "$OUT/bt/$f" ]; then
+						same "seed $SEED $n ($what): btt${bw:+ $bw}'s $f" "$OUT/it/$f" "$OUT/bt/$f"
+					else
+						same_empty "seed $SEED $n ($what): btt${bw:+ $bw}'s $f, empty as btt's" "$OUT/it/$f"
+					fi
+				done
 			done
 			# biolatency and biosnoop against btt's per-I/O files (latbtt.py,
 			# snoopref.py), top -e's failures against blkparse's: a device
