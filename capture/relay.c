@@ -394,8 +394,8 @@ static void loop(u32 n, size_t chunk)
  * sending a share of its own (one process for all, behind busy CPUs,
  * dropped 2 % of a loaded run).  Child c reads c's relay files on CPU c
  * and sends on c's sockets; it ends when the parent, after STOP, closes
- * the pipe (a signal stops the parent alone), drains what STOP flushed,
- * sends the last of it and leaves its counts in shared memory; the
+ * a pipe (a signal stops the parent alone), drains what STOP flushed,
+ * sends the last of it and writes its counts to another pipe, whole; the
  * parent then closes the connections as before. */
 struct percpu {
 	u32 cpu;
