@@ -14,10 +14,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -345,6 +345,16 @@ static void visit(u32 cpu, size_t chunk)
 static struct pollfd pfd[CAP_DEVS * CAP_CPUS + HAVE_NET * CAP_CPUS];	/* + the sockets (-h) */
 static u16 who[CAP_DEVS * CAP_CPUS][2];	/* pfd's device and CPU */
 
+/* After STOP: the files of CPU cpu (~0u: every CPU) read to their end */
+static void drain(u32 n, size_t chunk, u32 cpu)
+{
+	u32 i;
+
+	for (i = 0; i < n && !C.write_failed; i++)
+		while ((cpu == ~0u || who[i][1] == cpu) && pump(&C.dev[who[i][0]], who[i][1], chunk) > 0)
+			;
+}
+
 /* Until stopped: the CPUs whose sub-buffers poll says are done, at once;
  * every CPU each cap_period(), and when the stream's stage is half full
  * (its oldest records wait for the CPUs not yet read).  With -h a CPU
@@ -382,9 +392,7 @@ static void loop(u32 n, size_t chunk)
 	for (i = 0; i < C.ndev; i++)
 		if (C.dev[i].setup)
 			ioctl(C.dev[i].fd, K_BLKTRACESTOP);
-	for (i = 0; i < n && !C.write_failed; i++)
-		while (pump(&C.dev[who[i][0]], who[i][1], chunk) > 0)
-			;
+	drain(n, chunk, ~0u);
 	cap_last_round();
 }
 
@@ -432,9 +440,7 @@ static __attribute__((noreturn)) void reader(u32 c, u32 n, size_t chunk, int sto
 		}
 		cap_round();
 	}
-	for (i = 0; i < n; i++)
-		while (who[i][1] == c && pump(&C.dev[who[i][0]], c, chunk) > 0)
-			;
+	drain(n, chunk, c);
 	cap_last_round();
 	net_cpu_end(c, r.lost);
 	for (i = 0; i < C.ndev; i++)

@@ -133,7 +133,7 @@ if { [ -n "$KEPT" ] || vm_ok "differential harness"; } && have_oracle "t-vmdiff.
 					if [ $t = bt ]; then B=btt; else B="$IOMON btt"; fi
 					( cd "$OUT/$t" && $B -i "$OUT/dump" $bo >stdout 2>../$t.err )
 				done
-				bw=${bo%% -A*}; bw=${bw#-A*}
+				bw=; case $bo in -t*) bw=${bo%% -A*} ;; esac	# (the time window's name)
 				# a pool that ran out (iomon said so): build/big's files must be btt's
 				said=$(grep -E '\(BTT_[A-Z_]+\)' "$OUT/it.err" | cut -c1-90 | tr '\n' ';')
 				if [ -n "$said" ]; then

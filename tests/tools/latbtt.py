@@ -182,7 +182,7 @@ if len(model) != nbtt:
 counted, kinds, vals, uncounted = [], {}, {}, 0
 for v, d, lines, kind, bv in reqs:
     if v is None:
-        if kind == 'before' and queued:
+        if kind == 'before':
             uncounted += 1	# its first Q came before the trace (biolatency.8)
         elif lines:	# none met yet: it would need a name in biolatency.8
             print("btt lists a request biolatency does not count: %s" % lines)
