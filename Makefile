@@ -324,10 +324,11 @@ $(B)/periods/iomon: $(SRCS) $(USAGE_C) $(APPLETS_C) $(HDRS) Makefile $(STAMP) $(
 	@mkdir -p $(dir $@)
 	$(CC) -I. $(ZCPP) -DBTT_PERIODS=16 -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS) $(USAGE_C) $(APPLETS_C) $(ZLIB)
 
-# Every pool blkparse's text can outgrow as large as a whole capture's
-# (t-vmdiff: where the product build says a pool ran out, this one must
-# print the originals' text exactly)
-BIG := -DTRACK_MAX=1048576 -DTRACK_GONE=16777216 -DHOLD_MAX=4194304 -DHOLD_BYTES=268435456 -DPROC_MAX=65536 -DPPI_MAX=65536
+# Every pool blkparse's text and btt's files can outgrow as large as a
+# whole capture's (t-vmdiff: where the product build says a pool ran out,
+# this one must print the originals' text and files exactly)
+BIG := -DTRACK_MAX=1048576 -DTRACK_GONE=16777216 -DHOLD_MAX=4194304 -DHOLD_BYTES=268435456 -DPROC_MAX=65536 -DPPI_MAX=65536 \
+	-DBTT_SEEKS=4194303 -DBTT_SEEK_HASH=1048576 -DBTT_REQS=65536 -DBTT_PERIODS=1048576 -DBTT_RANGES=1048576 -DBTT_PROCS=4096
 $(B)/big/iomon: $(SRCS) $(USAGE_C) $(APPLETS_C) $(HDRS) Makefile $(STAMP) $(ZLIB)
 	@mkdir -p $(dir $@)
 	$(CC) -I. $(ZCPP) $(BIG) -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS) $(USAGE_C) $(APPLETS_C) $(ZLIB)

@@ -84,7 +84,7 @@ const char *usage_text(const unsigned short *id, size_t *n)
 		}
 		back = ((c & 15) << 8 | *p++) + 1;
 		for (c = (c >> 4 & 7) + 3; c--; o++)
-			*o = o[-back];
+			*o = *(o - back);	/* (o[-back] would add a size_t past the address space: UBSan) */
 	}
 	return usage_buf + at;
 }

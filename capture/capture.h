@@ -301,6 +301,8 @@ int net_room(u32 c);		/* 0: CPU c's queue to the server has no room for a read *
 u32 net_pollout(struct pollfd *p);	/* the sockets with messages waiting, POLLOUT */
 int net_connect(void);		/* -1: said why */
 int net_put(struct tdev *d, u32 cpu, const void *p, size_t n);
+void net_cpu_end(u32 c, u64 *lost);	/* CPU c's reader: its queue sent, its losses */
+void net_lost_add(const u64 *lost);
 void net_round(void);
 void net_close(void);
 int net_serve(void);

@@ -351,6 +351,24 @@ int net_connect(void)
 	return 0;
 }
 
+/* A reader of CPU c alone (relay.c) at its end: what it staged and
+ * queued sent, and what it lost, by device, into lost */
+void net_cpu_end(u32 c, u64 *lost)
+{
+	net_round();
+	qpump(c, NET_QUEUE);
+	memcpy(lost, net_lost, sizeof(net_lost));
+}
+
+/* what a reader lost, by device, counted with ours */
+void net_lost_add(const u64 *lost)
+{
+	u32 i;
+
+	for (i = 0; i < C.ndev; i++)
+		net_lost[i] += lost[i];
+}
+
 /* After the trace: what is staged and queued, then each device's close
  * with its drops (the kernel's and ours), answered, on every connection. */
 void net_close(void)

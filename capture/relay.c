@@ -14,12 +14,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "capture/backend.h"
@@ -350,6 +352,16 @@ static void visit(u32 cpu, size_t chunk)
 static struct pollfd pfd[CAP_DEVS * CAP_CPUS + HAVE_NET * CAP_CPUS];	/* + the sockets (-h) */
 static u16 who[CAP_DEVS * CAP_CPUS][2];	/* pfd's device and CPU */
 
+/* After STOP: the files of CPU cpu (~0u: every CPU) read to their end */
+static void drain(u32 n, size_t chunk, u32 cpu)
+{
+	u32 i;
+
+	for (i = 0; i < n && !C.write_failed; i++)
+		while ((cpu == ~0u || who[i][1] == cpu) && pump(&C.dev[who[i][0]], who[i][1], chunk) > 0)
+			;
+}
+
 /* Until stopped: the CPUs whose sub-buffers poll says are done, at once;
  * every CPU each cap_period(), and when the stream's stage is half full
  * (its oldest records wait for the CPUs not yet read).  With -h a CPU
@@ -387,11 +399,112 @@ static void loop(u32 n, size_t chunk)
 	for (i = 0; i < C.ndev; i++)
 		if (C.dev[i].setup)
 			ioctl(C.dev[i].fd, K_BLKTRACESTOP);
-	for (i = 0; i < n && !C.write_failed; i++)
-		while (pump(&C.dev[who[i][0]], who[i][1], chunk) > 0)
-			;
+	drain(n, chunk, ~0u);
 	cap_last_round();
 }
+
+#if HAVE_NET
+/* -h on more than one CPU: a reader process for each CPU, as blktrace has
+ * a thread on each, so that the scheduler gives every CPU's reading and
+ * sending a share of its own (one process for all, behind busy CPUs,
+ * dropped 2 % of a loaded run).  Child c reads c's relay files on CPU c
+ * and sends on c's sockets; it ends when the parent, after STOP, closes
+ * a pipe (a signal stops the parent alone), drains what STOP flushed,
+ * sends the last of it and writes its counts to another pipe, whole; the
+ * parent then closes the connections as before. */
+struct percpu {
+	u32 cpu;
+	int failed;
+	u64 bytes[CAP_DEVS], lost[CAP_DEVS];
+};
+_Static_assert(sizeof(struct percpu) <= 512, "struct percpu: one write to a pipe, whole (PIPE_BUF)");
+
+static __attribute__((noreturn)) void reader(u32 c, u32 n, size_t chunk, int stop, int out)
+{
+	struct pollfd p[CAP_DEVS + 1 + CAP_CPUS];
+	struct percpu r = { c, 0, { 0 }, { 0 } };
+	u64 swept = 0;
+	u32 i, k = 0;
+
+	signal(SIGINT, SIG_IGN), signal(SIGTERM, SIG_IGN), signal(SIGHUP, SIG_IGN);
+	on_cpu((int)c);
+	for (i = 0; i < n; i++)
+		if (who[i][1] == c)
+			p[k++] = pfd[i];
+	p[k] = (struct pollfd){ stop, POLLIN, 0 };
+	for (;;) {
+		int full = 0;
+
+		for (i = 0; i < k; i++)
+			p[i].events = net_room(c) ? POLLIN : 0;
+		if (poll(p, k + 1 + net_pollout(p + k + 1), CAP_POLL_MS) > 0 && p[k].revents)
+			break;
+		for (i = 0; i < k; i++)
+			full |= p[i].revents & POLLIN;
+		if (full || mono_ms() - swept >= CAP_POLL_MS) {
+			visit(c, chunk);
+			swept = mono_ms();
+		}
+		cap_round();
+	}
+	drain(n, chunk, c);
+	cap_last_round();
+	net_cpu_end(c, r.lost);
+	for (i = 0; i < C.ndev; i++)
+		r.bytes[i] = C.dev[i].bytes[c];
+	r.failed = C.write_failed;
+	_exit(write(out, &r, sizeof(r)) != sizeof(r));
+}
+
+TEXT(relay_a_reader_for, "a reader for CPU %u: %s; one process reads them all")
+/* The readers, until stopped; 0, or -1 when they could not all start
+ * (said; those that did have ended, the caller's loop reads on). */
+static int readers(u32 n, size_t chunk)
+{
+	static pid_t pid[CAP_CPUS];
+	struct percpu r;
+	ssize_t g;
+	int sp[2], rp[2], w, rc = 0;
+	u32 c, i, k;
+
+	if (pipe(sp))
+		return -1;
+	if (pipe(rp)) {
+		close(sp[0]), close(sp[1]);
+		return -1;
+	}
+	for (k = 0; k < C.ncpu && (pid[k] = fork()) > 0; k++)
+		;
+	if (k < C.ncpu && !pid[k]) {
+		close(sp[1]), close(rp[0]);
+		reader(k, n, chunk, sp[0], rp[1]);
+	}
+	close(sp[0]), close(rp[1]);
+	if (k < C.ncpu) {
+		warn_text(U_relay_a_reader_for, k, strerror(errno));
+		rc = -1;
+	}
+	while (!rc && !cap_stopping() && (w = cap_wait()) >= 0)
+		poll(NULL, 0, w);
+	for (i = 0; !rc && i < C.ndev; i++)
+		if (C.dev[i].setup)
+			ioctl(C.dev[i].fd, K_BLKTRACESTOP);
+	close(sp[1]);
+	while ((g = read(rp[0], &r, sizeof(r))) == sizeof(r) || (g < 0 && errno == EINTR)) {
+		if (g < 0 || r.cpu >= k)
+			continue;
+		for (i = 0; i < C.ndev; i++)
+			C.dev[i].bytes[r.cpu] = r.bytes[i];
+		net_lost_add(r.lost);
+		C.write_failed |= r.failed;
+	}
+	close(rp[0]);
+	for (c = 0; c < k; c++)
+		while (waitpid(pid[c], NULL, 0) < 0 && errno == EINTR)
+			;
+	return rc;
+}
+#endif
 
 /* Every device set up (or skipped), its relay files open and polled,
  * tracing started; the number of files, else -1 (torn down) with *rc. */
@@ -455,7 +568,10 @@ int relay_run(void)
 		return rc;
 	/* said once the kernel traces, so a caller can start its load on it */
 	note_msg("capturing through relay (debugfs), version-%d records", C.dev[who[0][0]].version);
-	loop((u32)n, chunk);
+#if HAVE_NET
+	if (!C.cfg.host || C.ncpu < 2 || readers((u32)n, chunk))
+#endif
+		loop((u32)n, chunk);
 	for (i = 0; i < C.ndev; i++)
 		if (C.dev[i].setup)
 			C.dev[i].dropped = read_dropped(&C.dev[i]);

@@ -138,10 +138,10 @@ long zsrc_read(struct src *s, u32 ask)
 	}
 }
 
-long zsrc_start(struct src *s, u32 n, u32 ask)
 TEXT(zsrc_zstd_workspace_too, "%s: zstd workspace too small (ZSTD_DWORK)")
 TEXT(zsrc_first_read_of, "%s: first read of %u bytes beyond ZSTD_IN_BUF")
 TEXT(zsrc_more_than_zstd, "%s: more than %d zstd inputs at once (ZSTD_DECODERS)")
+long zsrc_start(struct src *s, u32 n, u32 ask)
 {
 	struct zdec *z = 0;
 	int i;

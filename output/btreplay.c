@@ -374,19 +374,6 @@ static int replay_file(struct rfile *f)
 	return rc < 0 ? 1 : P.fails ? 2 : 0;
 }
 
-/* fork(2) as the system call: musl's fork brings its atfork and lock
- * machinery (and with it the vDSO clock), which a child that only makes
- * system calls and writes messages does without.  s390 takes clone's
- * stack before its flags. */
-static pid_t raw_fork(void)
-{
-#ifdef __s390x__
-	return (pid_t)syscall(SYS_clone, 0, SIGCHLD, 0, 0, 0);
-#else
-	return (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
-#endif
-}
-
 /* Every iteration: a process per file, all from one start time */
 static COLD int replay_all(void)
 {
@@ -398,7 +385,7 @@ static COLD int replay_all(void)
 		if (P.verbose && write(2, "I", 1) < 0)
 			rc = 2;
 		for (i = 0; i < P.nfiles && !rc; i++) {
-			pid_t pid = P.file[i].empty ? 1 : raw_fork();
+			pid_t pid = P.file[i].empty ? 1 : fork();
 
 			if (!pid)
 				_exit(replay_file(&P.file[i]));

@@ -21,17 +21,23 @@ struct seek_node {
 	u64 key;		/* distance (below 2^48: 128 PiB) | device << 48 */
 	u32 cnt[2];		/* in tree t: 0 until the distance comes */
 };
-_Static_assert(BTT_SEEKS < 65536, "BTT_SEEKS: a node's number is 16 bits");
+/* a node's number: 16 bits, but in a build with more (build/big) */
+#if BTT_SEEKS < 65536
+typedef u16 seek_ix;
+#else
+typedef u32 seek_ix;
+#endif
+_Static_assert(BTT_SEEKS < (1u << 24) && BTT_SEEK_HASH <= (1u << 24), "BTT_SEEKS, BTT_SEEK_HASH: a hash of 24 bits");
 _Static_assert(BTT_DEVS < 32768, "BTT_DEVS: a tree's number (two a device) is a u16");
 static struct seek_node sn[BTT_SEEKS];
-static u16 ord[2][BTT_SEEKS];	/* tree t's nodes (slot + 1) in the order they came */
+static seek_ix ord[2][BTT_SEEKS];	/* tree t's nodes (slot + 1) in the order they came */
 static u32 sn_used, nord[2];
 /* the run's hash chains: a bucket's first node, each node's next (slot + 1,
  * 0: none) */
-static u16 bucket[BTT_SEEK_HASH], next[BTT_SEEKS + 1];
+static seek_ix bucket[BTT_SEEK_HASH], next[BTT_SEEKS + 1];
 /* the report's tree: children (left, right) and colour (1: red; [0], the
  * nil node, stays black), each node rewritten when a build inserts it */
-static u16 kid[BTT_SEEKS + 1][2];
+static seek_ix kid[BTT_SEEKS + 1][2];
 static u8 red[BTT_SEEKS + 1];
 unsigned long long btt_seek_dropped;
 
@@ -45,18 +51,18 @@ static void rotate(u32 *root, u32 x, u32 p, int up)
 	u32 y = L(x)[up];
 
 	L(x)[up] = L(y)[!up];
-	L(y)[!up] = (u16)x;
+	L(y)[!up] = (seek_ix)x;
 	if (!p)
 		*root = y;
 	else
-		L(p)[L(p)[1] == x] = (u16)y;
+		L(p)[L(p)[1] == x] = (seek_ix)y;
 }
 
 /* z into the tree: down to its place (path: its ancestors), in red, and
  * the colours mended on the way back up, as btt's insertion does */
 static void insert(u32 *root, u32 z)
 {
-	u32 path[64], d = 0, c, p, g, u;	/* a red-black tree of 65535 is under 32 high */
+	u32 path[64], d = 0, c, p, g, u;	/* a red-black tree of 2^24 is under 48 high */
 	s64 v = val(z);
 	int left = 0, pl;
 
@@ -69,7 +75,7 @@ static void insert(u32 *root, u32 z)
 	if (!d)
 		*root = z;
 	else
-		L(path[d - 1])[!left] = (u16)z;
+		L(path[d - 1])[!left] = (seek_ix)z;
 	while (d && red[p = path[d - 1]]) {	/* a red parent is not the root: g is there */
 		g = path[d - 2];
 		pl = L(g)[0] == p;
@@ -106,7 +112,7 @@ static u32 build(const struct btt_seek *k)
 
 /* a distance new to k's tree (i: its node if the other tree has it, else
  * 0) (apart from the lookup, whose hits are the rest: no registers to save) */
-static __attribute__((noinline)) void seek_new(const struct btt_seek *k, u32 i, u64 key, u16 *b)
+static __attribute__((noinline)) void seek_new(const struct btt_seek *k, u32 i, u64 key, seek_ix *b)
 {
 	u32 t = k->id & 1;
 
@@ -118,10 +124,10 @@ static __attribute__((noinline)) void seek_new(const struct btt_seek *k, u32 i, 
 		i = ++sn_used;
 		N(i)->key = key;
 		next[i] = *b;
-		*b = (u16)i;
+		*b = (seek_ix)i;
 	}
 	N(i)->cnt[t] = 1;
-	ord[t][nord[t]++] = (u16)i;
+	ord[t][nord[t]++] = (seek_ix)i;
 }
 
 /* A D's distance is mostly the one its Q had a moment before: one node
@@ -131,7 +137,7 @@ static __attribute__((noinline)) void seek_new(const struct btt_seek *k, u32 i, 
 HOTFN void btt_seek_count(struct btt_seek *k)
 {
 	u64 key = k->key;
-	u16 *b = &bucket[k->chain];
+	seek_ix *b = &bucket[k->chain];
 	u32 i;
 
 	if (key == ~0ull) {	/* 2^48 sectors or more */

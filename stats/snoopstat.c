@@ -81,6 +81,30 @@ static int complete(struct sreq *q, const struct rec *r, struct snoop_io *out)
 	return 1;
 }
 
+/* Two requests queued at one sector at once (two readers of one block)
+ * are two to biosnoop, which keys a request by its address: the second
+ * is kept beside the first, as kind 1.  A D goes to the first, or to the
+ * second once the first was issued; a C to the issued one, of two the
+ * one its process queued when only one is its (a bio-based device
+ * completes in the submitter's context), else the one issued first; a
+ * merged bio ends the newer. */
+static struct sreq *pick(const struct rec *r, int op)
+{
+	struct sreq *q = ift_find(&sreqs, r->dev, r->sector, 0), *o = ift_find(&sreqs, r->dev, r->sector, 1);
+
+	if (!q || !o)
+		return q ? q : o;
+	if (op == TA_ISSUE)
+		return q->issued ? o : q;
+	if (op == TA_BACKMERGE)
+		return o->q < q->q ? q : o;
+	if (q->issued != o->issued)
+		return q->issued ? q : o;
+	if ((q->pid == r->pid) != (o->pid == r->pid))
+		return q->pid == r->pid ? q : o;
+	return o->d < q->d ? o : q;
+}
+
 int snoop_event(const struct rec *r, struct snoop_io *io)
 {
 	u32 a = ACT32(r);
@@ -89,7 +113,7 @@ int snoop_event(const struct rec *r, struct snoop_io *io)
 
 	switch (a & 0xffff) {
 	case TA_QUEUE:
-		if ((q = ift_get(&sreqs, r->dev, r->sector, 0, r->time))) {
+		if ((q = ift_get(&sreqs, r->dev, r->sector, ift_find(&sreqs, r->dev, r->sector, 0) != NULL, r->time))) {
 			q->q = r->time;
 			q->pid = r->pid;
 			q->owned = 1;
@@ -104,14 +128,14 @@ int snoop_event(const struct rec *r, struct snoop_io *io)
 		}
 		break;
 	case TA_BACKMERGE:	/* the bio joined a request: its own entry ends */
-		if ((q = ift_find(&sreqs, r->dev, r->sector, 0)))
+		if ((q = pick(r, TA_BACKMERGE)))
 			ift_del(&sreqs, q);
 		break;
 	case TA_FRONTMERGE:
 		front_merge(r);
 		break;
 	case TA_ISSUE:	/* a requeued request's new issue replaces the old */
-		if ((q = ift_get(&sreqs, r->dev, r->sector, 0, r->time))) {
+		if ((q = pick(r, TA_ISSUE)) || (q = ift_put(&sreqs, r->dev, r->sector, 0, r->time))) {
 			q->d = r->time;
 			q->bytes = r->bytes;
 			/* biosnoop's T: W for a write; a discard or a flush is R */
@@ -121,7 +145,7 @@ int snoop_event(const struct rec *r, struct snoop_io *io)
 		break;
 	case TA_COMPLETE:
 		fail_note(r);
-		q = ift_find(&sreqs, r->dev, r->sector, 0);
+		q = pick(r, TA_COMPLETE);
 		if (q && q->issued)
 			done = complete(q, r, io);
 		else if (snoop_unissued_fails && rec_errno(r)) {

@@ -43,8 +43,11 @@ if need "gap: a lost record in a stream (dropone.py)" python3; then
 		cat "$OUT/gap8.stream" "$OUT/gap8.stream" >"$OUT/gap16.stream"
 		"$TOOLS/peakrss" "$IOMON" parse -i - <"$OUT/gap16.stream" >/dev/null 2>"$OUT/rss16.txt"
 		kb16=$(sed -n 's/^peakrss: \([0-9]*\) KiB/\1/p' "$OUT/rss16.txt")
-		check "gap: a stream twice as long takes no more memory ($kb16 KiB against $kb)" \
-			test "${kb16:-99999}" -le $((kb + 16))
+		# the kernel counts RSS in batches (see t-hostile.sh), so one run's
+		# peak may read 128 KiB or more above another's on the same input (CI:
+		# 4352, then 4480); what a leak would add is the 8 MB of the second half
+		check "gap: a stream twice as long takes no more memory ($kb16 KiB against $kb, 8 MB more input)" \
+			test "${kb16:-99999}" -le $((kb + 512))
 		check "gap: the records past the pool are said" grep -q 'late-record table full: [0-9]* records printed early' "$OUT/rss16.txt"
 	fi
 fi

@@ -116,6 +116,9 @@ if need "lat against btt" btt && have_oracle; then
 	# (each completing in its own context): two requests, each its own
 	# latency; btt keeps the later Q only
 	check "lat -Q, sameblock: two requests at one sector at once, each ended by its own process's C" grep -qx "2 requests: btt 1, no-Q 1; btt's 1 lines, all equal" "$OUT/lb-sameblock-dm-0/r-Q"
+	# a request whose own Q came before the trace: btt lists the 30 bios
+	# merged into it, biolatency -Q never saw it start (nor would BCC's)
+	check "lat -Q, nullb-noq: a request whose first Q is not in the trace is not counted" grep -qx "90 requests: btt 90; btt's 1019 lines, all equal; not counted: 1 whose first Q came before the trace (btt lists their merged bios)" "$OUT/lb-nullb-noq-nullb0/r-Q"
 	( cd "$FIX/sameblock" && "$IOMON" lat -Q -P -i dm-0 ) >"$OUT/sb.P"
 	check "lat -Q -P, sameblock: R's max is the first reader's 4738.470 us, p50 the second's 2 us" \
 		awk '$2 == "R" { f = ($3 == 2 && $4 + 0 >= 1.98 && $4 + 0 <= 2.02 && $8 == "4738.470") } END { exit !f }' "$OUT/sb.P"

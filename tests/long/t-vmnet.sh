@@ -31,6 +31,10 @@ if vm_ok "VM network capture"; then
 		grep -v '^server: ' "$OUT/srv.out" | head -$(wc -l <"$OUT/cl.sum") >"$OUT/srv.sum"
 		same "VM net: the server's summaries are the clients' (Debian's -s, then iomon's)" "$OUT/srv.sum" "$OUT/cl.sum"
 		check "VM net: iomon's client used relay" grep -q 'capturing through relay' "$V/c2.err"
+		# a reader process on each of the guest's two CPUs, pinned there,
+		# beside the client (which may run anywhere)
+		check "VM net: iomon's client reads each CPU from a process of its own on that CPU ($(tr '\n' ' ' <"$V/c2.procs"))" \
+			test "$(grep -cx 0 "$V/c2.procs") $(grep -cx 1 "$V/c2.procs") $(wc -l <"$V/c2.procs")" = "1 1 3"
 		n=0
 		for d in "$S"/*/; do
 			n=$((n + 1)); [ $n -le 2 ] || break

@@ -91,9 +91,13 @@ static double some_double(void)
 	u64 b;
 	double x;
 
-	switch (rnd() % 6) {
+	switch (rnd() % 8) {
 	case 0:
 		return edge[rnd() % (sizeof(edge) / sizeof(edge[0]))];
+	case 6:		/* btt's times: nanoseconds in seconds (vfmt's short way) */
+		return (double)(rnd() % 100000000000000ull) / 1e9;
+	case 7:		/* a half past a whole number of the last place printed */
+		return ((double)(rnd() % 10000000) + 0.5) / (double)(rnd() % 2 ? 1 : 1000);
 	case 1:		/* exact binary fractions: many exact ties */
 		return (double)(s64)(rnd() % 2000001 - 1000000) / (double)(1u << (rnd() % 21));
 	case 2:		/* averages and variances of counters */

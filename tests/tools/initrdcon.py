@@ -10,7 +10,7 @@ powered off.  Every wait is on the console's text, each with its own
 deadline.  Prints one line a fact, "ok<TAB>WHAT<TAB>DETAIL" or
 "no<TAB>WHAT<TAB>DETAIL", for tests/long/t-initrd.sh to assert on, and
 "time<TAB>WHAT<TAB>SECONDS" for the times it took; LOG gets the console."""
-import os, re, select, subprocess, sys, time
+import codecs, os, re, select, subprocess, sys, time
 
 log_path, argv = sys.argv[1], sys.argv[sys.argv.index('--') + 1:]
 BOOT_S = float(os.environ.get('BOOT_S', 900))	# TCG on a loaded machine
@@ -30,6 +30,8 @@ class Console:
         self.log = log
         self.text = ''	# everything the console said, \r dropped
         self.pos = 0	# where the next expect starts to look
+        self.held = ''	# a terminal control not yet read whole
+        self.dec = codecs.getincrementaldecoder('utf-8')('replace')
 
     def read(self, until):
         r, _, _ = select.select([self.p.stdout], [], [], max(0.0, min(1.0, until - time.monotonic())))
@@ -41,8 +43,13 @@ class Console:
         self.log.write(b)
         self.log.flush()
         # without \r and terminal controls (dracut's bash turns bracketed
-        # paste on and off around each command: ESC[?2004l before output)
-        self.text += re.sub(r'\x1b\[[0-9;?]*[A-Za-z]', '', b.decode('utf-8', 'replace').replace('\r', ''))
+        # paste on and off around each command: ESC[?2004l before output);
+        # a control the read cut in two waits for its end (CI once read
+        # ESC alone, then "[?2004lblktrace -> iomon")
+        s = self.held + self.dec.decode(b).replace('\r', '')
+        m = re.search(r'\x1b[^A-Za-z]{0,16}$', s)
+        self.held = s[m.start():] if m else ''
+        self.text += re.sub(r'\x1b\[[0-9;?]*[A-Za-z]', '', s[:m.start()] if m else s)
         return True
 
     def expect(self, pattern, timeout, count=1):

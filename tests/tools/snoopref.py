@@ -58,12 +58,27 @@ def main():
     def near(t):
         return [i for d in (0, -1, 1, -2, 2) for i in by_t.get(t + d, [])]
 
-    # the offset between the clocks' zeros: the one most of btt's first
-    # completions agree on
+    # the offset between the clocks' zeros: the one that most of btt's
+    # first completions meet, time (within a microsecond) and LAT, and of
+    # those the one most meet exactly (BCC's TIME is whole
+    # microseconds of the raw clock, btt's rounded from the trace's zero,
+    # so the two differ by one now and then; with completions a few
+    # microseconds apart, an offset one off pairs the wrong ones)
+    def score(o):
+        e = n = 0
+        for b, t in zip(btt[:2000], bt[:2000]):
+            for d in (0, -1, 1):
+                if any(snoop[i]["LAT(ms)"] in allowed(b[1]) for i in by_t.get(t - o + d, [])):
+                    e += d == 0
+                    n += 1
+                    break
+        return (n, e)
     cands = {bt[k] - st[j] for k in range(min(20, len(bt))) for j in range(min(20, len(st)))}
-    off = max(cands, key=lambda o: sum(1 for t in bt[:200] if near(t - o))) if cands else 0
+    cands |= {o + d for o in cands for d in (-1, 1)}
+    off = max(sorted(cands), key=score) if cands else 0
     used, bad = set(), 0
     for b, t in zip(btt, bt):
+        # the nearest in time of the unused lines with btt's LAT
         ok = [i for i in near(t - off) if i not in used and snoop[i]["LAT(ms)"] in allowed(b[1])]
         if not ok:
             print("btt's request completed at %s s (D2C %s s): no snoop line with that LAT near %s" %

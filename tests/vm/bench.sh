@@ -3,9 +3,15 @@
 # three rounds each, recording events, drops and the tracer's CPU time.
 insmod /lib/mod/null_blk.ko queue_mode=2 irqmode=0 gb=1 submit_queues=2
 sleep 0.3
-cpu_ms() {	# utime+stime of a pid, in ms (USER_HZ 100)
-	set -- $(cat /proc/$1/stat 2>/dev/null | sed 's/.*) //')
-	echo $(( (${12} + ${13}) * 10 ))
+cpu_ms() {	# utime+stime of a pid and its children (iomon -h's reader per CPU), in ms (USER_HZ 100)
+	t=0
+	for p in $1 $(cat /proc/$1/task/*/children 2>/dev/null); do
+		s=$(sed 's/.*) //' /proc/$p/stat 2>/dev/null)
+		[ -n "$s" ] || continue
+		set -- $s
+		t=$((t + ${12} + ${13}))
+	done
+	echo $((t * 10))
 }
 run() {	# NAME CMD...: trace for 4 s under LOAD (iogen's mixed I/O unless set), report
 	name=$1; shift
