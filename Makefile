@@ -324,11 +324,14 @@ $(B)/periods/iomon: $(SRCS) $(USAGE_C) $(APPLETS_C) $(HDRS) Makefile $(STAMP) $(
 	@mkdir -p $(dir $@)
 	$(CC) -I. $(ZCPP) -DBTT_PERIODS=16 -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS) $(USAGE_C) $(APPLETS_C) $(ZLIB)
 
-# Every pool blkparse's text and btt's files can outgrow as large as a
-# whole capture's (t-vmdiff: where the product build says a pool ran out,
-# this one must print the originals' text and files exactly)
+# Every pool blkparse's text and btt's files can outgrow, and the requests
+# in flight of biolatency, biosnoop and top, as large as a whole capture's
+# (t-vmdiff: where the product build says a pool ran out, this one must
+# print the originals' text and files, and the references', exactly)
 BIG := -DTRACK_MAX=1048576 -DTRACK_GONE=16777216 -DHOLD_MAX=4194304 -DHOLD_BYTES=268435456 -DPROC_MAX=65536 -DPPI_MAX=65536 \
-	-DBTT_SEEKS=4194303 -DBTT_SEEK_HASH=1048576 -DBTT_REQS=65536 -DBTT_PERIODS=1048576 -DBTT_RANGES=1048576 -DBTT_PROCS=4096
+	-DBTT_SEEKS=4194303 -DBTT_SEEK_HASH=1048576 -DBTT_REQS=65536 -DBTT_PERIODS=1048576 -DBTT_RANGES=1048576 -DBTT_PROCS=4096 \
+	-DBTT_DEVS=256 -DBTT_MAPS=1024 -DBTT_OPT_QS=65536 \
+	-DLAT_REQS=262144 -DLAT_HASH=65536 -DSNOOP_REQS=262144 -DSNOOP_HASH=65536 -DTOP_REQS=262144 -DTOP_HASH=65536
 $(B)/big/iomon: $(SRCS) $(USAGE_C) $(APPLETS_C) $(HDRS) Makefile $(STAMP) $(ZLIB)
 	@mkdir -p $(dir $@)
 	$(CC) -I. $(ZCPP) $(BIG) -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS) $(USAGE_C) $(APPLETS_C) $(ZLIB)

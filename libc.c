@@ -115,8 +115,8 @@ char *strerror(int e)
 
 
 /* The string functions iomon calls on short strings (names, options,
- * formats once), as byte loops: musl's read a word at a time and bring
- * strchrnul, memrchr, stpcpy and tolower.  Same
+ * formats once, verify_blkparse's lines), as byte loops: musl's read a
+ * word at a time and bring strchrnul, memrchr, stpcpy and tolower.  Same
  * results as musl's; they replace libc's by name. */
 char *strchr(const char *s, int c)
 {
@@ -170,6 +170,45 @@ int strncasecmp(const char *a, const char *b, size_t n)
 int strcasecmp(const char *a, const char *b)
 {
 	return casecmp((const void *)a, (const void *)b, (size_t)-1);
+}
+
+void *memchr(const void *p, int c, size_t n)
+{
+	const unsigned char *s = p;
+
+	for (; n; s++, n--)
+		if (*s == (unsigned char)c)
+			return (void *)s;
+	return NULL;
+}
+
+/* atoi and atol as one (musl has a copy of each): options, pids,
+ * tracefs's numbers; past its type a value wraps, as musl's does */
+long atol(const char *s)
+{
+	unsigned long n = 0;
+	int neg = 0;
+
+	while (*s == ' ' || (unsigned)(*s - '\t') < 5)
+		s++;
+	if (*s == '-' || *s == '+')
+		neg = *s++ == '-';
+	while ((unsigned)(*s - '0') < 10)
+		n = 10 * n + (unsigned)(*s++ - '0');
+	return (long)(neg ? -n : n);
+}
+
+int atoi(const char *s)
+{
+	return (int)atol(s);
+}
+
+/* fchmod as the system call: musl's falls back to chmod on
+ * /proc/self/fd/N for an O_PATH descriptor (bringing __procfdname), and
+ * iomon only changes the mode of a file it has just opened for writing */
+int fchmod(int fd, mode_t mode)
+{
+	return (int)syscall(SYS_fchmod, fd, mode);
 }
 
 #ifdef __x86_64__

@@ -150,7 +150,10 @@ static inline void ift_give(struct ift *t, void *p)
 	ift_free(t, p, ((struct ift_hdr *)p)->next);
 }
 void *ift_put(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born);	/* ift_add, not inline */
-void *ift_look(const struct ift *t, u32 dev, u64 sector, u32 kind);	/* ift_find, not inline */
+/* ift_find, not inline: for the tables of the -Oz objects (top, lat,
+ * snoop, plot), where ift_find and ift_del were made calls anyway, a
+ * copy in each file */
+void *ift_look(const struct ift *t, u32 dev, u64 sector, u32 kind);
 void *ift_get(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born);	/* find, else add */
 /* e out of its chain; its slot */
 static inline u32 ift_unlink(struct ift *t, struct ift_hdr *e)

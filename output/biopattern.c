@@ -7,11 +7,9 @@
  * counting: stats/iopattern.c).  Live intervals on the monotonic clock;
  * a replay's in trace time.
  */
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 #include "output/output.h"
 
 USAGE(biopattern,
@@ -26,17 +24,14 @@ USAGE(biopattern,
 " count         outputs before it stops\n")
 
 static struct {
-	int interval, count, done;
 	const char *disk;
 	char *replay;
 	char *devs[CAP_DEVS];
 	int ndevs;
-	u64 start, next;
+	struct ticks k;
 	char outbuf[LAT_OUT_BUF];
 	struct obuf out;
 } P;
-static volatile sig_atomic_t pat_stop;
-static s64 wall0;
 
 static int by_dev(const void *ctx, u16 a, u16 b)
 {
@@ -75,43 +70,24 @@ static void lines(s64 wall)
 	pat_clear();
 }
 
-/* an output ends: -1 when count is reached */
-static int output_due(s64 wall)
-{
-	lines(wall);
-	if (P.count && !--P.count) {
-		P.done = pat_stop = 1;
-		return -1;
-	}
-	return 0;
-}
-
 static void pat_record(const struct rec *r)
 {
 	u32 a = ACT32(r);
 
-	if (P.done)
+	if (P.k.done)
 		return;
-	if (in_note(r, &wall0))
+	if (in_note(r, &P.k.wall0))
 		return;
-	if (P.replay && P.interval) {	/* trace time */
-		if (!P.start)
-			P.start = r->time, P.next = r->time + (u64)P.interval * 1000000000u;
-		for (; r->time >= P.next; P.next += (u64)P.interval * 1000000000u)
-			if (output_due(wall0 + (s64)((P.next - P.start) / 1000000000u)))
-				return;
-	}
+	if (tick(&P.k, r))	/* a replay's intervals: trace time */
+		return;
 	if ((a & 0xffff) == TA_COMPLETE)
 		pat_complete(r->dev, r->sector, r->bytes);
 }
 
-static u64 live_next;
-
 /* after each live round's records (capture/input.c): the interval clock */
 static void live_round(void)
 {
-	if (P.interval && cap_interval_due(&live_next, (u32)P.interval) && !P.done && output_due(wall_sec()))
-		kill(getpid(), SIGTERM);	/* the capture stops cleanly on it */
+	tick_live(&P.k);
 }
 
 static int run(void)
@@ -119,17 +95,15 @@ static int run(void)
 	struct cap_cfg c;
 	int rc;
 
-	if (P.replay) {
-		rc = in_trace(&(struct input){ &P.replay, 1, NULL, pat_record, NULL, &pat_stop, NULL });
-		if (!P.done)
-			lines(wall0 + (P.interval && P.start ? (s64)((P.next - P.start) / 1000000000u) : 0));
-		return rc;
-	}
-	if (cap_live_devices(&c, P.devs, P.ndevs, "-t"))
+	if (P.replay)
+		rc = in_trace(&(struct input){ &P.replay, 1, NULL, pat_record, NULL, &P.k.stop, NULL });
+	else if (cap_live_devices(&c, P.devs, P.ndevs, "-t"))
 		return -1;
-	rc = in_trace(&(struct input){ NULL, 0, &c, pat_record, live_round, NULL, NULL });
-	if (!P.done)
-		lines(wall_sec());
+	else {
+		P.k.live = 1;
+		rc = in_trace(&(struct input){ NULL, 0, &c, pat_record, live_round, NULL, NULL });
+	}
+	tick_end(&P.k);
 	return rc;
 }
 
@@ -153,17 +127,18 @@ int biopattern_main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (opt_ind < argc && (P.interval = atoi(argv[opt_ind++])) <= 0) {
+	if (opt_ind < argc && (P.k.interval = atoi(argv[opt_ind++])) <= 0) {
 		warn_msg("interval must be above 0");
 		return 1;
 	}
 	if (opt_ind < argc)
-		P.count = atoi(argv[opt_ind++]);
+		P.k.count = atoi(argv[opt_ind++]);
 	if (opt_ind < argc) {
 		usage_put(2, U_biopattern);
 		return 1;
 	}
 	ob_init(&P.out, 1, "stdout", P.outbuf, sizeof(P.outbuf));
+	P.k.out = lines;
 	ob_printf(&P.out, "%-9s %-7s %5s %5s %8s %10s\n", "TIME", "DISK", "%RND", "%SEQ", "COUNT", "KBYTES");
 	ob_flush(&P.out);
 	if ((c = run()) < 0)

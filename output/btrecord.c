@@ -119,19 +119,6 @@ static COLD long found(const char *dir, const char *name, void *arg)
 
 /* ---- one output file ---- */
 
-static void rec_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void rec_line(const char *fmt, ...)
-{
-	char b[128];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vfmt(b, sizeof(b), fmt, ap);
-	va_end(ap);
-	ob_write(&R.rec, b, (size_t)n);
-}
-
 static void flush_bunch(void)
 {
 	u64 h[2] = { R.nb, R.start };
@@ -144,13 +131,12 @@ static void flush_bunch(void)
 	if (R.verbose) {
 		u64 off = R.start - R.genesis;
 
-		rec_line("------------------\n%4llu.%09llu %3llu\n------------------\n",
-			 (unsigned long long)(off / 1000000000), (unsigned long long)(off % 1000000000),
-			 (unsigned long long)R.nb);
+		ob_printf(&R.rec, "------------------\n%4llu.%09llu %3llu\n------------------\n",
+			  (unsigned long long)(off / 1000000000), (unsigned long long)(off % 1000000000),
+			  (unsigned long long)R.nb);
 		for (i = 0; i < R.nb; i++)
-			rec_line("\t%1d %10llu\t%10llu\n", (int)R.bunch[i].rw,
-				 (unsigned long long)R.bunch[i].sector,
-				 (unsigned long long)(R.bunch[i].nbytes / 512));
+			ob_printf(&R.rec, "\t%1d %10llu\t%10llu\n", (int)R.bunch[i].rw,
+				  (unsigned long long)R.bunch[i].sector, (unsigned long long)(R.bunch[i].nbytes / 512));
 	}
 	R.bunches++;
 	R.pkts += R.nb;

@@ -1,5 +1,7 @@
-/* output/iolines.c: output: what biolatency and biosnoop print alike: a disk's name, an errno's, the failed-I/O closing line */
+/* output/iolines.c: output: what biolatency, biosnoop, biotop and biopattern do alike: a disk's name, an errno's, the failed-I/O closing line, the interval clock */
+#include <signal.h>
 #include <string.h>
+#include <unistd.h>
 #include "output/output.h"
 
 /* a disk's name: in a replay, the files' name for their first device,
@@ -111,4 +113,50 @@ int in_devs(char *in, char **devs, int n, void (*rec)(const struct rec *r), void
 	if (!in && cap_live_devices(&c, d, k, "a"))
 		return 1;
 	return in_trace(&(struct input){ &in, !!in, &c, rec, round, NULL, NULL });
+}
+
+/* ---- the interval clock ---- */
+
+static int tick_out(struct ticks *k, s64 wall)
+{
+	k->out(wall);
+	if (k->count && !--k->count) {
+		k->done = k->stop = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* the first record starts a replay's first interval */
+int tick(struct ticks *k, const struct rec *r)
+{
+	u64 iv = (u64)k->interval * 1000000000u;
+
+	if (k->live || !k->interval)
+		return 0;
+	if (!k->start)
+		k->start = r->time, k->next = r->time + iv;
+	for (; r->time >= k->next; k->next += iv)
+		if (tick_out(k, k->wall0 + (s64)((k->next - k->start) / 1000000000u)))
+			return 1;
+	return 0;
+}
+
+/* Live outputs follow the monotonic clock, checked at every round: the
+ * capture calls back every CAP_LIVE_MS with or without records, so an
+ * idle disk still gets its (empty) output each interval and the count
+ * still ends the run.  A round late by more than an interval (a stalled
+ * machine) gives one output, not a burst; the first interval starts once
+ * the first round is done. */
+void tick_live(struct ticks *k)
+{
+	if (k->interval && cap_interval_due(&k->live_next, (u32)k->interval) && !k->done && tick_out(k, wall_sec()))
+		kill(getpid(), SIGTERM);	/* the capture stops cleanly on it */
+}
+
+void tick_end(struct ticks *k)
+{
+	if (!k->done)
+		k->out(k->live ? wall_sec()
+			       : k->wall0 + (k->interval && k->start ? (s64)((k->next - k->start) / 1000000000u) : 0));
 }

@@ -8,11 +8,8 @@
  * whole disk) through iomon trace's backends, or replayed from trace
  * files (-i) in trace time.
  */
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 #include "output/output.h"
 
 USAGE(lat,
@@ -37,18 +34,16 @@ USAGE(lat,
 " count         tables before it stops\n")
 
 static struct {
-	int ts, ext, interval, count, live, done;
+	int ts, ext;
 	const char *replay;
 	char *in;
 	char *devs[CAP_DEVS];
 	int ndevs;
-	u64 start, next;
+	struct ticks k;
 	struct disk_filter only;	/* -d */
 	char outbuf[LAT_OUT_BUF];
 	struct obuf out;
 } L;
-static volatile sig_atomic_t lat_stop;
-static s64 wall0;
 
 static void print_tables(s64 wall)
 {
@@ -62,60 +57,31 @@ static int want_dev(u32 dev)
 	return disk_wanted(&L.only, dev, L.replay);
 }
 
-static int tick(const struct rec *r)
-{
-	if (L.live || !L.interval)
-		return 0;
-	if (!L.start) {
-		L.start = r->time;
-		L.next = r->time + (u64)L.interval * 1000000000u;
-		return 0;
-	}
-	while (r->time >= L.next) {
-		print_tables(wall0 + (s64)((L.next - L.start) / 1000000000u));
-		L.next += (u64)L.interval * 1000000000u;
-		if (L.count && !--L.count) {
-			L.done = lat_stop = 1;
-			return 1;
-		}
-	}
-	return 0;
-}
-
 /* every record: notes, the interval clock, the disk filter, the count */
 static void lat_record(const struct rec *r)
 {
-	if (L.done)
+	if (L.k.done)
 		return;
-	if (in_note(r, &wall0))
+	if (in_note(r, &L.k.wall0))
 		return;
-	if (tick(r) || !want_dev(r->dev))
+	if (tick(&L.k, r) || !want_dev(r->dev))
 		return;
 	lat_event(r);
 }
 
 static int replay(char *name)
 {
-	int rc = in_trace(&(struct input){ &name, 1, NULL, lat_record, NULL, &lat_stop, NULL });
+	int rc = in_trace(&(struct input){ &name, 1, NULL, lat_record, NULL, &L.k.stop, NULL });
 
-	if (!L.done)
-		print_tables(wall0 + (L.interval && L.start ? (s64)((L.next - L.start) / 1000000000u) : 0));
+	tick_end(&L.k);
 	return rc;
 }
 
 /* ---- live: as top's, records in time order to lat_record ---- */
 
-static u64 live_next;
-
 static void live_round(void)
 {
-	if (L.interval && cap_interval_due(&live_next, (u32)L.interval) && !L.done) {
-		print_tables(wall_sec());
-		if (L.count && !--L.count) {
-			L.done = 1;
-			kill(getpid(), SIGTERM);	/* the capture stops cleanly on it */
-		}
-	}
+	tick_live(&L.k);
 }
 
 static int run_live(void)
@@ -125,12 +91,11 @@ static int run_live(void)
 
 	if (cap_live_devices(&c, L.devs, L.ndevs, "-t"))
 		return -1;
-	L.live = 1;
+	L.k.live = 1;
 	ob_puts(&L.out, "Tracing block device I/O... Hit Ctrl-C to end.\n");
 	ob_flush(&L.out);
 	rc = in_trace(&(struct input){ NULL, 0, &c, lat_record, live_round, NULL, NULL });
-	if (!L.done)
-		print_tables(wall_sec());
+	tick_end(&L.k);
 	return rc;
 }
 
@@ -165,12 +130,12 @@ static int options(int argc, char **argv)
 		warn_msg("can only use -D or -F");
 		return 1;
 	}
-	if (opt_ind < argc && (L.interval = atoi(argv[opt_ind++])) <= 0) {
+	if (opt_ind < argc && (L.k.interval = atoi(argv[opt_ind++])) <= 0) {
 		warn_msg("interval must be above 0");
 		return 1;
 	}
 	if (opt_ind < argc)
-		L.count = atoi(argv[opt_ind++]);
+		L.k.count = atoi(argv[opt_ind++]);
 	if (opt_ind < argc) {
 		usage_put(2, U_lat);
 		return 1;
@@ -187,6 +152,7 @@ int lat_main(int argc, char **argv)
 	if (c >= 0)
 		return c;
 	ob_init(&L.out, 1, "stdout", L.outbuf, sizeof(L.outbuf));
+	L.k.out = print_tables;
 	if (L.in) {
 		L.replay = replay_label(L.in);
 		/* biolatency says it before its first table */

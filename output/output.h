@@ -114,7 +114,7 @@ void btt_export(struct obuf *json, const char *prom, s64 t, int interval);
 /* output/lattable.c: biolatency's tables (and a new interval) */
 void lat_tables(struct obuf *o, s64 wall, int ts, int ext, const char *replay);
 void log2_hist(struct obuf *o, const u64 *slots, const char *label);	/* LAT_SLOTS of them */
-/* output/iolines.c: what biolatency and biosnoop print alike */
+/* output/iolines.c: what biolatency, biosnoop, biotop and biopattern do alike */
 void blk_disk_name(u32 dev, const char *replay, char *out, size_t len);
 const char *replay_label(const char *in);	/* -i NAME's files' name, or "-" */
 int in_devs(char *in, char **devs, int n, void (*rec)(const struct rec *r), void (*round)(void));
@@ -125,5 +125,22 @@ struct disk_filter { const char *disk; u32 dev; int known; };
 int disk_wanted(struct disk_filter *f, u32 dev, const char *replay);
 const char *errno_name(u32 e, char buf[12]);	/* EIO; another as its number */
 void fail_line(struct obuf *o);	/* "N I/Os failed (...)" when any did */
+/* the interval clock of biolatency, biotop and biopattern: out() every
+ * interval seconds (0: never), count times (0: no end).  A replay's in
+ * trace time, from each record (tick: 1 once the count is done, the
+ * record and the replay stop); live on the monotonic clock, after each
+ * round (tick_live: the capture stops once the count is done); tick_end:
+ * the last output, of a partial interval, unless the count was done. */
+struct ticks {
+	int interval, count, done, live;
+	u64 start, next;	/* a replay's: the first record's time, the next output's */
+	u64 live_next;		/* live: mono_ms of the next output */
+	s64 wall0;		/* a replay's: the trace's wall-clock second (in_note) */
+	void (*out)(s64 wall);
+	volatile sig_atomic_t stop;	/* the replay's input stops */
+};
+int tick(struct ticks *k, const struct rec *r);
+void tick_live(struct ticks *k);
+void tick_end(struct ticks *k);
 
 #endif

@@ -42,13 +42,11 @@ USAGE(top,
 
 static const char *replay_name;	/* set when replaying: no /proc or /sys lookups */
 static struct top {
-	int clear, maxrows, interval, count, tty, interval_live, done;
-	u64 start, next;	/* trace time of the next interval's end */
+	int clear, maxrows, tty;
+	struct ticks k;
 	char outbuf[TOP_OUT_BUF];
 	struct obuf out;
 } T;
-
-static volatile sig_atomic_t top_stop;
 
 static void print_table(s64 wall)
 {
@@ -58,33 +56,9 @@ static void print_table(s64 wall)
 /* the helper failed: the replay stops, and so does a capture */
 static void helper_failed(void)
 {
-	top_stop = 1;
-	if (T.interval_live)
+	T.k.stop = 1;
+	if (T.k.live)
 		kill(getpid(), SIGTERM);	/* the capture stops cleanly on it */
-}
-
-static s64 wall0;
-
-/* Replays keep trace time: a table each interval after the first
- * event; 1: the count is done, stop. */
-static int trace_tick(const struct rec *r)
-{
-	if (T.interval_live)
-		;	/* intervals follow the wall clock (live_round) */
-	else if (T.interval && T.start) {
-		while (r->time >= T.next) {
-			print_table(wall0 + (s64)((T.next - T.start) / 1000000000u));
-			T.next += (u64)T.interval * 1000000000u;
-			if (T.count && !--T.count) {
-				T.done = top_stop = 1;
-				return 1;
-			}
-		}
-	} else if (!T.start) {
-		T.start = r->time;
-		T.next = r->time + (u64)T.interval * 1000000000u;
-	}
-	return 0;
 }
 
 /* every record: to the helper first, notes to the name table, the
@@ -94,12 +68,12 @@ static void top_record(const struct rec *r)
 	u32 a = ACT32(r), tag = 0;
 	int tagged = 0;
 
-	if (T.done)
+	if (T.k.done)
 		return;
 	if (tops.tags) {
 		tag = TAG_UNTAGGED;
 		if (tag_record(r, &tag)) {	/* the helper failed */
-			if (!top_stop)
+			if (!T.k.stop)
 				helper_failed();
 			return;
 		}
@@ -109,45 +83,31 @@ static void top_record(const struct rec *r)
 		proc_add(r->pid, r->pdu, r->pdu_len);
 		return;
 	}
-	if (in_note(r, &wall0))
+	if (in_note(r, &T.k.wall0))
 		return;
-	if (trace_tick(r))
+	if (tick(&T.k, r))	/* a replay's tables: trace time */
 		return;
 	top_event(r, tag, tagged);
 }
 
 static int replay(char *name)
 {
-	int rc = in_trace(&(struct input){ &name, 1, NULL, top_record, NULL, &top_stop, NULL });
+	int rc = in_trace(&(struct input){ &name, 1, NULL, top_record, NULL, &T.k.stop, NULL });
 
-	/* the last partial interval too */
-	if (T.start && !T.done)
-		print_table(wall0 + (s64)((T.next - T.start) / 1000000000u));
+	if (T.k.start)	/* the last partial interval too */
+		tick_end(&T.k);
 	fail_line(&T.out);	/* counted with -e only */
 	return rc;
 }
 
 /* ---- live ---- */
 
-static u64 live_next;	/* mono_ms of the next table; 0: no round yet */
-
-/* Tables follow the monotonic clock, checked at every round: the
- * capture calls back every CAP_LIVE_MS with or without records, so an
- * idle disk still gets its (empty) table each interval and the count
- * still ends the run.  A round late by more than an interval (a stalled
- * machine) gives one table, not a burst. */
+/* after the round's records (capture/input.c); the first interval
+ * starts once the first round is done: a tag helper may take seconds to
+ * start, and records wait for it */
 static void live_round(void)
 {
-	/* after the round's records (capture/input.c); the first interval
-	 * starts once the first round is done: a tag helper may take
-	 * seconds to start, and records wait for it */
-	if (cap_interval_due(&live_next, (u32)T.interval) && !T.done) {
-		print_table(wall_sec());
-		if (T.count && !--T.count) {
-			T.done = 1;
-			kill(getpid(), SIGTERM);	/* the capture stops cleanly on it */
-		}
-	}
+	tick_live(&T.k);
 }
 
 static struct {
@@ -174,7 +134,7 @@ static int options(int argc, char **argv)
 
 	T.maxrows = 20;
 	T.clear = 1;
-	T.interval = 1;
+	T.k.interval = 1;
 	tops.only_pid = -1;
 	while ((c = opt_get(argc, argv, "Cer:p:d:i:", lo)) != -1) {
 		switch (c) {
@@ -203,10 +163,10 @@ static int options(int argc, char **argv)
 		}
 	}
 	if (opt_ind < argc)
-		T.interval = atoi(argv[opt_ind++]);
+		T.k.interval = atoi(argv[opt_ind++]);
 	if (opt_ind < argc)
-		T.count = atoi(argv[opt_ind++]);
-	if (T.interval <= 0 || T.maxrows <= 0) {
+		T.k.count = atoi(argv[opt_ind++]);
+	if (T.k.interval <= 0 || T.maxrows <= 0) {
 		warn_text(U_top_interval_and_r);
 		return 1;
 	}
@@ -215,14 +175,7 @@ static int options(int argc, char **argv)
 
 static int run_replay(char *in)
 {
-	static char base[64];
-	const char *b = strrchr(in, '/');
-	char *x;
-
-	sfmt(base, sizeof(base), "%s", b ? b + 1 : in);
-	if ((x = str_find(base, ".blktrace.")))
-		*x = 0;
-	replay_name = strcmp(in, "-") ? base : "-";
+	replay_name = replay_label(in);
 	tops.replay = 1;
 	return replay(in);
 }
@@ -236,13 +189,11 @@ static int run_live(void)
 
 	if (cap_live_devices(&c, A.devs, A.ndevs, "-d"))
 		return -1;
-	T.start = 0;
-	T.interval_live = 1;
-	ob_printf(&T.out, "Tracing... Output every %d secs. Hit Ctrl-C to end\n", T.interval);
+	T.k.live = 1;
+	ob_printf(&T.out, "Tracing... Output every %d secs. Hit Ctrl-C to end\n", T.k.interval);
 	ob_flush(&T.out);
 	rc = in_trace(&(struct input){ NULL, 0, &c, top_record, live_round, NULL, NULL });
-	if (!T.done)	/* interrupted: biotop prints what it has */
-		print_table(wall_sec());
+	tick_end(&T.k);	/* interrupted: biotop prints what it has */
 	fail_line(&T.out);	/* counted with -e only; biotop's last word stays last */
 	ob_puts(&T.out, "Detaching...\n");
 	return rc;
@@ -258,6 +209,7 @@ int top_main(int argc, char **argv)
 		return c;
 	T.tty = isatty(1);
 	ob_init(&T.out, 1, "stdout", T.outbuf, sizeof(T.outbuf));
+	T.k.out = print_table;
 	if (A.helper) {
 		if (tag_start(A.helper))
 			return 1;

@@ -130,7 +130,7 @@ void lat_clear(void)
  * else to the older (by its start), or for a merged bio the newer. */
 static struct lreq *pick(const struct rec *r, u32 k, int newer)
 {
-	struct lreq *q = ift_find(&lreqs, r->dev, r->sector, k), *o = ift_find(&lreqs, r->dev, r->sector, k | 2);
+	struct lreq *q = ift_look(&lreqs, r->dev, r->sector, k), *o = ift_look(&lreqs, r->dev, r->sector, k | 2);
 
 	if (!q || !o)
 		return q ? q : o;
@@ -147,7 +147,7 @@ void lat_event(const struct rec *r)
 	/* k: a request without a size (a flush) is kept apart from one with
 	 * a size at its sector; a flush's completions are not the write's */
 	if (op == (lats.queued ? TA_QUEUE : TA_ISSUE)) {
-		if ((q = ift_get(&lreqs, r->dev, r->sector, k | (ift_find(&lreqs, r->dev, r->sector, k) ? 2 : 0), r->time))) {
+		if ((q = ift_get(&lreqs, r->dev, r->sector, k | (ift_look(&lreqs, r->dev, r->sector, k) ? 2 : 0), r->time))) {
 			q->t = r->time;
 			q->flags = flags_of(a, r->bytes);
 			q->pid = r->pid;
@@ -157,25 +157,25 @@ void lat_event(const struct rec *r)
 			q->flags = flags_of(a, r->bytes);	/* the request's own flags */
 	} else if (op == TA_BACKMERGE && lats.queued) {
 		if ((q = pick(r, k, 1)))
-			ift_del(&lreqs, q);
+			ift_drop(&lreqs, q);
 	} else if (op == TA_FRONTMERGE && lats.queued) {
 		/* the request now starts at this bio's sector, its time stays */
-		struct lreq *old = ift_find(&lreqs, r->dev, r->sector + (r->bytes >> 9), k), keep;
+		struct lreq *old = ift_look(&lreqs, r->dev, r->sector + (r->bytes >> 9), k), keep;
 
-		if (old && (q = ift_find(&lreqs, r->dev, r->sector, k))) {
+		if (old && (q = ift_look(&lreqs, r->dev, r->sector, k))) {
 			keep = *old;
-			ift_del(&lreqs, old);
+			ift_drop(&lreqs, old);
 			q->t = keep.t;
 		} else if (old)
 			ift_move(&lreqs, old, r->dev, r->sector);
 	} else if (op == TA_REQUEUE && !lats.queued) {
 		if ((q = pick(r, k, 0)))
-			ift_del(&lreqs, q);
+			ift_drop(&lreqs, q);
 	} else if (op == TA_COMPLETE) {
 		fail_note(r);
 		if ((q = pick(r, k, 0))) {
 			account(r->dev, q->flags, r->time > q->t ? r->time - q->t : 0);
-			ift_del(&lreqs, q);
+			ift_drop(&lreqs, q);
 		}
 	}
 }

@@ -202,7 +202,7 @@ static void completed(struct plot_dev *d, struct plot_req *q, const struct rec *
 		b[PB_Q2C + w] += r->time + 1 - q->q;
 		b[PB_Q2CN + w]++;
 	}
-	ift_del(&preq, q);
+	ift_drop(&preq, q);
 }
 
 /* a bio merged into a request (M, F) completes with it, never at its own
@@ -210,10 +210,10 @@ static void completed(struct plot_dev *d, struct plot_req *q, const struct rec *
  * so ordinary merging never fills the table */
 static void merged(const struct rec *r, u32 act)
 {
-	struct plot_req *q = ift_find(&preq, r->dev, act == TA_BACKMERGE ? r->sector : r->sector + (r->bytes >> 9), 'R');
+	struct plot_req *q = ift_look(&preq, r->dev, act == TA_BACKMERGE ? r->sector : r->sector + (r->bytes >> 9), 'R');
 
 	if (q && !q->d)
-		ift_del(&preq, q);
+		ift_drop(&preq, q);
 }
 
 void plot_event(const struct rec *r)
@@ -234,7 +234,7 @@ void plot_event(const struct rec *r)
 	if ((act != TA_QUEUE && act != TA_ISSUE && act != TA_COMPLETE) || !(d = dev_of(r->dev, r->time)) ||
 	    (c = col(d, r->time)) < 0)
 		return;
-	q = act == TA_COMPLETE ? ift_find(&preq, r->dev, r->sector, 'R') : ift_get(&preq, r->dev, r->sector, 'R', r->time);
+	q = act == TA_COMPLETE ? ift_look(&preq, r->dev, r->sector, 'R') : ift_get(&preq, r->dev, r->sector, 'R', r->time);
 	if (q && !q->q && !q->d) {	/* new */
 		q->dir = (u8)w;
 		q->proc = proc_of(r->pid);

@@ -53,13 +53,13 @@ static char pattern_of(u32 dev, u64 sector, u32 bytes)
 
 static void front_merge(const struct rec *r)
 {
-	struct sreq *old = ift_find(&sreqs, r->dev, r->sector + (r->bytes >> 9), 0), keep, *q;
+	struct sreq *old = ift_look(&sreqs, r->dev, r->sector + (r->bytes >> 9), 0), keep, *q;
 
 	if (!old)
 		return;
 	keep = *old;
 	/* a taken sector: the request there takes the owner and queue time */
-	if (ift_move(&sreqs, old, r->dev, r->sector) && (q = ift_find(&sreqs, r->dev, r->sector, 0))) {
+	if (ift_move(&sreqs, old, r->dev, r->sector) && (q = ift_look(&sreqs, r->dev, r->sector, 0))) {
 		q->q = keep.q, q->pid = keep.pid, q->owned = keep.owned;
 		q->d = keep.d, q->issued = keep.issued;
 	}
@@ -90,7 +90,7 @@ static int complete(struct sreq *q, const struct rec *r, struct snoop_io *out)
  * merged bio ends the newer. */
 static struct sreq *pick(const struct rec *r, int op)
 {
-	struct sreq *q = ift_find(&sreqs, r->dev, r->sector, 0), *o = ift_find(&sreqs, r->dev, r->sector, 1);
+	struct sreq *q = ift_look(&sreqs, r->dev, r->sector, 0), *o = ift_look(&sreqs, r->dev, r->sector, 1);
 
 	if (!q || !o)
 		return q ? q : o;
@@ -113,7 +113,7 @@ int snoop_event(const struct rec *r, struct snoop_io *io)
 
 	switch (a & 0xffff) {
 	case TA_QUEUE:
-		if ((q = ift_get(&sreqs, r->dev, r->sector, ift_find(&sreqs, r->dev, r->sector, 0) != NULL, r->time))) {
+		if ((q = ift_get(&sreqs, r->dev, r->sector, ift_look(&sreqs, r->dev, r->sector, 0) != NULL, r->time))) {
 			q->q = r->time;
 			q->pid = r->pid;
 			q->owned = 1;
@@ -121,7 +121,7 @@ int snoop_event(const struct rec *r, struct snoop_io *io)
 		}
 		break;
 	case TA_GETRQ:	/* a request with no Q of its own (a split's rest): its G's */
-		if (!ift_find(&sreqs, r->dev, r->sector, 0) && (q = ift_put(&sreqs, r->dev, r->sector, 0, r->time))) {
+		if (!ift_look(&sreqs, r->dev, r->sector, 0) && (q = ift_put(&sreqs, r->dev, r->sector, 0, r->time))) {
 			q->q = r->time;
 			q->pid = r->pid;
 			q->owned = 1;
@@ -129,7 +129,7 @@ int snoop_event(const struct rec *r, struct snoop_io *io)
 		break;
 	case TA_BACKMERGE:	/* the bio joined a request: its own entry ends */
 		if ((q = pick(r, TA_BACKMERGE)))
-			ift_del(&sreqs, q);
+			ift_drop(&sreqs, q);
 		break;
 	case TA_FRONTMERGE:
 		front_merge(r);
@@ -157,7 +157,7 @@ int snoop_event(const struct rec *r, struct snoop_io *io)
 			done = complete(&u, r, io);
 		}
 		if (q)
-			ift_del(&sreqs, q);
+			ift_drop(&sreqs, q);
 		break;
 	}
 	return done;

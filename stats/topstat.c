@@ -23,7 +23,7 @@ IFT_POOL(reqs, struct req, TOP_REQS, TOP_HASH, IFT_AGE_NEAR);
 
 static struct req *req_find(u32 dev, u64 sector)
 {
-	return ift_find(&reqs, dev, sector, 0);
+	return ift_look(&reqs, dev, sector, 0);
 }
 
 unsigned long long top_aged(void)
@@ -113,7 +113,7 @@ void top_event(const struct rec *r, u32 tag, int tagged)
 		break;
 	case TA_BACKMERGE:	/* the bio joined a request: its own entry ends here */
 		if ((q = ift_look(&reqs, r->dev, r->sector, 1)) || (q = req_find(r->dev, r->sector)))
-			ift_del(&reqs, q);
+			ift_drop(&reqs, q);
 		break;
 	case TA_FRONTMERGE:
 		front_merge(r);
@@ -137,7 +137,7 @@ void top_event(const struct rec *r, u32 tag, int tagged)
 			fail_note(r);
 		if (q) {
 			account(q, r);
-			ift_del(&reqs, q);
+			ift_drop(&reqs, q);
 		}
 		break;
 	}
