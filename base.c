@@ -62,31 +62,66 @@ void note_msg(const char *fmt, ...)
 	va_end(ap);
 }
 
-extern const unsigned char usage_lz[];
+extern const unsigned char usage_lz[], usage_lit[], usage_dist[];
 extern char usage_buf[];
 
-/* the code is packtext.c's: a byte below 0x80 is itself, 1LLLHHHH then
- * LLLLLLLL copies LLL+3 bytes from HHHH:LLLLLLLL+1 back.  Every text is
- * unpacked from the start, as copies reach into earlier ones. */
+/* The code is packtext.c's: copies and letters in two Huffman codes.
+ * The stream is unpacked once, as far as the furthest text asked for
+ * (copies reach into earlier texts), so a text asked for again costs
+ * nothing. */
+static size_t lz_bit, lz_done;
+
+static unsigned lz_bits(unsigned n)	/* low bit first */
+{
+	unsigned v = 0, i;
+
+	for (i = 0; i < n; i++, lz_bit++)
+		v |= (usage_lz[lz_bit >> 3] >> (lz_bit & 7) & 1u) << i;
+	return v;
+}
+
+/* one symbol: t holds the count of codes of each length 1 to 15, then
+ * the symbols in code order (canonical codes, first bit highest) */
+static unsigned lz_sym(const unsigned char *t)
+{
+	unsigned code = 0, first = 0, at = 15, l;
+
+	for (l = 0; l < 15; l++) {
+		code |= lz_bits(1);
+		if (code - first < t[l])
+			break;
+		at += t[l];
+		first = (first + t[l]) << 1;
+		code <<= 1;
+	}
+	return t[at + code - first];
+}
+
+static unsigned lz_val(unsigned k)
+{
+	return k < 4 ? k : ((2 | (k & 1)) << (k / 2 - 1)) + lz_bits(k / 2 - 1);
+}
+
 const char *usage_text(const unsigned short *id, size_t *n)
 {
-	const unsigned char *p = usage_lz;
-	char *o = usage_buf;
-	size_t at = id[0], back;
+	char *o = usage_buf + lz_done;
+	size_t back;
 	unsigned c;
 
-	*n = id[1] - at;
-	while (o < usage_buf + at + *n) {
-		c = *p++;
-		if (c < 0x80) {
+	*n = (size_t)(id[1] - id[0]);
+	while (o < usage_buf + id[1]) {
+		c = lz_sym(usage_lit);
+		if (c < 128) {
 			*o++ = (char)c;
 			continue;
 		}
-		back = ((c & 15) << 8 | *p++) + 1;
-		for (c = (c >> 4 & 7) + 3; c--; o++)
+		c = lz_val(c - 128) + 3;
+		back = lz_val(lz_sym(usage_dist)) + 1;
+		for (; c--; o++)
 			*o = *(o - back);	/* (o[-back] would add a size_t past the address space: UBSan) */
 	}
-	return usage_buf + at;
+	lz_done = (size_t)(o - usage_buf);
+	return usage_buf + id[0];
 }
 
 const char *text_of(const unsigned short *id)

@@ -10,7 +10,7 @@
 #include "../../base.c"
 
 /* base.c's usage_put reads the build's packed texts (build/usage.c): none here */
-const unsigned char usage_lz[1];
+const unsigned char usage_lz[1], usage_lit[1], usage_dist[1];
 char usage_buf[1];
 
 static unsigned long long rng;
