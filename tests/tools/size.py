@@ -9,6 +9,10 @@ per applet the data and bss its globals take.  Exits 1 when the stripped
 x86_64 binary is larger than BUDGET bytes, or a profile's
 (build/profile-NAME/iomon, make PROFILE=NAME) than its own.
 
+The product is linked with LTO, whose one unit does not say which object
+a byte came from: the tables are of the same objects linked without it
+(build/iomon.map, build/iomon_nolto), printed beside the product's size.
+
 Counted from the link map (-Wl,-Map) rather than from nm: after
 --gc-sections it lists exactly the input sections that were kept, with
 the object each came from, and -fdata-sections names each global's
@@ -118,6 +122,9 @@ def main():
     for arch, binary, _ in builds:
         if os.path.exists(binary):
             print("  %-8s %8d  %s" % (arch, os.path.getsize(binary), binary))
+    if os.path.exists("build/iomon_nolto"):
+        print("  x86_64 linked without LTO: %d (build/iomon_nolto), whose objects the tables below count"
+              % os.path.getsize("build/iomon_nolto"))
     for arch, binary, mapf in builds:
         if arch != "x86_64" and not os.path.exists(mapf):
             continue
