@@ -146,6 +146,7 @@ int merge_add(int fd, const char *path, u32 cpu, u16 tag, u32 cap);	/* index; -1
 void merge_pop(void);
 int merge_end(void);		/* closes the inputs; 1 if one was damaged */
 u8 *merge_mem(u32 i);		/* input i's buffer (STREAM_BUF), for a stream read without a merge */
+int trace_there(const char *name);	/* NAME.blktrace.0 (or .zst) is there */
 u32 merge_files(const char *dir, const char *name, u16 tag, u32 max, const char *lim, u32 cap,
 		 int skip_empty, void (*added)(const char *path));
 

@@ -236,6 +236,32 @@ COLD int merge_end(void)
 	return G.rc;
 }
 
+/* dir/NAME.blktrace.CPU, or its .zst, into path: 0 when it is there
+ * (st its stat), 1 when not, -1 (said) when the path is too long */
+static int trace_file(char *path, const char *dir, const char *name, u32 cpu, struct stat *st)
+{
+	size_t l = (size_t)sfmt(path, PATH_LEN, "%s%s%s.blktrace.%u", dir ? dir : "", dir ? "/" : "", name, cpu);
+
+	if (l >= PATH_LEN) {
+		warn_msg("%s: path too long", name);
+		return -1;
+	}
+	if (!stat(path, st))
+		return 0;
+	if (l + 5 > PATH_LEN)
+		return 1;
+	memcpy(path + l, ".zst", 5);	/* compressed, then (zsrc.c) */
+	return stat(path, st) < 0;
+}
+
+int trace_there(const char *name)
+{
+	char path[PATH_LEN];
+	struct stat st;
+
+	return !trace_file(path, NULL, name, 0, &st);
+}
+
 TEXT(merge_more_than_trace, "%s: more than %u trace files, ignored (%s)")
 /* NAME.blktrace.0, .1, ... (or each .zst) under dir when given, until one is missing,
  * each added with tag and cap bytes of buffer.  With skip_empty, files
@@ -253,20 +279,8 @@ COLD u32 merge_files(const char *dir, const char *name, u16 tag, u32 max, const 
 		char path[PATH_LEN];
 		int fd;
 
-		if ((size_t)sfmt(path, sizeof(path), "%s%s%s.blktrace.%u", dir ? dir : "", dir ? "/" : "",
-				 name, cpu) >= sizeof(path)) {
-			warn_msg("%s: path too long", name);
+		if (trace_file(path, dir, name, cpu, &st))
 			break;
-		}
-		if (stat(path, &st) < 0) {	/* compressed, then (zsrc.c) */
-			size_t l = strlen(path);
-
-			if (l + 5 > sizeof(path))
-				break;
-			memcpy(path + l, ".zst", 5);
-			if (stat(path, &st) < 0)
-				break;
-		}
 		if (!st.st_size && skip_empty)
 			continue;
 		if (S_ISDIR(st.st_mode)) {

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <errno.h>
 #include "output/output.h"
 
 USAGE(btt,
@@ -459,6 +460,14 @@ COLD int btt_main(int argc, char **argv)
 	/* btt reads an empty dump as nothing to do: no report, no files */
 	if (A.nin == 1 && in_kind(A.in[0]) == 0 && !stat(A.in[0], &st) && S_ISREG(st.st_mode) && !st.st_size)
 		return 0;
+	/* btt opens its input before it makes a file: a name that is no file
+	 * and no trace (NAME.blktrace.0, or .zst) is said as its perror says
+	 * it, and nothing is made */
+	for (c = 0; c < A.nin; c++)
+		if (in_kind(A.in[c]) == 1 && stat(A.in[c], &st) && (rc = errno, !trace_there(A.in[c]))) {
+			warn_msg(WARN_BARE "%s: %s", A.in[c], strerror(rc));
+			return 1;
+		}
 	if (A.ios && btt_files_opt('I', A.ios))
 		return 1;
 	if (run_start())

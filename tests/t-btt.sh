@@ -292,6 +292,15 @@ if [ -s "$OUT/two-devs.dump" ]; then
 	testcmd "btt: a -l file that cannot be made is said, and fails" \
 		"btt -i '$OUT/two-devs.dump' -l /nonexistent/L -o '$OUT/nx' 2>&1 >/dev/null; echo rc=\$?" \
 		"btt: /nonexistent/L_254,0_d2c.dat: No such file or directory\nbtt: /nonexistent/L_254,1_d2c.dat: No such file or directory\nrc=1\n" "$OUT"
+	# btt opens its input before it makes NAME.msg: perror's words, no file
+	rm -rf "$OUT/nx2" "$OUT/nx3"; mkdir -p "$OUT/nx2" "$OUT/nx3"
+	testcmd "btt: an input that is no file and no trace: btt's perror, exit 1, no file made" \
+		"btt -i nonexist -o out 2>&1; echo rc=\$?; ls" "nonexist: No such file or directory\nrc=1\n" "$OUT/nx2"
+	if command -v btt >/dev/null; then
+		( cd "$OUT/nx3" && btt -i nonexist -o out 2>&1; echo rc=$?; ls ) >"$OUT/nx3.deb" 2>&1
+		( cd "$OUT/nx3" && rm -f ./*; "$IOMON" btt -i nonexist -o out 2>&1; echo rc=$?; ls ) >"$OUT/nx3.our" 2>&1
+		same "btt: a missing input: the same words, exit and files as Debian's btt" "$OUT/nx3.deb" "$OUT/nx3.our"
+	fi
 	long=$(printf 'L%.0s' $(seq 600))
 	testcmd "btt: a -l name too long for PATH_LEN is said, not cut short" \
 		"btt -i '$OUT/two-devs.dump' -l $long -o '$OUT/nx' 2>&1 >/dev/null | sort -u | cut -c1-20; echo rc=\${PIPESTATUS[0]}" \
