@@ -250,8 +250,8 @@ COLD static void fp_shift(u32 *a, int sh)
  * files print millions of such times.  NULL: the exact way is needed. */
 static char *fp_short(char *p, double x, int prec)
 {
-	double t = 1, f;
-	int i, cnt = 0;
+	double t = 1, f, e;
+	int i, cnt;
 	u64 m;
 
 	for (i = 0; i < prec && i < 16; i++)
@@ -261,17 +261,21 @@ static char *fp_short(char *p, double x, int prec)
 	f = x * t;
 	m = (u64)f;
 	f -= (double)m;
-	t = (double)(m + 1) * 4.4408920985006262e-16;	/* two units of the last place, or more */
-	if (!(f < 0.5 - t || f > 0.5 + t))
+	e = (double)(m + 1) * 4.4408920985006262e-16;	/* two units of the last place, or more */
+	if (!(f < 0.5 - e || f > 0.5 + e))
 		return NULL;
 	m += f > 0.5;
-	do {
-		if (cnt++ == prec && prec)
-			*--p = '.';
-		*--p = (char)('0' + m % 10);
-		m /= 10;
-	} while (m || cnt <= prec);
-	return p;
+	if (prec) {	/* two digits a step (put_digits), not a division a digit */
+		u64 q = m / (u64)t;
+
+		p -= prec;
+		fmt_zpad(p, m - q * (u64)t, prec);
+		*--p = '.';
+		m = q;
+	}
+	cnt = ndigits(m);
+	put_digits(p, m);
+	return p - cnt;
 }
 
 /* x's digits (x >= 0, finite), prec of them after the point, correctly
@@ -348,9 +352,10 @@ struct sink {
 
 static void put_n(struct sink *k, const char *s, size_t n)
 {
-	for (; n; n--, s++, k->n++)
-		if (k->n + 1 < k->cap)
-			k->buf[k->n] = *s;
+	size_t i = k->n, e = i + n < k->cap ? i + n : k->cap ? k->cap - 1 : 0;
+
+	for (k->n += n; i < e; i++)
+		k->buf[i] = *s++;
 }
 
 static void pad(struct sink *k, char c, int n)
@@ -372,8 +377,10 @@ COLD int vfmt(char *buf, size_t cap, const char *fmt, va_list ap)
 		char sign = 0;
 		u64 u;
 
-		if (*fmt != '%') {
-			put_n(&k, fmt, 1);
+		if (*fmt != '%') {	/* the run of text up to the next % */
+			while (fmt[1] && fmt[1] != '%')
+				fmt++;
+			put_n(&k, start, (size_t)(fmt - start + 1));
 			continue;
 		}
 		for (;; fmt++)
