@@ -403,8 +403,6 @@ static int word(const char *s, const char *w)
 
 COLD double scan_double(const char *arg, const char **end)
 {
-	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-				      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
 	const char *s = arg, *q;
 	int neg = 0, base = 10, n = 0, d, e = 0, point = 0;
 	u64 m = 0;
@@ -472,7 +470,7 @@ COLD double scan_double(const char *arg, const char **end)
 			v *= 1e22;
 		for (; e < -22; e += 22)
 			v /= 1e22;
-		v = e < 0 ? v / p10[-e] : v * p10[e];
+		v = e < 0 ? v / dec_pow[-e] : v * dec_pow[e];
 	}
 	return neg ? -v : v;
 }

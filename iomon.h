@@ -50,6 +50,7 @@ char *fmt_num(char *p, u64 v, int neg, int width, int left);
 char *fmt_str(char *p, const char *s, int width, int left);
 char *fmt_zpad(char *p, u64 v, int width);
 char *fmt_secs(char *p, u64 t);	/* "%5d.%09u" of t ns, the seconds an int */
+char *fmt_f(char *p, double x, int prec, int width);	/* "%W.Pf" */
 char *fmt_g9(char *p, u64 k, int e);	/* %.9g of k * 10^e, exact: at most 16 bytes */
 struct tm;
 char *fmt_hms(char *p, const struct tm *tm);	/* strftime's "%H:%M:%S" */
@@ -109,6 +110,7 @@ int open_out(const char *path, int mode);	/* no symlink following */
 long dir_each(const char *dir, long (*fn)(const char *dir, const char *name, void *arg), void *arg);
 u64 scan_u64(const char *s, char **end, int base);	/* strtoull, bases 10 and 16 */
 double scan_double(const char *arg, const char **end);	/* strtod */
+extern const double dec_pow[23];	/* 10^0 to 10^22, each exact in a double */
 char *str_find(const char *h, const char *n);	/* strstr, naively */
 struct timespec;
 void clock_now(int clk, struct timespec *t);	/* clock_gettime */

@@ -86,6 +86,9 @@ COLD int ob_close(struct obuf *o)
 	return o->failed ? -1 : 0;
 }
 
+const double dec_pow[23] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+			     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+
 static const char digits2[201] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
@@ -250,13 +253,11 @@ COLD static void fp_shift(u32 *a, int sh)
  * files print millions of such times.  NULL: the exact way is needed. */
 static char *fp_short(char *p, double x, int prec)
 {
-	double t = 1, f, e;
-	int i, cnt;
+	double t = dec_pow[prec < 16 ? prec : 16], f, e;
+	int cnt;
 	u64 m;
 
-	for (i = 0; i < prec && i < 16; i++)
-		t *= 10;
-	if (i != prec || !(x * t < 9007199254740992.0))
+	if (prec > 16 || !(x * t < 9007199254740992.0))
 		return NULL;
 	f = x * t;
 	m = (u64)f;
@@ -278,6 +279,26 @@ static char *fp_short(char *p, double x, int prec)
 	cnt = ndigits(m);
 	put_digits(p, m);
 	return p - cnt;
+}
+
+/* printf's "%W.Pf" of x at p, without a format to read: btt's per-I/O
+ * files print tens of millions of these.  The end. */
+char *fmt_f(char *p, double x, int prec, int width)
+{
+	char t[64], *b = t + sizeof(t), *e = b;
+	u64 bits;
+	int n;
+
+	memcpy(&bits, &x, sizeof(bits));
+	if (!(!(bits >> 63) && prec <= 16 && (b = fp_short(e, x, prec)))) {	/* (not -0 either) */
+		n = sfmt(t, sizeof(t), "%.*f", prec, x);	/* the rest, as vfmt has it */
+		b = t, e = t + (n < (int)sizeof(t) ? n : (int)sizeof(t) - 1);
+	}
+	for (n = (int)(e - b); n < width; width--)
+		*p++ = ' ';
+	while (b < e)
+		*p++ = *b++;
+	return p;
 }
 
 /* x's digits (x >= 0, finite), prec of them after the point, correctly
@@ -361,8 +382,9 @@ static void put_n(struct sink *k, const char *s, size_t n)
 
 static void pad(struct sink *k, char c, int n)
 {
-	for (; n > 0; n--)
-		put_n(k, &c, 1);
+	for (; n > 0; n--, k->n++)
+		if (k->n + 1 < k->cap)
+			k->buf[k->n] = c;
 }
 
 /* snprintf's contract: the full length is returned, and buf always ends

@@ -35,9 +35,15 @@ static void lat_line(u32 i, u32 k, u64 t, u64 lat)
 {
 	if (btt_opt.plat > 0)	/* -L */
 		btt_plat(&btt_devs[i], (int)k, t, lat);
-	if (lat_name[k])
-		ob_printf(file_at(&lat_ob[k][i], lat_buf[k][i], BTT_FILE_BUF, lat_name[k], (int)i, lat_post[k]), "%f %f\n",
-			  btt_sec(t), btt_sec(lat));
+	if (lat_name[k]) {	/* "%f %f\n" */
+		char b[160], *p = fmt_f(b, btt_sec(t), 6, 0);
+
+		*p++ = ' ';
+		p = fmt_f(p, btt_sec(lat), 6, 0);
+		*p++ = '\n';
+		ob_write(file_at(&lat_ob[k][i], lat_buf[k][i], BTT_FILE_BUF, lat_name[k], (int)i, lat_post[k]), b,
+			 (size_t)(p - b));
+	}
 }
 
 /* -I NAME: btt's iostat-like table, a block an interval and the totals */

@@ -147,9 +147,14 @@ static void seek(const struct btt_dev *d, const struct rec *r, int q2q)
 	else
 		dist = start > l[1] ? start - l[1] : start - l[0];
 	l[0] = start, l[1] = end;
-	if (btt_opt.seek) {
-		f_printf(d, (q2q ? F_QR : F_DR) + (rw == 'w'), "%15.9f %13lld %c\n", t, (long long)dist, rw);
-		f_printf(d, q2q ? F_QC : F_DC, "%15.9f %13lld %c\n", t, (long long)dist, rw);
+	if (btt_opt.seek) {	/* "%15.9f %13lld %c\n" */
+		char b[96], *p = fmt_f(b, t, 9, 15);
+
+		*p++ = ' ';
+		p = fmt_num(p, dist < 0 ? -(u64)dist : (u64)dist, dist < 0, 13, 0);
+		*p++ = ' ', *p++ = rw, *p++ = '\n';
+		f_put(d, (q2q ? F_QR : F_DR) + (rw == 'w'), b, (u32)(p - b));
+		f_put(d, q2q ? F_QC : F_DC, b, (u32)(p - b));
 	}
 	if (!btt_opt.sps)
 		return;
@@ -166,8 +171,16 @@ static void aqd(const struct btt_dev *d, double t, int up)
 
 	if (!up && *na <= 0)
 		return;
-	f_printf(d, F_AQD, "%f %d\n%f %d\n", t, *na, t, *na + (up ? 1 : -1));
-	*na += up ? 1 : -1;
+	for (int k = 0; k < 2; k++) {	/* "%f %d\n", before and after */
+		char b[96], *p = fmt_f(b, t, 6, 0);
+
+		*p++ = ' ';
+		p = fmt_s64(p, *na);
+		*p++ = '\n';
+		f_put(d, F_AQD, b, (u32)(p - b));
+		if (!k)
+			*na += up ? 1 : -1;
+	}
 }
 
 /* each event btt links, and unplugs */
@@ -186,9 +199,15 @@ static void ev(const struct btt_dev *d, const struct rec *r, u32 act)
 		if (btt_opt.bno) {
 			u64 s = r->sector, e = s + (r->bytes >> 9);
 
-			f_printf(d, r->action & TC(TC_READ) ? F_BR : F_BW, "%15.9f %lld %lld\n", t, (long long)s,
-				 (long long)e);
-			f_printf(d, F_BC, "%15.9f %lld %lld\n", t, (long long)s, (long long)e);
+			char b[96], *p = fmt_f(b, t, 9, 15);	/* "%15.9f %lld %lld\n" */
+
+			*p++ = ' ';
+			p = fmt_s64(p, (s64)s);
+			*p++ = ' ';
+			p = fmt_s64(p, (s64)e);
+			*p++ = '\n';
+			f_put(d, r->action & TC(TC_READ) ? F_BR : F_BW, b, (u32)(p - b));
+			f_put(d, F_BC, b, (u32)(p - b));
 		}
 		if (btt_opt.aqd)
 			aqd(d, t, 1);
@@ -201,7 +220,13 @@ static void ev(const struct btt_dev *d, const struct rec *r, u32 act)
  * "never", ~0, is 1266874889.709551615) */
 static char *secs(char *p, u64 t, int w)
 {
-	return w ? fmt_secs(p, t) : p + sfmt(p, 32, "%d.%09lu", (int)(u32)(t / 1000000000), (unsigned long)(t % 1000000000));
+	int32_t s = (int32_t)(u32)(t / 1000000000);
+
+	if (w)
+		return fmt_secs(p, t);
+	p = fmt_num(p, s < 0 ? -(u64)(s64)s : (u64)s, s < 0, 0, 0);
+	*p++ = '.';
+	return fmt_zpad(p, t % 1000000000, 9);
 }
 
 /* "%s %c %10llu+%-4u\n" by text.c's number pieces: -p is most of what btt
@@ -234,7 +259,12 @@ static void per_io(const struct btt_dev *d, const struct btt_qseen *e, const str
 	char b[40];
 
 	if (btt_opt.pio) {
-		ob_printf(&pio, "%3u,%-3u: ", DEV_MAJOR(d->dev), DEV_MINOR(d->dev));
+		char *p = fmt_num(b, DEV_MAJOR(d->dev), 0, 3, 0);	/* "%3u,%-3u: " */
+
+		*p++ = ',';
+		p = fmt_num(p, DEV_MINOR(d->dev), 0, 3, 1);
+		*p++ = ':', *p++ = ' ';
+		ob_write(&pio, b, (size_t)(p - b));
 		pio_line(q->time, 'Q', s, q->len, 0);
 		pio_line(q->g, 'G', s, q->len, 1);
 		pio_line(q->i, 'I', s, q->len, 1);
@@ -246,8 +276,10 @@ static void per_io(const struct btt_dev *d, const struct btt_qseen *e, const str
 	if (btt_opt.pit) {
 		if (q->d != ~0ull)
 			pit_d = q->d;
-		*secs(b, q->time, 0) = 0;
-		f_printf(d, F_PIT, "%s ", b);
+		char *p = secs(b, q->time, 0);	/* "%s " */
+
+		*p++ = ' ';
+		f_put(d, F_PIT, b, (u32)(p - b));
 	}
 }
 
@@ -255,7 +287,7 @@ static void per_io(const struct btt_dev *d, const struct btt_qseen *e, const str
  * end) met, as stats/bttstat.c kept them */
 static void q_seen(const struct btt_dev *d, const struct rec *r, u32 act)
 {
-	char b[40], c[40];
+	char b[80], *p;
 	u32 k;
 
 	for (k = 0; k < btt_nqseen; k++)
@@ -272,9 +304,12 @@ static void q_seen(const struct btt_dev *d, const struct rec *r, u32 act)
 		pio_any = 1;
 	}
 	if (btt_opt.pit) {
-		*secs(b, pit_d, 0) = 0;
-		*secs(c, r->time, 0) = 0;
-		f_printf(d, F_PIT, "| %s | %s\n", b, c);
+		*(p = b) = '|', p[1] = ' ';	/* "| %s | %s\n" */
+		p = secs(p + 2, pit_d, 0);
+		*p++ = ' ', *p++ = '|', *p++ = ' ';
+		p = secs(p, r->time, 0);
+		*p++ = '\n';
+		f_put(d, F_PIT, b, (u32)(p - b));
 	}
 	pit_d = ~0ull;
 }
@@ -335,8 +370,18 @@ static void live_span(const struct btt_dev *d, u64 dt, u64 ct)
 	}
 	if (v->on == 2)
 		return;
-	f_printf(d, F_LIVE, "%.9f %d.0\n%.9f %d.0\n%.9f %d.9\n%.9f %d.9\n%.9f %d.0\n", v->last, v->y, a, v->y,
-		 a, v->y, b, v->y, b, v->y);
+	{	/* "%.9f %d.0\n%.9f %d.0\n%.9f %d.9\n%.9f %d.9\n%.9f %d.0\n" */
+		const double x[5] = { v->last, a, a, b, b };
+		char o[400], *p = o;
+
+		for (int k = 0; k < 5; k++) {
+			p = fmt_f(p, x[k], 9, 0);
+			*p++ = ' ';
+			p = fmt_s64(p, v->y);
+			*p++ = '.', *p++ = k == 2 || k == 3 ? '9' : '0', *p++ = '\n';
+		}
+		f_put(d, F_LIVE, o, (u32)(p - o));
+	}
 	v->last = b;
 }
 

@@ -162,6 +162,21 @@ static void round_ints(void)
 	cmp(spec(f, "", 's', fl & 1, rnd() % 3 ? -1 : (int)(rnd() % 20)), some_str(s));
 }
 
+/* fmt_f (btt's per-I/O files: "%15.9f", "%f", "%.9f") against "%*.*f" */
+static void fmt_f_check(double x)
+{
+	char want[512], got[512];
+	int w = (int)(rnd() % 3) * 15 / 2, prec = (int)(rnd() % 17), n;
+
+	n = snprintf(want, sizeof(want), "%*.*f", w, prec, x);
+	if (n >= 64 - 1)	/* (fmt_f's room: a time or latency in seconds) */
+		return;
+	*fmt_f(got, x, prec, w) = 0;
+	checks++;
+	if (strcmp(want, got) && bad++ < 20)
+		printf("DIFF fmt_f(%.17g, %d, %d): libc \"%s\", fmt_f \"%s\"\n", x, prec, w, want, got);
+}
+
 static void round_doubles(void)
 {
 	char f[64];
@@ -170,6 +185,7 @@ static void round_doubles(void)
 	cmp(spec(f, "", 'f', (int)(rnd() % 4), (int)(rnd() % (FMT_PREC_MAX + 1))), x);
 	cmp("%f", x);
 	cmp("%.1f|%.2f|%.3f|%5.1f%%|%6.2f|%-9.3f|", x, x, x, x, x, x);
+	fmt_f_check(x);
 }
 
 /* The formats as iomon's sources write them, whole. */
