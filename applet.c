@@ -113,16 +113,16 @@ static int run(const struct applet *a, int argc, char **argv, int quiet)
 
 TEXT(applet_usage_iomon_install, "usage: iomon --install [--all] DIR")
 TEXT(applet_unknown_applet_try, "unknown applet '%s' (try --list)")
+TEXT(applet_usage, "usage: iomon APPLET [ARGS...] | --list | --install [--all] DIR | --version\n\n"
+	"Block I/O tracing toolkit in one binary; also runs as a symlink\n"
+	"named after an applet (blkparse -> iomon).  Applets:")
 static int multiplexer(int argc, char **argv)
 {
 	const struct applet *a;
 	size_t i;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		put(argc < 2 ? 2 : 1,
-		    "usage: iomon APPLET [ARGS...] | --list | --install [--all] DIR | --version\n\n"
-		    "Block I/O tracing toolkit in one binary; also runs as a symlink\n"
-		    "named after an applet (blkparse -> iomon).  Applets:");
+		put(argc < 2 ? 2 : 1, TX(applet_usage));
 		for (i = 0; i < NAPPLETS; i++) {
 			put(argc < 2 ? 2 : 1, " ");
 			put(argc < 2 ? 2 : 1, applets[i].name);

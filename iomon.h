@@ -79,10 +79,16 @@ extern const char *applet_name;
  * build/texts.h), so that the compiler checks each format's arguments. */
 #define TEXT(id, text) extern const unsigned short U_##id[2];
 const char *text_of(const unsigned short *id);
+/* TX(id): TEXT id's text where a literal would be, a format (ob_printf,
+ * sfmt, note_msg) or a string (ob_puts); text_of's pointer holds for the
+ * whole run.  Under make textcheck it is the literal itself, so that
+ * ob_printf(o, TX(id), ...) has its arguments checked as well. */
 #ifdef TEXT_CHECK
 #define warn_text(id, ...) warn_msg(TEXT_##id, ##__VA_ARGS__)
+#define TX(id) TEXT_U_##id
 #else
 void warn_text(const unsigned short *id, ...);
+#define TX(id) text_of(U_##id)
 #endif
 int usage_put(int fd, const unsigned short *id);
 const char *usage_text(const unsigned short *id, size_t *n);	/* unpacked, n bytes (U_errs: libc.c's strerror) */

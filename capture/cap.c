@@ -415,6 +415,7 @@ static void put(int fd, const char *line, int n)
 		return;
 }
 
+TEXT(cap_sum_total, "  Total:  %20llu events (dropped %llu), %8llu KiB data\n")
 /* One device's block on fd (out: which CPUs had an output, -1 none; NULL:
  * every CPU, as blktrace's server prints); returns its events. */
 u64 cap_sum_dev(int fd, const char *name, const u64 *bytes, const int *out, u32 ncpu, u64 dropped)
@@ -436,19 +437,20 @@ u64 cap_sum_dev(int fd, const char *name, const u64 *bytes, const int *out, u32 
 		sum += bytes[c];
 	}
 	/* and rounds the total with 1024, not 1023, as blktrace does */
-	put(fd, line, sfmt(line, sizeof(line), "  Total:  %20llu events (dropped %llu), %8llu KiB data\n",
+	put(fd, line, sfmt(line, sizeof(line), TX(cap_sum_total),
 			   (unsigned long long)ev, (unsigned long long)dropped, (unsigned long long)((sum + 1024) >> 10)));
 	return ev;
 }
 
+TEXT(cap_sum_drops, "\nYou have %llu (%5.1f%%) dropped events\nConsider using a larger "
+	"buffer size (-b) and/or more buffers (-n)\n")
 void cap_sum_drops(u64 all, u64 lost)
 {
 	char line[160];
 
 	if (lost)
-		put(2, line, sfmt(line, sizeof(line), "\nYou have %llu (%5.1f%%) dropped events\n"
-				  "Consider using a larger buffer size (-b) and/or more buffers (-n)\n",
-				  (unsigned long long)lost, 100.0 * (double)lost / (double)(all + lost)));
+		put(2, line, sfmt(line, sizeof(line), TX(cap_sum_drops), (unsigned long long)lost,
+				  100.0 * (double)lost / (double)(all + lost)));
 }
 
 /* events lost so far on every device: relay's dropped files (setup:

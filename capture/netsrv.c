@@ -142,6 +142,7 @@ static int dev_files(struct ndev *d)
 	return 0;
 }
 
+TEXT(netsrv_cut_short_removed, "server: %s: %s of a record cut short removed\n")
 /* Close a device's files, each ending on a whole record. */
 static void dev_close(struct ndev *d)
 {
@@ -161,7 +162,7 @@ static void dev_close(struct ndev *d)
 		if (f->good < f->bytes) {
 			sfmt(what, sizeof(what), "%s.blktrace.%u: %llu bytes", d->name, c,
 			     (unsigned long long)(f->bytes - f->good));
-			net_say(2, "server: %s: %s of a record cut short removed\n", host[d->host].addr, what);
+			net_say(2, TX(netsrv_cut_short_removed), host[d->host].addr, what);
 			if (ftruncate(f->fd, (off_t)f->good) < 0)
 				err_sys(d->name);
 		}
@@ -206,6 +207,7 @@ static void host_end(int h)
 	host[h].used = 0;
 }
 
+TEXT(netsrv_cut_short_dropped, "server: %s: %s of a record cut short dropped\n")
 /* Streams: the start of a record whose rest never came, let go. */
 static void uncarry(struct nconn *nc)
 {
@@ -214,10 +216,12 @@ static void uncarry(struct nconn *nc)
 	if (!nc->carry)
 		return;
 	sfmt(what, sizeof(what), "%u bytes", nc->carry);
-	net_say(2, "server: %s: %s of a record cut short dropped\n", host[nc->host].addr, what);
+	net_say(2, TX(netsrv_cut_short_dropped), host[nc->host].addr, what);
 	nc->carry = 0;
 }
 
+TEXT(netsrv_gone_before_closing, "server: %s: gone before closing what it opened; its files "
+	"end here\n")
 static void conn_drop(struct nconn *nc, const char *why)
 {
 	struct nhost *h = &host[nc->host];
@@ -229,7 +233,7 @@ static void conn_drop(struct nconn *nc, const char *why)
 	nc->fd = -1;
 	if (!--h->conns) {
 		if (h->opens)
-			net_say(2, "server: %s: gone before closing what it opened; its files end here\n", h->addr, "");
+			net_say(2, TX(netsrv_gone_before_closing), h->addr, "");
 		host_end(nc->host);
 	}
 }
@@ -241,6 +245,8 @@ static u32 hdr_u32(const struct nconn *nc, int i)
 	return ne32_load(nc->h + 36 + 4 * i, nc->swapped);
 }
 
+TEXT(netsrv_not_a_plain_name, "a device name that is not a plain file name")
+TEXT(netsrv_more_devices, "more devices than this server takes (NET_DEVS)")
 /* The device a header names, made on first sight; NULL: said why. */
 static struct ndev *dev_of(struct nconn *nc, const char **why)
 {
@@ -253,7 +259,7 @@ static struct ndev *dev_of(struct nconn *nc, const char **why)
 	for (i = 0; i < 32 && name[i] > ' ' && name[i] < 127 && name[i] != '/'; i++)
 		;
 	if (i == 32 || name[i] || !i || !strcmp(name, ".") || !strcmp(name, "..")) {
-		*why = "a device name that is not a plain file name";
+		*why = TX(netsrv_not_a_plain_name);
 		return NULL;
 	}
 	for (i = 0; i < NET_DEVS; i++) {
@@ -266,7 +272,7 @@ static struct ndev *dev_of(struct nconn *nc, const char **why)
 			fr = d;
 	}
 	if (!fr) {
-		*why = "more devices than this server takes (NET_DEVS)";
+		*why = TX(netsrv_more_devices);
 		return NULL;
 	}
 	memset(fr, 0, sizeof(*fr));
@@ -284,6 +290,7 @@ static struct ndev *dev_of(struct nconn *nc, const char **why)
 	return fr;
 }
 
+TEXT(netsrv_cpu_count_beyond, "a CPU count beyond this server's (CAP_CPUS)")
 /* A whole header: act on it.  NULL: go on; else why to drop. */
 static const char *header(struct nconn *nc)
 {
@@ -298,7 +305,7 @@ static const char *header(struct nconn *nc)
 	if (!nc->ncpu)
 		nc->ncpu = max;
 	if (!nc->ncpu || nc->ncpu > CAP_CPUS)
-		return "a CPU count beyond this server's (CAP_CPUS)";
+		return TX(netsrv_cpu_count_beyond);
 	if ((len != 1 && cpu >= nc->ncpu) || len > NET_MSG_MAX)
 		return "a CPU or length that cannot be";
 	if (!(d = dev_of(nc, &why)))
@@ -380,6 +387,7 @@ static void stage_flush(void)
 	runs_merge(&stage, to_sink, NULL);
 }
 
+TEXT(netsrv_record_longer, "a record longer than this server takes (NET_CARRY)")
 /* The whole records of the n bytes at p to the sink, as they came but
  * for their time and device (rewritten in place, in their own order and
  * version); the rest, a record cut short, waits in the connection's
@@ -418,7 +426,7 @@ static const char *stream(struct nconn *nc, u8 *p, u32 n)
 	} else
 		src_feed(&stage, whole, (size_t)(p - whole), stage_flush);	/* fits in an empty stage */
 	if (n > sizeof(nc->cut))
-		return "a record longer than this server takes (NET_CARRY)";
+		return TX(netsrv_record_longer);
 	memmove(nc->cut, p, n);
 	nc->carry = n;
 	return NULL;
@@ -438,6 +446,7 @@ static int zfile(struct nconn *nc)
 	return rename(a, b) != 0;
 }
 
+TEXT(netsrv_zstd_frames, "zstd frames (its -z), which only trace -l without -z takes")
 /* Data: as much as has come, straight to its file (or to the sink). */
 static const char *data(struct nconn *nc, ssize_t k)
 {
@@ -446,7 +455,7 @@ static const char *data(struct nconn *nc, ssize_t k)
 	u32 n = (u32)k;
 
 	if (!f->bytes && zsrc_is(p, n) && (C.cfg.sink || C.cfg.zlevel || zfile(nc)))
-		return C.cfg.sink || C.cfg.zlevel ? "zstd frames (its -z), which only trace -l without -z takes" : "its file cannot be renamed";
+		return C.cfg.sink || C.cfg.zlevel ? TX(netsrv_zstd_frames) : "its file cannot be renamed";
 	if (f->z && nc->left == nc->len)	/* a frame's start: its content size */
 		f->pend = zframe_size(p, n);
 	nc->left -= n;

@@ -115,6 +115,8 @@ TEXT(relay_the_tracefs_blk, "%s: the tracefs blk tracer is on for this device; n
 TEXT(relay_already_being_traced, "%s: already being traced by pid %ld; not touching it")
 TEXT(relay_blktracesetup_failed, "BLKTRACESETUP(2) %s failed: %s")
 TEXT(relay_blktracesetup_failed2, "BLKTRACESETUP(2) %s failed: %s")
+TEXT(relay_trying_tracefs, "%s: %s; trying tracefs, which needs no device node")
+TEXT(relay_cleared_a_trace, "%s: cleared a trace left behind by a capture that is gone")
 /* SETUP, clearing a trace that a dead capture left behind. */
 static int setup(struct tdev *d)
 {
@@ -124,7 +126,7 @@ static int setup(struct tdev *d)
 	if (d->fd < 0) {
 		/* tracefs needs no device node: refused here, it may do */
 		if ((errno == EPERM || errno == EACCES) && C.cfg.backend == BK_AUTO) {
-			note_msg("%s: %s; trying tracefs, which needs no device node", d->path, strerror(errno));
+			note_msg(TX(relay_trying_tracefs), d->path, strerror(errno));
 			return RUN_FALLBACK;
 		}
 		if (C.cfg.skip_bad) {
@@ -160,7 +162,7 @@ static int setup(struct tdev *d)
 	}
 	ioctl(d->fd, K_BLKTRACESTOP);
 	ioctl(d->fd, K_BLKTRACETEARDOWN);
-	note_msg("%s: cleared a trace left behind by a capture that is gone", d->path);
+	note_msg(TX(relay_cleared_a_trace), d->path);
 	if (!setup_once(d))
 		return 0;
 	warn_text(U_relay_blktracesetup_failed2, d->path, strerror(errno));
@@ -215,6 +217,7 @@ static int have_debugfs(void)
 	return 0;
 }
 
+TEXT(relay_files_refused, "%s: relay files refused (%s; kernel lockdown?)")
 static int open_relay(struct tdev *d)
 {
 	char p[PATH_LEN];
@@ -228,7 +231,7 @@ static int open_relay(struct tdev *d)
 		if (errno == ENOENT)
 			continue;	/* no such CPU */
 		if (errno == EPERM || errno == EACCES) {
-			note_msg("%s: relay files refused (%s; kernel lockdown?)", p, strerror(errno));
+			note_msg(TX(relay_files_refused), p, strerror(errno));
 			return RUN_FALLBACK;
 		}
 		warn_msg("Could not open %s: %s", p, strerror(errno));
@@ -316,6 +319,7 @@ static int on_cpu(int cpu)
 	return 0;
 }
 
+TEXT(relay_cannot_run_on_cpu, "cannot run on CPU %u (%s): its records are read from another CPU")
 /* Read every device's buffer of one CPU dry, from that CPU.  One the
  * reader may not run on (a cpuset) is read from where it is (said once):
  * a record being written there as it reads can come out unfinished. */
@@ -328,8 +332,7 @@ static void visit(u32 cpu, size_t chunk)
 	t = mono_ns();
 	if (on_cpu((int)cpu)) {
 		if (!warned++)
-			note_msg("cannot run on CPU %u (%s): its records are read from another CPU", cpu,
-				 strerror(errno));
+			note_msg(TX(relay_cannot_run_on_cpu), cpu, strerror(errno));
 		t -= TRACEFS_SLACK_NS;
 	}
 	/* dry: a read short of chunk; a buffer's worth at most, so a CPU
@@ -553,6 +556,7 @@ fail:
 }
 
 TEXT(relay_debugfs_is_not, "debugfs is not available at %s")
+TEXT(relay_capturing_through, "capturing through relay (debugfs), version-%d records")
 int relay_run(void)
 {
 	/* room behind a read for the rest of a record it cut */
@@ -567,7 +571,7 @@ int relay_run(void)
 	if ((n = start(&rc)) < 0)
 		return rc;
 	/* said once the kernel traces, so a caller can start its load on it */
-	note_msg("capturing through relay (debugfs), version-%d records", C.dev[who[0][0]].version);
+	note_msg(TX(relay_capturing_through), C.dev[who[0][0]].version);
 #if HAVE_NET
 	if (!C.cfg.host || C.ncpu < 2 || readers((u32)n, chunk))
 #endif

@@ -145,6 +145,7 @@ static void pump(u32 cpu, int live)
 	cap_mark(cpu, t);
 }
 
+TEXT(tracefs_filter_refused, "%s: filter refused; filtering here instead")
 static int set_filters(void)
 {
 	char f[1024];
@@ -161,7 +162,7 @@ static int set_filters(void)
 			continue;
 		sfmt(dir, sizeof(dir), "%s/events/block/%s", inst, tp_ev[k].name);
 		if (put(dir, "filter", f) && C.cfg.verbose)
-			note_msg("%s: filter refused; filtering here instead", tp_ev[k].name);
+			note_msg(TX(tracefs_filter_refused), tp_ev[k].name);
 	}
 	return 0;
 }
@@ -178,6 +179,7 @@ static void remove_instance(void)
 }
 
 TEXT(tracefs_left_by_a, "%s: left by a capture that died (pid %ld), cannot remove it: %s")
+TEXT(tracefs_removed_left_by, "%s: removed, left by a capture that died (pid %ld)")
 /* A capture killed with SIGKILL leaves its instance iomon-PID behind, its
  * tracepoints on and its buffers held.  Remove those whose process is
  * gone; a live one is another capture's. */
@@ -194,7 +196,7 @@ static long clear_stale_one(const char *dir, const char *name, void *unused)
 	if (rmdir(p))
 		warn_text(U_tracefs_left_by_a, p, pid, strerror(errno));
 	else
-		note_msg("%s: removed, left by a capture that died (pid %ld)", p, pid);
+		note_msg(TX(tracefs_removed_left_by), p, pid);
 	return 0;
 }
 
@@ -234,6 +236,7 @@ static int probe(void)
 
 TEXT(tracefs_cannot_make_a, "%s: cannot make a tracefs instance: %s")
 TEXT(tracefs_no_block_tracepoints, "no block tracepoints could be enabled under %s")
+TEXT(tracefs_trace_clock_mono, "trace_clock mono refused; times are the kernel's local clock")
 /* Our instance, its clock and buffers, the tracepoints on and filtered. */
 static int instance_up(void)
 {
@@ -247,7 +250,7 @@ static int instance_up(void)
 		return 1;
 	}
 	if (put(inst, "trace_clock", "mono"))
-		note_msg("trace_clock mono refused; times are the kernel's local clock");
+		note_msg(TX(tracefs_trace_clock_mono));
 	sfmt(kb, sizeof(kb), "%u", (C.cfg.buf_size >> 10) * C.cfg.buf_nr);
 	put(inst, "buffer_size_kb", kb);
 	for (i = 0; i < TP_NEV; i++) {
@@ -322,6 +325,7 @@ static void drain(void)
 	cap_last_round();
 }
 
+TEXT(tracefs_capturing_through, "capturing through tracefs (block tracepoints in %s)")
 int tracefs_run(void)
 {
 	struct pollfd pfd[(1 + HAVE_NET) * CAP_CPUS];	/* the pipes, then the sockets (-h) */
@@ -336,7 +340,7 @@ int tracefs_run(void)
 	if (!instance_up() && !open_pipes(pfd)) {
 		tp_timestamp_note();
 		put(inst, "tracing_on", "1");
-		note_msg("capturing through tracefs (block tracepoints in %s)", inst);
+		note_msg(TX(tracefs_capturing_through), inst);
 		loop(pfd);
 		drain();
 		rc = C.write_failed;

@@ -8,9 +8,6 @@
 
 struct parse_state P;
 
-#define STR_(x) #x
-#define STR(x) STR_(x)	/* a config.h size in a message's words */
-
 volatile sig_atomic_t stop_now;
 
 static void on_signal(int sig)
@@ -273,6 +270,9 @@ TEXT(bploop_device_table_full, "device table full: %llu events dropped (DEVS_MAX
 TEXT(bploop_late_record_table, "late-record table full: %llu records printed early (HOLD_MAX "
 	"%d, HOLD_BYTES %d)")
 TEXT(bploop_gap_table_full, "gap table full: %llu gaps uncounted (SKIPS_MAX %d)")
+TEXT(bploop_discarded_traces, "\ndiscarded traces containing low-level device driver specific "
+	"data (only available in binary output)\n")
+TEXT(bploop_requests_forgotten, "-t: requests forgotten (TRACK_MAX %d): %llu lines may differ")
 /* The last records, the summaries, the exit status. */
 COLD int bp_end(int rc)
 {
@@ -287,7 +287,7 @@ COLD int bp_end(int rc)
 	if (P.dumping && ob_close(&P.dump))
 		rc = -1;
 	if (P.have_drv_data && !P.dump_name)
-		notice("\ndiscarded traces containing low-level device driver specific data (only available in binary output)\n");
+		notice(TX(bploop_discarded_traces));
 	if (P.notelen && write(1, P.notebuf, P.notelen) < 0)
 		rc = -1;
 	if (src_zero_records)
@@ -297,7 +297,7 @@ COLD int bp_end(int rc)
 		warn_text(U_bploop_process_table_full, proc_dropped, PROC_MAX);
 	/* forgotten requests that never came up again change nothing */
 	if (track_met)
-		warn_msg("-t: requests forgotten (TRACK_MAX " STR(TRACK_MAX) "): %llu lines may differ", track_met);
+		warn_text(U_bploop_requests_forgotten, TRACK_MAX, track_met);
 	if (ppi_dropped)
 		warn_text(U_bploop_process_statistics_fu, ppi_dropped, PPI_MAX);
 	if (P.cpu_overflow)

@@ -231,6 +231,8 @@ static int open_file(const char *ext, int *fd, char *name)
 	return *fd < 0 ? -1 : 0;
 }
 
+TEXT(btrecord_pkts, "%s:%d: %llu pkts (tot), %llu pkts (replay), %llu bunches, %.1f "
+	"pkts/bunch\n")
 /* DEV.blktrace.CPU to DEV.BASE.CPU: 0, or the exit status */
 static COLD int record_one(const char *in)
 {
@@ -258,8 +260,7 @@ static COLD int record_one(const char *in)
 	ob_flush(&R.out);
 	header(ofd, 1);
 	if (R.verbose && R.bunches)
-		say("%s:%d: %llu pkts (tot), %llu pkts (replay), %llu bunches, %.1f pkts/bunch\n",
-		    R.devnm, R.cpu, (unsigned long long)R.tpkts, (unsigned long long)R.pkts,
+		say(TX(btrecord_pkts), R.devnm, R.cpu, (unsigned long long)R.tpkts, (unsigned long long)R.pkts,
 		    (unsigned long long)R.bunches, (double)R.pkts / (double)R.bunches);
 	if (ob_close(&R.out) | (vfd >= 0 ? ob_close(&R.rec) : 0))
 		return 2;

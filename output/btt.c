@@ -181,12 +181,13 @@ static COLD void verbose_rec(void)
 	A.vsec = now;
 }
 
+TEXT(btt_verbose_end, "\015%80s\015%10llu traces @ %.1f Ktps in %.6f seconds\n")
 /* -v at the end: the line cleared, the count and its rate */
 static COLD void verbose_end(void)
 {
 	double dt = (double)(mono_ns() - A.vt0) / 1e9;
 
-	ob_printf(&A.text, "\r%80s\r%10llu traces @ %.1f Ktps in %.6f seconds\n", "", (unsigned long long)A.vrecs,
+	ob_printf(&A.text, TX(btt_verbose_end), "", (unsigned long long)A.vrecs,
 		  (double)A.vrecs / dt / 1000.0, dt);
 	ob_flush(&A.text);
 }

@@ -7,6 +7,7 @@
 
 static const char hist_names[BTT_NHIST][4] = { "Q2D", "D2C", "Q2C" };
 
+TEXT(bttexp_latency_head, "==================== Latency Histograms ====================\n")
 /* per device, blkiomon's text of each histogram (bucket: at most its
  * bound in whole microseconds; the last: above the one before) */
 void btt_hist_report(struct obuf *o)
@@ -15,7 +16,7 @@ void btt_hist_report(struct obuf *o)
 	u32 i;
 	int k;
 
-	ob_puts(o, "==================== Latency Histograms ====================\n");
+	ob_puts(o, TX(bttexp_latency_head));
 	for (i = 0; i < btt_ndevs; i++)
 		for (k = 0; k < BTT_NHIST; k++) {
 			sfmt(what, sizeof(what), "\n(%3u,%3u) %s (usec)", DEV_MAJOR(btt_devs[i].dev),
@@ -35,12 +36,13 @@ static const struct btt_avg *fig(const struct btt_avg *a, u32 dev, int i)
 	return &a[figs[i] == BTT_Q2C && btt_remapper(dev) ? BTT_Q2C_DM : figs[i]];
 }
 
+TEXT(bttexp_json_line, "{\"time\":%lld,\"interval\":%d,\"device\":\"%u,%u\"")
 /* one line per device: the interval's figures in ns, its buckets */
 static void json_dev(struct obuf *o, const struct btt_dev *d, s64 t, int interval)
 {
 	int i;
 
-	ob_printf(o, "{\"time\":%lld,\"interval\":%d,\"device\":\"%u,%u\"", (long long)t, interval,
+	ob_printf(o, TX(bttexp_json_line), (long long)t, interval,
 		  DEV_MAJOR(d->dev), DEV_MINOR(d->dev));
 	for (i = 0; i < 5; i++) {
 		const struct btt_avg *a = fig(d->iv.avg, d->dev, i);

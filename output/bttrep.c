@@ -3,10 +3,10 @@
  * left out whole, never printed with wrong figures. */
 #include "output/output.h"
 
-
+TEXT(bttrep_section, "==================== %s ====================\n\n")
 static void section(struct obuf *o, const char *title)
 {
-	ob_printf(o, "==================== %s ====================\n\n", title);
+	ob_printf(o, TX(bttrep_section), title);
 }
 
 static void dev_name(char *buf, u32 dev)
@@ -34,11 +34,12 @@ static const char *const avg_names[BTT_NAVG] = {
 	"Q2Qdm", "Q2Adm", "Q2Cdm", "Q2Q", "Q2A", "Q2G", "S2G", "G2I", "Q2M", "I2D", "M2D", "D2C", "Q2C"
 };
 
+TEXT(bttrep_avg_head, "%15s           MIN           AVG           MAX           N\n"
+	"--------------- ------------- ------------- ------------- -----------\n")
 /* the head of a table of avg_lines */
 static void avg_head(struct obuf *o, const char *what)
 {
-	ob_printf(o, "%15s %13s %13s %13s %11s\n", what, "MIN", "AVG", "MAX", "N");
-	ob_puts(o, "--------------- ------------- ------------- ------------- -----------\n");
+	ob_printf(o, TX(bttrep_avg_head), what);
 }
 
 /* a line per figure seen at least once; the dm ones first */
@@ -122,6 +123,8 @@ static void q2d_line(struct obuf *o, const char *name, const u32 *c)
 	ob_puts(o, "\n");
 }
 
+TEXT(bttrep_q2d_head, "%10s | <.005 <.010 <.025 <.050 <.075 <.100 <.250 <.500 < 1.0 >=1.0\n"
+	" --------- | %s")
 /* -A: each device's Q2D times in btt's buckets, as shares, and their sum */
 static void q2d_histo(struct obuf *o)
 {
@@ -129,8 +132,7 @@ static void q2d_histo(struct obuf *o)
 	char name[16];
 
 	section(o, "Q2D Histogram");
-	ob_printf(o, "%10s | <.005 <.010 <.025 <.050 <.075 <.100 <.250 <.500 < 1.0 >=1.0\n --------- | %s",
-		  "DEV", q2d_eq);
+	ob_printf(o, TX(bttrep_q2d_head), "DEV", q2d_eq);
 	BTT_FOR_OUT(i) {
 		const u32 *c = btt_devs[i].q2d;
 
@@ -154,6 +156,7 @@ static void q2d_histo(struct obuf *o)
 static const char oh_dash[] = "---------- | --------- --------- --------- --------- ---------\n";
 static const int oh_fig[5] = { BTT_Q2G, BTT_G2I, BTT_Q2M, BTT_I2D, BTT_D2C };
 
+TEXT(bttrep_overhead_head, "       DEV |       Q2G       G2I       Q2M       I2D       D2C\n")
 TEXT(bttrep_q_g_f, "%s: Q2G %.4f%% is over 100%%: a G taken for an older Q's; the "
 	"completed I/Os' own: %.4f%%")
 /* each stage's share of Q2C (the non-dm one): per device with Q2C time,
@@ -165,7 +168,7 @@ static void overhead(struct obuf *o)
 	char name[16];
 
 	section(o, "Device Overhead");
-	ob_printf(o, "%10s | %9s %9s %9s %9s %9s\n", "DEV", "Q2G", "G2I", "Q2M", "I2D", "D2C");
+	ob_puts(o, TX(bttrep_overhead_head));
 	ob_puts(o, oh_dash);
 	BTT_FOR_OUT(i) {
 		const struct btt_dev *d = &btt_devs[i];
@@ -425,6 +428,7 @@ static void plug_info(struct obuf *o)
 	ob_puts(o, "\n");
 }
 
+TEXT(bttrep_active_head, "       DEV |  Avg Reqs @ Q\n---------- | -------------\n")
 /* the mean number of requests queued, not yet issued or merged, that a
  * Q finds; remappers left out; #Q as the merge table left it */
 static void active_q(struct obuf *o)
@@ -434,8 +438,7 @@ static void active_q(struct obuf *o)
 	char name[16];
 
 	section(o, "Active Requests At Q Information");
-	ob_printf(o, "%10s | %13s\n", "DEV", "Avg Reqs @ Q");
-	ob_puts(o, "---------- | -------------\n");
+	ob_puts(o, TX(bttrep_active_head));
 	BTT_FOR_OUT(i) {
 		const struct btt_dev *d = &btt_devs[i];
 		u64 q = d->n_ds && d->n_qs < d->n_ds ? d->n_ds : d->n_qs;
@@ -479,13 +482,14 @@ static void live_line(struct obuf *o, const char *name, const struct btt_live *l
 	ob_printf(o, "%10s | %10llu %13.9f %13.9f %6.2f\n", name, (unsigned long long)n, act, lull, pct);
 }
 
+TEXT(bttrep_live_head, "       DEV |     # Live      Avg. Act     Avg. !Act %% Live\n")
 static void live_info(struct obuf *o)
 {
 	char name[16];
 	u32 i;
 
 	section(o, "I/O Active Period Information");
-	ob_printf(o, "%10s | %10s %13s %13s %6s\n", "DEV", "# Live", "Avg. Act", "Avg. !Act", "% Live");
+	ob_printf(o, TX(bttrep_live_head));
 	ob_puts(o, live_dash);
 	BTT_FOR_OUT(i) {
 		dev_name(name, btt_devs[i].dev);

@@ -209,6 +209,7 @@ static int copy_range(u64 s, u64 e)
 	return 0;
 }
 
+TEXT(copy_pass, "pass %llu %s: %llu bytes in %llu.%03llu s\n")
 /* one pass: the whole device (full) or what was written since the last;
  * the writes from here on land in the other pool */
 static int pass(int full, const char *what)
@@ -235,7 +236,7 @@ static int pass(int full, const char *what)
 	if (K.passes++)
 		K.later += bytes;
 	t = (mono_ns() - t) / 1000000;
-	ob_printf(&K.out, "pass %llu %s: %llu bytes in %llu.%03llu s\n", (unsigned long long)K.passes, what,
+	ob_printf(&K.out, TX(copy_pass), (unsigned long long)K.passes, what,
 		  (unsigned long long)bytes, (unsigned long long)(t / 1000), (unsigned long long)(t % 1000));
 	ob_flush(&K.out);
 	return 0;
@@ -278,6 +279,8 @@ static void on_stop(int sig)
 	_exit(1);
 }
 
+TEXT(copy_the_passes_are_small, "%s: the passes are small: stop its writers, then press Enter "
+	"(or send SIGUSR1)")
 /* SRC quiet: frozen, or the user's word (Enter, SIGUSR1), meanwhile
  * passes over its writes as they come */
 static int quiesce(void)
@@ -295,7 +298,7 @@ static int quiesce(void)
 		note_msg("%s: frozen", K.freeze);
 		return 0;
 	}
-	note_msg("%s: the passes are small: stop its writers, then press Enter (or send SIGUSR1)", K.src);
+	note_msg(TX(copy_the_passes_are_small), K.src);
 	while (!quiet) {
 		struct pollfd pf = { K.enter ? -1 : 0, POLLIN, 0 };
 		ssize_t n;
@@ -402,6 +405,8 @@ static int open_devs(void)
 	return 0;
 }
 
+TEXT(copy_equals, "%s equals %s after %llu passes: %llu bytes copied after the first, "
+	"against %llu for a second full pass\n")
 int copy_main(int argc, char **argv)
 {
 	static const struct lopt lo[] = { { "freeze", 1, 0, 'f' }, { "tracer", 1, 0, 't' }, { NULL, 0, 0, 0 } };
@@ -435,8 +440,7 @@ int copy_main(int argc, char **argv)
 	if (!c && fsync(K.dfd))
 		c = -1, warn_msg("%s: %s", K.dst, strerror(errno));
 	if (!c)
-		ob_printf(&K.out, "%s equals %s after %llu passes: %llu bytes copied after the first, against %llu for a second full pass\n",
-			  K.dst, K.src, (unsigned long long)K.passes, (unsigned long long)K.later,
+		ob_printf(&K.out, TX(copy_equals), K.dst, K.src, (unsigned long long)K.passes, (unsigned long long)K.later,
 			  (unsigned long long)K.size);
 	return ob_close(&K.out) || c ? 1 : 0;
 }

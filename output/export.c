@@ -63,6 +63,7 @@ void json_u32s(struct obuf *o, const char *key, const u32 *b, int n)
 	ob_puts(o, "]");
 }
 
+TEXT(export_mm, "%s: num %llu, min %lld, max %llu, sum %llu, squ %llu, avg %.1f, var %s\n")
 static void mm_print(struct obuf *o, const char *what, const struct minmax *m)
 {
 	double avg = m->num ? (double)m->sum / (double)m->num : 0.0;
@@ -70,7 +71,7 @@ static void mm_print(struct obuf *o, const char *what, const struct minmax *m)
 
 	/* exact: blkiomon's sum*sum wraps, and doubles lose the last digit */
 	*mm_var(var, m, 1) = 0;
-	ob_printf(o, "%s: num %llu, min %lld, max %llu, sum %llu, squ %llu, avg %.1f, var %s\n", what,
+	ob_printf(o, TX(export_mm), what,
 		  (unsigned long long)m->num, (long long)m->min, (unsigned long long)m->max,
 		  (unsigned long long)m->sum, (unsigned long long)m->sos, avg, var);
 }

@@ -48,6 +48,7 @@ static void mark(const char *why)
 			X.set[i].unknown = why;
 }
 
+TEXT(extents_set_lost, "# %llu records of devices past EXT_DEVS %d not counted\n")
 static void print_set(struct obuf *o)
 {
 	u32 i, k;
@@ -64,7 +65,7 @@ static void print_set(struct obuf *o)
 				  (unsigned long long)(x->e[k].end - x->e[k].start));
 	}
 	if (X.lost)
-		ob_printf(o, "# %llu records of devices past EXT_DEVS %d not counted\n", (unsigned long long)X.lost, EXT_DEVS);
+		ob_printf(o, TX(extents_set_lost), (unsigned long long)X.lost, EXT_DEVS);
 }
 
 /* stdout, and -o FILE through FILE.new renamed over it */

@@ -73,6 +73,8 @@ static void put_unit(struct obuf *o, u64 ns)
 	ob_printf(o, " %10s", s);
 }
 
+TEXT(lattable_percentiles, "\npercentiles, %s:\ndisk         dir      count        p50        p90        "
+	"p99      p99.9        max\n")
 static void percentiles(struct obuf *o, const char *replay)
 {
 	static const u32 per[] = { 500, 900, 990, 999 };	/* per mille */
@@ -80,8 +82,7 @@ static void percentiles(struct obuf *o, const char *replay)
 
 	if (!lats.npser)
 		return;
-	ob_printf(o, "\npercentiles, %s:\n%-12s %-3s %10s %10s %10s %10s %10s %10s\n", lats.ms ? "msecs" : "usecs",
-		  "disk", "dir", "count", "p50", "p90", "p99", "p99.9", "max");
+	ob_printf(o, TX(lattable_percentiles), lats.ms ? "msecs" : "usecs");
 	for (i = 0; i < lats.npser; i++) {
 		char name[32];
 
@@ -117,6 +118,7 @@ static int by_key(const void *ctx, u16 a, u16 b)
 	return strcmp(x, y) > 0;
 }
 
+TEXT(lattable_avg, "\navg = %llu %s, total: %llu %s, count: %llu\n\n")
 void lat_tables(struct obuf *o, s64 wall, int ts, int ext, const char *replay)
 {
 	const char *label = lats.ms ? "msecs" : "usecs";
@@ -152,8 +154,7 @@ void lat_tables(struct obuf *o, s64 wall, int ts, int ext, const char *replay)
 	if (ext && lats.n) {
 		u64 div = lats.ms ? 1000000u : 1000u;
 
-		ob_printf(o, "\navg = %llu %s, total: %llu %s, count: %llu\n\n",
-			  (unsigned long long)(lats.total / div / lats.n), label,
+		ob_printf(o, TX(lattable_avg), (unsigned long long)(lats.total / div / lats.n), label,
 			  (unsigned long long)(lats.total / div), label, (unsigned long long)lats.n);
 	}
 	if (lats.pct)

@@ -100,6 +100,21 @@ COLD void mon_json_end(struct obuf *o, s64 t, int interval)
 		mon.fail[i].n = 0;
 }
 
+TEXT(monexp_help_requests, "# HELP iomon_requests_total Requests matched from issue (D) to "
+	"completion (C).\n# TYPE iomon_requests_total counter\n")
+TEXT(monexp_help_bytes, "# HELP iomon_bytes_total Bytes in matched requests.\n"
+	"# TYPE iomon_bytes_total counter\n")
+TEXT(monexp_help_bidir, "# HELP iomon_bidirectional_requests_total Matched requests "
+	"neither read nor write.\n# TYPE iomon_bidirectional_requests_total counter\n")
+TEXT(monexp_bidir, "iomon_bidirectional_requests_total{device=\"%u,%u\"} %llu\n")
+TEXT(monexp_help_size, "# HELP iomon_request_size_bytes Request sizes.\n"
+	"# TYPE iomon_request_size_bytes histogram\n")
+TEXT(monexp_help_latency, "# HELP iomon_device_latency_seconds Issue (D) to completion (C) "
+	"time.\n# TYPE iomon_device_latency_seconds histogram\n")
+TEXT(monexp_help_failed, "# HELP iomon_failed_requests_total Completions (C) that carried "
+	"an error, by errno.\n# TYPE iomon_failed_requests_total counter\n")
+TEXT(monexp_failed, "iomon_failed_requests_total{device=\"%u,%u\",direction=\"%s\","
+	"errno=\"%s\"} %llu\n")
 COLD void mon_prom_write(const char *path)
 {
 	char tmp[PATH_LEN], buf[4096];
@@ -108,34 +123,28 @@ COLD void mon_prom_write(const char *path)
 
 	if (prom_open(&o, path, tmp, buf, sizeof(buf)))
 		return;
-	ob_puts(&o, "# HELP iomon_requests_total Requests matched from issue (D) to completion (C).\n"
-		    "# TYPE iomon_requests_total counter\n");
+	ob_puts(&o, TX(monexp_help_requests));
 	prom_counter(&o, "iomon_requests_total", 0);
-	ob_puts(&o, "# HELP iomon_bytes_total Bytes in matched requests.\n# TYPE iomon_bytes_total counter\n");
+	ob_puts(&o, TX(monexp_help_bytes));
 	prom_counter(&o, "iomon_bytes_total", 1);
-	ob_puts(&o, "# HELP iomon_bidirectional_requests_total Matched requests neither read nor write.\n"
-		    "# TYPE iomon_bidirectional_requests_total counter\n");
+	ob_puts(&o, TX(monexp_help_bidir));
 	for (i = 0; i < mon.ntot; i++)
-		ob_printf(&o, "iomon_bidirectional_requests_total{device=\"%u,%u\"} %llu\n",
-			  DEV_MAJOR(mon.tot[i].device), DEV_MINOR(mon.tot[i].device),
+		ob_printf(&o, TX(monexp_bidir), DEV_MAJOR(mon.tot[i].device), DEV_MINOR(mon.tot[i].device),
 			  (unsigned long long)mon.tot[i].bidir);
-	ob_puts(&o, "# HELP iomon_request_size_bytes Request sizes.\n# TYPE iomon_request_size_bytes histogram\n");
+	ob_puts(&o, TX(monexp_help_size));
 	for (i = 0; i < mon.ntot; i++)
 		prom_hist(&o, "iomon_request_size_bytes", mon.tot[i].device, mon.tot[i].size_hist, SIZE_BUCKETS, 1024, 0,
 			  mon.tot[i].size_sum);
-	ob_puts(&o, "# HELP iomon_device_latency_seconds Issue (D) to completion (C) time.\n"
-		    "# TYPE iomon_device_latency_seconds histogram\n");
+	ob_puts(&o, TX(monexp_help_latency));
 	for (i = 0; i < mon.ntot; i++)
 		prom_hist(&o, "iomon_device_latency_seconds", mon.tot[i].device, mon.tot[i].d2c_hist, D2C_BUCKETS, 8, -6,
 			  mon.tot[i].d2c_sum_us);
-	ob_puts(&o, "# HELP iomon_failed_requests_total Completions (C) that carried an error, by errno.\n"
-		    "# TYPE iomon_failed_requests_total counter\n");
+	ob_puts(&o, TX(monexp_help_failed));
 	for (i = 0; i < mon.nfail; i++) {
 		const struct monfail *f = &mon.fail[i];
 		char b[12];
 
-		ob_printf(&o, "iomon_failed_requests_total{device=\"%u,%u\",direction=\"%s\",errno=\"%s\"} %llu\n",
-			  DEV_MAJOR(f->device), DEV_MINOR(f->device), f->dir ? "write" : "read",
+		ob_printf(&o, TX(monexp_failed), DEV_MAJOR(f->device), DEV_MINOR(f->device), f->dir ? "write" : "read",
 			  errno_name(f->err, b), (unsigned long long)f->total);
 	}
 	prom_commit(&o, tmp, path);

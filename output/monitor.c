@@ -315,6 +315,11 @@ COLD static int open_outputs(void)
 	return 0;
 }
 
+TEXT(monitor_debug_counts, "%llu leftover, %llu match, %llu mismatch, %llu driverdata, %llu "
+	"overall\n%llu aged out of the pool (MON_PENDING %d), %llu devices over MON_DEVS %d\n")
+TEXT(monitor_debug_fails, "%llu failures not in the exports (MON_FAILS %d)\n")
+TEXT(monitor_debug_unsent, "%llu records not sent: the message queue stayed full "
+	"(MON_QUEUE_WAIT_MS %d)\n")
 /* -D: what never paired, in slot order, and the counters */
 COLD static int debug_end(void)
 {
@@ -329,18 +334,15 @@ COLD static int debug_end(void)
 			debug_rec("leftover", &t);
 			left++;
 		}
-	ob_printf(&M.dbg, "%llu leftover, %llu match, %llu mismatch, %llu driverdata, %llu overall\n",
-		  (unsigned long long)left, DC.match, DC.mismatch,
-		  (unsigned long long)M.drvdata, (unsigned long long)M.overall);
-	ob_printf(&M.dbg, "%llu aged out of the pool (MON_PENDING %d), %llu devices over MON_DEVS %d\n",
+	ob_printf(&M.dbg, TX(monitor_debug_counts), (unsigned long long)left, DC.match, DC.mismatch,
+		  (unsigned long long)M.drvdata, (unsigned long long)M.overall,
 		  pend.aged, MON_PENDING, mon.dev_overflow, MON_DEVS);
 #ifndef IOMON_NO_EXPORT
 	if (mon.fail_overflow)
-		ob_printf(&M.dbg, "%llu failures not in the exports (MON_FAILS %d)\n", mon.fail_overflow, MON_FAILS);
+		ob_printf(&M.dbg, TX(monitor_debug_fails), mon.fail_overflow, MON_FAILS);
 #endif
 	if (O.msq >= 0)
-		ob_printf(&M.dbg, "%llu records not sent: the message queue stayed full (MON_QUEUE_WAIT_MS %d)\n",
-			  O.unsent, MON_QUEUE_WAIT_MS);
+		ob_printf(&M.dbg, TX(monitor_debug_unsent), O.unsent, MON_QUEUE_WAIT_MS);
 	return ob_close(&M.dbg);
 }
 

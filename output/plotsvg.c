@@ -58,6 +58,8 @@ static double nice(double v, int n, int *dec)
 	return s * "\1\2\5"[k];
 }
 
+TEXT(plotsvg_item, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\" "
+	"fill-opacity=\"%.2f\"/><text x=\"%d\" y=\"%d\">")
 /* a legend entry (o NULL: only its room); after legend_at, wrapping */
 static void legend_at(void) { lx = ox + L; ly = ptop + ph + LEG; }
 static void item(struct obuf *o, const char *col, double op, const char *t)
@@ -69,8 +71,7 @@ static void item(struct obuf *o, const char *col, double op, const char *t)
 		ly += 14;
 	}
 	if (o) {
-		ob_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\" fill-opacity=\"%.2f\"/><text x=\"%d\" y=\"%d\">",
-			  lx, ly - 10, col, op, lx + 14, ly);
+		ob_printf(o, TX(plotsvg_item), lx, ly - 10, col, op, lx + 14, ly);
 		esc(o, t);
 		ob_puts(o, "</text>\n");
 	}
@@ -104,6 +105,9 @@ static int legend(struct obuf *o, int kind, u32 i)
 	return (ly - (ptop + ph + LEG)) / 14 + 1;
 }
 
+TEXT(plotsvg_cover, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"white\">"
+	"<animate attributeName=\"x\" from=\"%d\" to=\"%d\" dur=\"%.1fs\" repeatCount=\"indefinite\"/>"
+	"<animate attributeName=\"width\" from=\"%d\" to=\"0\" dur=\"%.1fs\" repeatCount=\"indefinite\"/></rect>\n")
 /* -m: the last panel's cover, sweeping it open left to right, again and again */
 static void cover(struct obuf *o)
 {
@@ -112,12 +116,16 @@ static void cover(struct obuf *o)
 	if (!plot_look.movie || !npanel)
 		return;
 	d = d < 5 ? 5 : d > 60 ? 60 : d;
-	ob_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"white\">"
-		  "<animate attributeName=\"x\" from=\"%d\" to=\"%d\" dur=\"%.1fs\" repeatCount=\"indefinite\"/>"
-		  "<animate attributeName=\"width\" from=\"%d\" to=\"0\" dur=\"%.1fs\" repeatCount=\"indefinite\"/></rect>\n",
-		  ox + L + 1, ptop - 2, pw - 2, ph + 4, ox + L + 1, ox + L + pw - 1, d, pw - 2, d);
+	ob_printf(o, TX(plotsvg_cover), ox + L + 1, ptop - 2, pw - 2, ph + 4, ox + L + 1, ox + L + pw - 1, d, pw - 2, d);
 }
 
+TEXT(plotsvg_frame, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+	"stroke=\"#444\"/>\n<text transform=\"rotate(-90 %d %d)\" x=\"%d\" y=\"%d\" "
+	"text-anchor=\"middle\">%s</text>\n")
+TEXT(plotsvg_y_step, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.*f</text><path d=\"M%d %dh%d\" "
+	"stroke=\"#ddd\"/>\n")
+TEXT(plotsvg_x_step, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.*f</text>\n")
+TEXT(plotsvg_seconds, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">seconds</text>\n")
 /* the next panel: its frame, title, the y axis up to v (rounded up to a
  * step, unless exact) in unit from base, the x axis in the trace's seconds */
 static void panel(struct obuf *o, const char *title, double v, double base, const char *unit, int exact)
@@ -136,17 +144,13 @@ static void panel(struct obuf *o, const char *title, double v, double base, cons
 		ymax = v;
 	ob_printf(o, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">", X, ptop - 8);
 	esc(o, title);
-	ob_printf(o, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444\"/>\n"
-		  "<text transform=\"rotate(-90 %d %d)\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-		  X, ptop, pw, ph, ox + 18, ptop + ph / 2, ox + 18, ptop + ph / 2, unit);
+	ob_printf(o, TX(plotsvg_frame), X, ptop, pw, ph, ox + 18, ptop + ph / 2, ox + 18, ptop + ph / 2, unit);
 	for (x = 0; x <= ymax * 1.0001; x += s)
-		ob_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.*f</text><path d=\"M%d %dh%d\" stroke=\"#ddd\"/>\n",
-			  X - 4, py(x) + 4, dec, base + x, X + 1, py(x), pw - 2);
+		ob_printf(o, TX(plotsvg_y_step), X - 4, py(x) + 4, dec, base + x, X + 1, py(x), pw - 2);
 	s = nice(span > 0 ? span : 1, pw / 80, &dec);
 	for (x = (double)(u64)(from / s + 0.9999) * s; x <= (from + span) * 1.0001 && span > 0; x += s)
-		ob_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.*f</text>\n",
-			  X + (int)((x - from) / span * pw), ptop + ph + 20, dec, x);
-	ob_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">seconds</text>\n", X + pw, ptop + ph + 36);
+		ob_printf(o, TX(plotsvg_x_step), X + (int)((x - from) / span * pw), ptop + ph + 20, dec, x);
+	ob_printf(o, TX(plotsvg_seconds), X + pw, ptop + ph + 36);
 }
 
 /* figure g of a column, direction w (0 reads, 1 writes): 1 MB/s, 2 IOPS,
@@ -179,6 +183,7 @@ static double val(u32 i, int g, int w, u32 c)
 
 static double vals[PLOT_SERIES * 4 * PLOT_BINS];
 
+TEXT(plotsvg_polyline, "<polyline fill=\"none\" stroke=\"%s\"%s points=\"")
 /* graph g (1 throughput, 2 IOPS, 3 latency (D2C, and Q2C dashed), 5
  * depth): a line per device and direction that has any.  A spike past
  * four times the 98th percentile of the values is cut at the top, where
@@ -212,7 +217,7 @@ static void lines(struct obuf *o, const char *title, const char *unit, int g)
 					v += val(i, k, w, c);
 				if (v <= 0)
 					continue;
-				ob_printf(o, "<polyline fill=\"none\" stroke=\"%s\"%s points=\"", rw_col[w][i & 3],
+				ob_printf(o, TX(plotsvg_polyline), rw_col[w][i & 3],
 					  k == 4 ? " stroke-dasharray=\"4 3\"" : "");
 				for (c = 0; c < plot_used; c++)
 					ob_printf(o, "%d,%d ", (px(c) + px(c + 1)) / 2, py((v = val(i, k, w, c)) > ymax ? ymax : v));
@@ -327,13 +332,16 @@ static void cpu(struct obuf *o, u32 f)
 	panel(o, t, 100, 0, "%", 1);
 	legend_at();
 	item(o, rw_col[0][0], 1, "all CPUs");
-	ob_printf(o, "<polyline fill=\"none\" stroke=\"%s\" points=\"", rw_col[0][0]);
+	ob_printf(o, TX(plotsvg_polyline), rw_col[0][0], "");
 	for (k = 0; k < plot_ncpu; k++)
 		if ((x = ((double)plot_cpu_t[k] - (double)plot_from) / span) >= 0 && x <= 1)
 			ob_printf(o, "%d,%d ", ox + L + (int)(x * pw), py(plot_cpu[k][f] / 10.0));
 	ob_puts(o, "\"/>\n");
 }
 
+TEXT(plotsvg_svg, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
+	"height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" "
+	"height=\"100%%\" fill=\"white\"/>\n<text x=\"%d\" y=\"24\" font-size=\"18\">")
 /* graphs: PG_* bits; names: a name per device */
 void plot_svg(struct obuf *o, const char *title, char **names, int graphs)
 {
@@ -353,10 +361,8 @@ void plot_svg(struct obuf *o, const char *title, char **names, int graphs)
 		graphs &= PG_CPU - 1;
 	for (g = 1; g <= graphs; g <<= 1)
 		n += (graphs & g) ? g & (PG_IO | PG_HEAT) ? (int)plot_ndevs : 1 : 0;
-	ob_printf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-		  "version=\"1.1\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n"
-		  "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"%d\" y=\"24\" font-size=\"18\">",
-		  plot_look.w * plot_look.cols, 40 + (n + plot_look.cols - 1) / plot_look.cols * cell_h(), L);
+	ob_printf(o, TX(plotsvg_svg), plot_look.w * plot_look.cols,
+		  40 + (n + plot_look.cols - 1) / plot_look.cols * cell_h(), L);
 	esc(o, title);
 	ob_puts(o, "</text>\n");
 	npanel = 0;

@@ -218,6 +218,8 @@ static int check(struct src *s, struct counts *c, u32 cpu)
 }
 
 TEXT(rawverify_byte_the_first, "%s: byte %llu: %s (the first of %u bad records)")
+TEXT(rawverify_summary, "    ---------------------\n    Summary for cpu %u:\n"
+	"    %10u valid + %10u invalid (%5.1f%%) processed\n\n")
 /* One CPU's file: its records checked, its summary into DEV.verify.out
  * (opened with the first file that opens).  Returns its bad records, -1
  * when it could not be read. */
@@ -248,8 +250,7 @@ static int process(const char *dev, const char *file, u32 cpu)
 	while (check(&s, &c, cpu))
 		;
 	close(fd);
-	ob_printf(&V.vo, "    ---------------------\n    Summary for cpu %u:\n", cpu);
-	ob_printf(&V.vo, "    %10u valid + %10u invalid (%5.1f%%) processed\n\n", c.good, c.bad,
+	ob_printf(&V.vo, TX(rawverify_summary), cpu, c.good, c.bad,
 		  c.good ? 100.0 * (float)c.good / (float)(c.good + c.bad) : 0.0);
 	if (c.bad) {
 		static const char *const what[] = { "cpu", "seq", "dev", "time" };

@@ -42,6 +42,8 @@ static void dev_label(char *buf, size_t len, const struct devinfo *d)
 		sfmt(buf, len, "%u,%u", DEV_MAJOR(d->dev), DEV_MINOR(d->dev));
 }
 
+TEXT(summary_throughput, "\nThroughput (R/W): %lluKiB/s / %lluKiB/s\nEvents (%s): %llu entries\n"
+	"Skips: %llu forward (%llu - %5.1f%%)\n")
 COLD void show_summary(void)
 {
 	u32 i;
@@ -92,9 +94,7 @@ COLD void show_summary(void)
 		dev_label(line, sizeof(line), d);
 		ratio = (!nskip && !d->events) ? 0.0
 			: 100.0 * ((double)seqskip / (double)(d->events + seqskip));
-		ob_printf(&P.out, "\nThroughput (R/W): %lluKiB/s / %lluKiB/s\n"
-			  "Events (%s): %llu entries\nSkips: %llu forward (%llu - %5.1f%%)\n",
-			  (unsigned long long)rrate, (unsigned long long)wrate, line,
+		ob_printf(&P.out, TX(summary_throughput), (unsigned long long)rrate, (unsigned long long)wrate, line,
 			  (unsigned long long)d->events, (unsigned long long)nskip,
 			  (unsigned long long)seqskip, ratio);
 	}

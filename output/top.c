@@ -180,6 +180,7 @@ static int run_replay(char *in)
 	return replay(in);
 }
 
+TEXT(top_tracing, "Tracing... Output every %d secs. Hit Ctrl-C to end\n")
 /* -1: nothing to trace (said).  Devices given must all be traced; of
  * every whole disk, one the capture cannot take is skipped (skip_bad). */
 static int run_live(void)
@@ -190,7 +191,7 @@ static int run_live(void)
 	if (cap_live_devices(&c, A.devs, A.ndevs, "-d"))
 		return -1;
 	T.k.live = 1;
-	ob_printf(&T.out, "Tracing... Output every %d secs. Hit Ctrl-C to end\n", T.k.interval);
+	ob_printf(&T.out, TX(top_tracing), T.k.interval);
 	ob_flush(&T.out);
 	rc = in_trace(&(struct input){ NULL, 0, &c, top_record, live_round, NULL, NULL });
 	tick_end(&T.k);	/* interrupted: biotop prints what it has */

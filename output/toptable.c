@@ -11,6 +11,7 @@ static void disk_name(u32 dev, const char *replay, char *out, size_t len)
 		sfmt(out, len, "%u,%u", DEV_MAJOR(dev), DEV_MINOR(dev));
 }
 
+TEXT(toptable_head, "%-7s %-16s %1s %-3s %-3s %-8s %5s %7s %6s%s\n")
 static void table_head(struct obuf *o, s64 wall, int clear, const char *replay)
 {
 	char hms[16], load[128] = "";
@@ -25,7 +26,7 @@ static void table_head(struct obuf *o, s64 wall, int clear, const char *replay)
 	else
 		sys_read("/proc/loadavg", load, sizeof(load));
 	ob_printf(o, "%-8s loadavg: %s\n", hms, load[0] ? load : "?\n");
-	ob_printf(o, "%-7s %-16s %1s %-3s %-3s %-8s %5s %7s %6s%s\n", tops.tags ? "TAG" : "PID",
+	ob_printf(o, TX(toptable_head), tops.tags ? "TAG" : "PID",
 		  tops.tags ? "LABEL" : "COMM", "D", "MAJ", "MIN", "DISK", "I/O", "Kbytes", "AVGms",
 		  tops.errors ? "   ERR" : "");	/* -e: iomon's column, after biotop's */
 }
@@ -37,6 +38,8 @@ static int fewer_bytes(const void *rows, u16 a, u16 b)
 	return r[a].bytes < r[b].bytes;
 }
 
+TEXT(toptable_untracked, "(untracked: %llu requests aged out of TOP_REQS %d, %llu completions "
+	"found no row in TOP_ROWS %d)\n")
 /* biotop's table: loadavg line, then rows by bytes, most first; the rows
  * are then spent */
 void top_table(struct obuf *o, s64 wall, int clear, int maxrows, const char *replay)
@@ -67,8 +70,7 @@ void top_table(struct obuf *o, s64 wall, int clear, int maxrows, const char *rep
 		ob_puts(o, line);
 	}
 	if (top_aged() || tops.row_dropped)
-		ob_printf(o, "(untracked: %llu requests aged out of TOP_REQS %d, %llu completions found no row in TOP_ROWS %d)\n",
-			  top_aged(), TOP_REQS, tops.row_dropped, TOP_ROWS);
+		ob_printf(o, TX(toptable_untracked), top_aged(), TOP_REQS, tops.row_dropped, TOP_ROWS);
 	ob_flush(o);
 	tops.nrows = 0;
 }
