@@ -49,8 +49,8 @@ static void lat_line(u32 i, u32 k, u64 t, u64 lat)
 /* -I NAME: btt's iostat-like table, a block an interval and the totals */
 static struct obuf ios_ob;
 static char ios_buf[BTT_FILE_BUF];
-static const char ios_hdr[] = "Device:       rrqm/s   wrqm/s     r/s     w/s    rsec/s    wsec/s     "
-	"rkB/s     wkB/s avgrq-sz avgqu-sz   await   svctm  %util   Stamp\n";
+TEXT(bttfiles_ios_hdr, "Device:       rrqm/s   wrqm/s     r/s     w/s    rsec/s    wsec/s     "
+	"rkB/s     wkB/s avgrq-sz avgqu-sz   await   svctm  %util   Stamp\n")
 
 TEXT(bttfiles_i_avgqu_sz, "-I: %s avgqu-sz %.2f at %.2f s is below 0: completions without "
 	"a G taken off too; the Gs' own: %.2f")
@@ -89,7 +89,7 @@ static void ios_dump(u64 stamp, int all)
 	int j;
 
 	if (all)
-		ob_puts(&ios_ob, ios_hdr);
+		ob_puts(&ios_ob, TX(bttfiles_ios_hdr));
 	u8 seen[BTT_DEVS] = { 0 };
 	static const double again[BTT_IOS_VALS] = { [12] = 100.0 };
 
@@ -156,7 +156,7 @@ int btt_files_opt(int c, const char *arg)
 		if ((fd = open_out(arg, 0644)) < 0)
 			return 1;
 		ob_init(&ios_ob, fd, arg, ios_buf, sizeof(ios_buf));
-		ob_puts(&ios_ob, ios_hdr);
+		ob_puts(&ios_ob, TX(bttfiles_ios_hdr));
 		btt_ios_on = 1;
 	} else {
 		lat_name[c == 'z' ? BTT_LQ2D : c == 'l' ? BTT_LD2C : BTT_LQ2C] = arg;

@@ -153,7 +153,7 @@ static void q2d_histo(struct obuf *o)
 	}
 }
 
-static const char oh_dash[] = "---------- | --------- --------- --------- --------- ---------\n";
+TEXT(bttrep_oh_dash, "---------- | --------- --------- --------- --------- ---------\n")
 static const int oh_fig[5] = { BTT_Q2G, BTT_G2I, BTT_Q2M, BTT_I2D, BTT_D2C };
 
 TEXT(bttrep_overhead_head, "       DEV |       Q2G       G2I       Q2M       I2D       D2C\n")
@@ -169,7 +169,7 @@ static void overhead(struct obuf *o)
 
 	section(o, "Device Overhead");
 	ob_puts(o, TX(bttrep_overhead_head));
-	ob_puts(o, oh_dash);
+	ob_puts(o, TX(bttrep_oh_dash));
 	BTT_FOR_OUT(i) {
 		const struct btt_dev *d = &btt_devs[i];
 		double q2c = (double)d->avg[BTT_Q2C].total, pct = 100.0 * (double)d->avg[BTT_Q2G].total / q2c;
@@ -192,7 +192,7 @@ static void overhead(struct obuf *o)
 		tot[5] += d->avg[BTT_Q2C].total;
 	}
 	if (any) {
-		ob_puts(o, oh_dash);
+		ob_puts(o, TX(bttrep_oh_dash));
 		ob_printf(o, "%10s |", "Overall");
 		for (k = 0; k < 5; k++)
 			ob_printf(o, " %8.4f%%", n[k] ? 100.0 * ((double)tot[k] / (double)tot[5]) : 0.0);
@@ -201,8 +201,8 @@ static void overhead(struct obuf *o)
 	ob_puts(o, "\n");
 }
 
-static const char merge_hdr[] = "       DEV |       #Q       #D   Ratio |   BLKmin   BLKavg   BLKmax    Total\n";
-static const char merge_dash[] = "---------- | -------- -------- ------- | -------- -------- -------- --------\n";
+TEXT(bttrep_merge_hdr, "       DEV |       #Q       #D   Ratio |   BLKmin   BLKavg   BLKmax    Total\n")
+TEXT(bttrep_merge_dash, "---------- | -------- -------- ------- | -------- -------- -------- --------\n")
 
 /* a device counts once it has Qs and Ds; fewer Qs than Ds reads as
  * equal; the per-device average truncates a double, the total's divides
@@ -214,8 +214,8 @@ static void merge_info(struct obuf *o)
 	char name[16];
 
 	section(o, "Device Merge Information");
-	ob_puts(o, merge_hdr);
-	ob_puts(o, merge_dash);
+	ob_puts(o, TX(bttrep_merge_hdr));
+	ob_puts(o, TX(bttrep_merge_dash));
 	BTT_FOR_OUT(i) {
 		const struct btt_dev *d = &btt_devs[i];
 		u64 q = d->n_qs < d->n_ds ? d->n_ds : d->n_qs;
@@ -244,8 +244,8 @@ static void merge_info(struct obuf *o)
 		tot += d->blks.total;
 	}
 	if (n > 1) {
-		ob_puts(o, merge_dash);
-		ob_puts(o, merge_hdr);
+		ob_puts(o, TX(bttrep_merge_dash));
+		ob_puts(o, TX(bttrep_merge_hdr));
 		ob_printf(o, "%10s | %8llu %8llu %7.1f | %8llu %8llu %8llu %8llu\n", "TOTAL",
 			  (unsigned long long)nq, (unsigned long long)nd, (double)((float)nq / (float)nd),
 			  (unsigned long long)bmin, (unsigned long long)(tot / nd),
@@ -257,7 +257,7 @@ static void merge_info(struct obuf *o)
 static const char seek_hdr[] = "%10s | %15s %15s %15s | %-15s\n";
 static const char seek_line[] = "%10s | %15lld %15.1f %15lld | %lld(%d)";
 static const char seek_more[] = "\n%10s   %15s %15s %15s   ...(%d more)\n";
-static const char seek_dash[] = "---------- | --------------- --------------- --------------- | ---------------\n";
+TEXT(bttrep_seek_dash, "---------- | --------------- --------------- --------------- | ---------------\n")
 static s64 mode_buf[BTT_SEEKS];
 static struct { s64 val; u32 cnt; } ov[BTT_SEEKS];	/* one array: a page touched, not two */
 static u32 ov_n;
@@ -294,7 +294,7 @@ static void seek_info(struct obuf *o, const char *title, int d2d)
 	ov_n = 0;
 	section(o, title);
 	ob_printf(o, seek_hdr, "DEV", "NSEEKS", "MEAN", "MEDIAN", "MODE");
-	ob_puts(o, seek_dash);
+	ob_puts(o, TX(bttrep_seek_dash));
 	BTT_FOR_OUT(i) {
 		const struct btt_seek *k = d2d ? &btt_devs[i].d2d : &btt_devs[i].q2q;
 		double mean;
@@ -340,7 +340,7 @@ static void seek_info(struct obuf *o, const char *title, int d2d)
 				more++;
 			ov[i].cnt = 0;
 		}
-		ob_puts(o, seek_dash);
+		ob_puts(o, TX(bttrep_seek_dash));
 		ob_printf(o, seek_hdr, "Overall", "NSEEKS", "MEAN", "MEDIAN", "MODE");
 		ob_printf(o, seek_line, "Average", (long long)tn, tmean / (double)(long long)tn,
 			  tmed / (long long)tn, (long long)ov[first].val, (int)best);
@@ -353,10 +353,10 @@ static void seek_info(struct obuf *o, const char *title, int d2d)
 
 static const char plug_hdr[] = "%10s | %10s %10s  | %s\n";
 static const char plug_line[] = "%10s | %10lld(%10lld) | %13.9f%%\n";
-static const char plug_dash[] = "---------- | ---------- ----------  | ----------------\n";
+TEXT(bttrep_plug_dash, "---------- | ---------- ----------  | ----------------\n")
 static const char unp_hdr[] = "%10s | %10s   %10s\n";
 static const char unp_line[] = "%10s | %10.1f   %10.1f\n";
-static const char unp_dash[] = "---------- | ----------   ----------\n";
+TEXT(bttrep_unp_dash, "---------- | ----------   ----------\n")
 
 /* a device still plugged at the end is unplugged at its last event; the
  * share of time plugged is of the device's first to last event */
@@ -370,7 +370,7 @@ static void plug_info(struct obuf *o)
 
 	section(o, "Plug Information");
 	ob_printf(o, plug_hdr, "DEV", "# Plugs", "# Timer Us", "% Time Q Plugged");
-	ob_puts(o, plug_dash);
+	ob_puts(o, TX(bttrep_plug_dash));
 	BTT_FOR_OUT(i) {
 		struct btt_dev *d = &btt_devs[i];
 		double pct;
@@ -391,13 +391,13 @@ static void plug_info(struct obuf *o)
 		pct_sum += pct;
 	}
 	if (n > 1) {
-		ob_puts(o, plug_dash);
+		ob_puts(o, TX(bttrep_plug_dash));
 		ob_printf(o, plug_hdr, "Overall", "# Plugs", "# Timer Us", "% Time Q Plugged");
 		ob_printf(o, plug_line, "Average", (long long)(np / n), (long long)(nt / n), pct_sum / (double)n);
 	}
 	ob_puts(o, "\n");
 	ob_printf(o, unp_hdr, "DEV", "IOs/Unp", "IOs/Unp(to)");
-	ob_puts(o, unp_dash);
+	ob_puts(o, TX(bttrep_unp_dash));
 	BTT_FOR_OUT(i) {
 		const struct btt_dev *d = &btt_devs[i];
 		double a = 0, at = 0;
@@ -420,7 +420,7 @@ static void plug_info(struct obuf *o)
 		}
 	}
 	if (nup || nupt) {
-		ob_puts(o, unp_dash);
+		ob_puts(o, TX(bttrep_unp_dash));
 		ob_printf(o, unp_hdr, "Overall", "IOs/Unp", "IOs/Unp(to)");
 		ob_printf(o, unp_line, "Average", nup ? (double)tup / (double)nup : 0.0,
 			  nupt ? (double)tupt / (double)nupt : 0.0);
@@ -461,7 +461,7 @@ static void active_q(struct obuf *o)
 	ob_puts(o, "\n");
 }
 
-static const char live_dash[] = "---------- | ---------- ------------- ------------- ------\n";
+TEXT(bttrep_live_dash, "---------- | ---------- ------------- ------------- ------\n")
 
 /* btt's lives: their number, mean length, mean gap and share of the
  * time from 0 (not from the first) to the last end */
@@ -490,12 +490,12 @@ static void live_info(struct obuf *o)
 
 	section(o, "I/O Active Period Information");
 	ob_printf(o, TX(bttrep_live_head));
-	ob_puts(o, live_dash);
+	ob_puts(o, TX(bttrep_live_dash));
 	BTT_FOR_OUT(i) {
 		dev_name(name, btt_devs[i].dev);
 		live_line(o, name, &btt_devs[i].live);
 	}
-	ob_puts(o, live_dash);
+	ob_puts(o, TX(bttrep_live_dash));
 	live_line(o, "Total Sys", &btt_live_all);
 	ob_puts(o, "\n");
 }
