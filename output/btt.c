@@ -400,6 +400,22 @@ static COLD int run_start(void)
 	return 0;
 }
 
+/* btt opens its input before it makes a file: a name that is no file
+ * and no trace (NAME.blktrace.0, or .zst) is said as its perror says it,
+ * and nothing is made */
+static COLD int inputs_gone(void)
+{
+	struct stat st;
+	int i, e;
+
+	for (i = 0; i < A.nin; i++)
+		if (in_kind(A.in[i]) == 1 && stat(A.in[i], &st) && (e = errno, !trace_there(A.in[i]))) {
+			warn_msg(WARN_BARE "%s: %s", A.in[i], strerror(e));
+			return 1;
+		}
+	return 0;
+}
+
 TEXT(btt_d_a_device, "-D %s: a device the trace does not have (btt 1.2.0 crashes): "
 	"left out")
 TEXT(btt_more_than_inputs, "%s: more than %d inputs (DEVS_MAX, MERGE_INPUTS)")
@@ -461,17 +477,7 @@ COLD int btt_main(int argc, char **argv)
 	/* btt reads an empty dump as nothing to do: no report, no files */
 	if (A.nin == 1 && in_kind(A.in[0]) == 0 && !stat(A.in[0], &st) && S_ISREG(st.st_mode) && !st.st_size)
 		return 0;
-	/* btt opens its input before it makes a file: a name that is no file
-	 * and no trace (NAME.blktrace.0, or .zst) is said as its perror says
-	 * it, and nothing is made */
-	for (c = 0; c < A.nin; c++)
-		if (in_kind(A.in[c]) == 1 && stat(A.in[c], &st) && (rc = errno, !trace_there(A.in[c]))) {
-			warn_msg(WARN_BARE "%s: %s", A.in[c], strerror(rc));
-			return 1;
-		}
-	if (A.ios && btt_files_opt('I', A.ios))
-		return 1;
-	if (run_start())
+	if (inputs_gone() || (A.ios && btt_files_opt('I', A.ios)) || run_start())
 		return 1;
 	rc = in_run(&(struct input){ A.in, A.nin, &cfg, record, live_round, NULL, NULL });
 	if (rc && !btt_ndevs)	/* nothing read (inputs of mixed kinds): no files */
