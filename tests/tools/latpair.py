@@ -66,3 +66,34 @@ class Pairing:
             k = self._pick(key, pid, False)
             return s.pop(k) if k else None
         return None
+
+
+def btt_shared(text):
+    """the completions (blkparse's time, to the microsecond) for which btt
+    writes a line made from a Q that replaced one in flight at its start
+    sector: two requests at one sector at once, whose first C btt pairs
+    with the later D (latbtt.py's kind 'shared')"""
+    import bisect
+    qs, starts, out = {}, [], set()
+    for line in open(text, errors='replace'):
+        f = line.split()
+        if len(f) < 10 or ',' not in f[0] or f[8] != '+' or not f[7].isdigit() or f[9] == '0':
+            continue
+        act, sec, n = f[5], int(f[7]), int(f[9])
+        if act == 'Q':
+            if sec not in qs:
+                bisect.insort(starts, sec)
+            qs[sec] = [n, sec in qs]
+        elif act == 'C':
+            i, hit = bisect.bisect_left(starts, sec), False
+            while i < len(starts) and starts[i] < sec + n:
+                s = starts[i]
+                if s + qs[s][0] <= sec + n:
+                    hit |= qs.pop(s)[1]
+                    starts.pop(i)
+                else:
+                    i += 1
+            if hit:
+                a, _, b = f[3].partition('.')
+                out.add(int(a) * 1000000 + round(int(b.ljust(9, '0')[:9]) / 1000))
+    return out
