@@ -201,7 +201,7 @@ if { [ -n "$KEPT" ] || vm_ok "differential harness"; } && have_oracle "t-vmdiff.
 					( cd "$w" && "$TOP/build/big/iomon" snoop -Q -i "$d" ) >"$B/snoop" 2>/dev/null
 				fi
 				l=$(ls "$B"/d2c_*_d2c.dat 2>/dev/null) q=$(ls "$B"/q2d_*_q2d.dat 2>/dev/null)
-				python3 "$TOOLS/snoopref.py" "$B/snoop" "${l:-/dev/null}" "${q:-/dev/null}" >"$B/sr" 2>&1; rc=$?
+				python3 "$TOOLS/snoopref.py" "$B/snoop" "${l:-/dev/null}" "${q:-/dev/null}" "$B/text" >"$B/sr" 2>&1; rc=$?
 				check "seed $SEED $n ($what): biosnoop -Q -i $d$lb: each request's LAT btt's D2C ($(head -1 "$B/sr"))" test $rc = 0
 				[ $rc = 0 ] || head -5 "$B/sr"
 				( cd "$w" && "$IOMON" top -C -e -r 100000 -i "$d" 36000 ) >"$B/top" 2>&1
@@ -235,15 +235,17 @@ if { [ -n "$KEPT" ] || vm_ok "differential harness"; } && have_oracle "t-vmdiff.
 				check "seed $SEED $n ($what): no closing line when nothing failed" sh -c "! grep -q 'I/Os failed' '$OUT/sn'"
 			fi
 			# dm-delay: every request on the dm device waits the delay, so
-			# biolatency -Q's p50 there is at least it
+			# biolatency -Q's p50 there is at least it, less a jiffy (4 ms
+			# at Debian's HZ 250): its timer counts whole jiffies (7.2,
+			# seed 395 w4: 20 ms delays of 16.1 ms and up, btt's p50 19.58)
 			ms=$(sed -n 's/.*delay (\/dev\/nullb0 0 \([0-9]*\)).*/\1/p' "$w/what")
 			if [ -n "$ms" ]; then
 				"$IOMON" lat -Q -P -i - <"$OUT/dump" >"$OUT/lat" 2>&1
 				# dm-0: the device nullb0's remaps come from, or the only one
 				dm=$( (cd "$w" && blkparse $ins) | sed -n 's/.* A .*<- (\([0-9]*,[0-9]*\)).*/\1/p' | head -1)
 				p50=$(awk -v dm="$dm" '$2 ~ /^[RW]$/ && (dm == "" || $1 == dm) { printf "%s ", $4 }' "$OUT/lat")
-				check "seed $SEED $n ($what): biolatency -Q p50 on dm-0 (${p50}us) at least the ${ms} ms delay" \
-					awk -v p="$p50" -v m="$ms" 'BEGIN { k = split(p, a, " "); if (!k) exit 1; for (i = 1; i <= k; i++) if (a[i] < m * 1000) exit 1 }'
+				check "seed $SEED $n ($what): biolatency -Q p50 on dm-0 (${p50}us) at least the ${ms} ms delay, less a jiffy" \
+					awk -v p="$p50" -v m="$ms" 'BEGIN { k = split(p, a, " "); if (!k) exit 1; for (i = 1; i <= k; i++) if (a[i] < m * 1000 - 4000) exit 1 }'
 			fi
 			# blkiomon: its intervals run on the wall clock, so the dump is
 			# sent at once and the reader ends once one interval is
