@@ -49,10 +49,9 @@ PCT: each direction's p50 p90 p99 p99.9 within 1 % (and btt's rounding)
 of the exact nearest-rank value of those same latencies, max within it.
 Prints a summary line; exit 1 on any difference.
 """
-import bisect
 import math
 import sys
-from latpair import Pairing, op
+from latpair import BttQs, Pairing, op
 
 args = [a for a in sys.argv[1:] if not a.startswith('-')]
 queued, msecs = '-Q' in sys.argv, '-m' in sys.argv
@@ -75,24 +74,12 @@ def slot(u):
     return 1 if u < 2 else u.bit_length()
 
 
-# btt's side: Qs by start sector, the sorted starts beside
-qs, starts = {}, []
+# btt's side (tests/tools/latpair.py)
+B = BttQs()
 # biolatency's side (one device's text)
 P = Pairing(queued)
 model = []          # btt's lines from TEXT: (time us, latency us)
 reqs = []           # a request each C: [ns, dir, btt lines, kind]
-
-
-def holds(s, n):
-    """the Qs inside [s, s + n)"""
-    i = bisect.bisect_left(starts, s)
-    out = []
-    while i < len(starts) and starts[i] < s + n:
-        q = qs[starts[i]]
-        if starts[i] + q[0] <= s + n:
-            out.append(starts[i])
-        i += 1
-    return out
 
 
 recs = []
@@ -119,20 +106,12 @@ clines, ckind, ckq, qseen, cshared = {}, {}, {}, set(), set()
 for idx, (t, cpu, act, rwbs, sec, n, _) in enumerate(recs):
     if n and act == 'Q':
         qseen.add(sec)
-        if sec not in qs:
-            bisect.insort(starts, sec)
-        # (a Q at a start btt holds a Q in flight at: btt's line for the
-        # next C there is that C minus this one's D, whichever request
-        # the C ends)
-        qs[sec] = [n, t, None, sec in qs]
+        B.queue(sec, n, t)
     elif n and act == 'D':
-        for s in holds(sec, n):
-            qs[s][2] = t
+        B.issue(sec, n, t)
     lines = []
     if n and act == 'C':
-        for s in holds(sec, n):
-            q = qs.pop(s)
-            starts.remove(s)
+        for q in B.complete(sec, n):
             if q[3]:
                 cshared.add(idx)
             lines.append((q[1], t - q[1]) if queued else (t, t - q[2]) if q[2] is not None else None)
@@ -141,7 +120,7 @@ for idx, (t, cpu, act, rwbs, sec, n, _) in enumerate(recs):
         clines[idx] = lines
         ckq[idx] = sec in qseen
         qseen.discard(sec)
-        ckind[idx] = any(s <= sec and sec + n <= s + q[0] for s, q in qs.items())
+        ckind[idx] = any(s <= sec and sec + n <= s + q[0] for s, q in B.qs.items())
 for idx in order:
     t, cpu, act, rwbs, sec, n, pid = recs[idx]
     lines = clines.get(idx, [])
