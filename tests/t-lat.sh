@@ -108,6 +108,8 @@ if need "lat against btt" btt && have_oracle; then
 	check "lat, ext4: btt lists no split bio's piece (193) and no flush (19)" grep -qx "307 requests: btt 95, flush 19, split 193; btt's 157 lines, all equal" "$OUT/lb-ext4-nullb0/r"
 	check "lat -Q, ext4: a split bio's first piece only, from its Q" grep -qx "168 requests: btt 95, flush 8, split 65; btt's 157 lines, all equal" "$OUT/lb-ext4-nullb0/r-Q"
 	check "lat, split: btt lists none; 928 pieces' Qs before the trace" grep -qx "7320 requests: no-Q 928, split 6392; btt's 0 lines, all equal" "$OUT/lb-split-nullb0/r"
+	check "lat, loop-shared: a write and a read at one sector at once, btt's line for the write the read's D (shared 1)" \
+		grep -qx "363 requests: btt 361, no-Q 1, shared 1; btt's 362 lines, all equal" "$OUT/lb-loop-shared-loop0/r"
 	check "lat, mq-randrw: every request btt's, merged into none" grep -qx "5853 requests: btt 5853; btt's 5853 lines, all equal" "$OUT/lb-mq-randrw-nullb0/r"
 	# (two threads' flushes queued at sector 0 48 us apart: two requests,
 	# as BCC's keyed by the request's address counts them)

@@ -120,9 +120,10 @@ if need "snoop against btt" btt && have_oracle; then
 				continue
 			fi
 			( cd "$W" && btt -i dump -l d2c -z q2d -o out >/dev/null 2>&1 )
+			( cd "$src" && blkparse -i "$d" ) >"$W/text" 2>/dev/null
 			( cd "$src" && "$IOMON" snoop -Q -i "$d" ) >"$W/snoop"
 			l=$(ls "$W"/d2c_*_d2c.dat 2>/dev/null) q=$(ls "$W"/q2d_*_q2d.dat 2>/dev/null)
-			python3 "$TOOLS/snoopref.py" "$W/snoop" "${l:-/dev/null}" "${q:-/dev/null}" >"$W/ref" 2>&1; rc=$?
+			python3 "$TOOLS/snoopref.py" "$W/snoop" "${l:-/dev/null}" "${q:-/dev/null}" "$W/text" >"$W/ref" 2>&1; rc=$?
 			check "snoop -Q -i $f $d: each request's LAT is btt's D2C, QUE btt's Q2D where each has one Q ($(head -1 "$W/ref"))" test $rc = 0
 			[ $rc = 0 ] || head -5 "$W/ref"
 		done
@@ -135,6 +136,13 @@ if need "snoop against btt" btt && have_oracle; then
 	# completions a few microseconds apart, BCC's whole-microsecond TIME
 	# a microsecond off btt's rounded one now and then: each one paired
 	check "snoop nullb-usapart: every one of btt's requests found, 2 us apart as they come" grep -q "^1642 of btt's 1642 requests (1648 lines) found with equal LAT" "$OUT/btt-nullb-usapart-nullb0/ref"
+	# a read and a write of one sector at once: btt's line for the first
+	# completion is the other's D2C, snoop's the request's own
+	check "snoop loop-shared: btt's line mixing two requests at one sector is not taken for either" \
+		sh -c "grep -q \"^361 of btt's 362 requests (362 lines) found\" '$OUT/btt-loop-shared-loop0/ref' &&
+		grep -q '^1 of btt.s D2C lines not compared: two requests at one sector at once' '$OUT/btt-loop-shared-loop0/ref'"
+	check "snoop loop-shared: the write's own latency, 0.09 ms (btt's line says 0.08)" \
+		sh -c "grep -E ' W +13376 +16384 +[0-9.]+ +0\\.09\$' '$OUT/btt-loop-shared-loop0/snoop'"
 fi
 "$IOMON" snoop -i - <"$FIX/stream/nullb0.stream" >"$OUT/st.out"
 check "snoop -i -: a stream's lines ($(($(wc -l <"$OUT/st.out") - 1)))" test "$(wc -l <"$OUT/st.out")" -gt 100

@@ -28,6 +28,23 @@ ip() {
 	if [ "${1:-}" = - ]; then shift; "${X:-$IOMON}" parse -i - "$@" <"$OUT/stream"
 	else ( cd "$w" && "${X:-$IOMON}" parse $ins "$@" ); fi >"$OUT/ip" 2>"$OUT/ip.err"
 }
+# inw POOL OUT ERR ARGS...: iomon ARGS in $w (stdout to OUT, stderr to ERR,
+# or with ERR "-" to OUT too); where it says requests aged out of POOL,
+# again with build/big, whose pools are as large as a capture's, and
+# LB names what it said
+inw() {
+	local pool=$1 o=$2 e=$3 x=$IOMON said=$3; shift 3
+	[ "$e" = - ] && said=$o
+	LB=
+	while :; do
+		if [ "$e" = - ]; then ( cd "$w" && "$x" "$@" ) >"$o" 2>&1
+		else ( cd "$w" && "$x" "$@" ) >"$o" 2>"$e"; fi
+		[ -z "$LB" ] || return 0
+		LB=$(grep -o "[0-9]* requests aged out of $pool [0-9]*" "$said")
+		[ -n "$LB" ] || return 0
+		LB=" (build/big: iomon said: $LB)" x=$TOP/build/big/iomon
+	done
+}
 # iomon's own lines in $OUT/ip.err told true: a cut record's offset and
 # what is left add up to its file's size.  The other lines to $OUT/ip.err2.
 owncheck() {	# NAME
@@ -180,38 +197,23 @@ if { [ -n "$KEPT" ] || vm_ok "differential harness"; } && have_oracle "t-vmdiff.
 				( cd "$w" && blkparse -i "$d" ) >"$B/text" 2>/dev/null
 				( cd "$w" && blkparse -i "$d" -d "$B/dump" -O ) >/dev/null 2>&1
 				( cd "$B" && btt -i dump -l d2c -q q2c -z q2d -o out >/dev/null 2>&1 )
-				# (where an applet says its pool of requests in flight ran
-				# out, build/big's, as large as a capture, must be exact)
+				# (inw: where an applet says its pool of requests in flight
+				# ran out, build/big's, as large as a capture, must be exact)
 				for o in "" -Q; do
-					( cd "$w" && "$IOMON" lat -P $o -i "$d" ) >"$B/lat" 2>&1
-					lb=""
-					if grep -q 'aged out of LAT_REQS' "$B/lat"; then
-						lb=" (build/big: iomon said: $(grep -o '[0-9]* requests aged out of LAT_REQS [0-9]*' "$B/lat"))"
-						( cd "$w" && "$TOP/build/big/iomon" lat -P $o -i "$d" ) >"$B/lat" 2>&1
-					fi
+					inw LAT_REQS "$B/lat" - lat -P $o -i "$d"
 					if [ -n "$o" ]; then k=-q b=$(ls "$B"/q2c_*_q2c.dat 2>/dev/null); else k=-l b=$(ls "$B"/d2c_*_d2c.dat 2>/dev/null); fi
 					python3 "$TOOLS/latbtt.py" $o "$B/text" "${b:-/dev/null}" "$B/lat" "$B/lat" >"$B/r" 2>&1; rc=$?
-					check "seed $SEED $n ($what): biolatency${o:+ $o} -i $d$lb is btt's $k values binned and those btt lists none for, -P within 1 % ($(tail -1 "$B/r"))" test $rc = 0
+					check "seed $SEED $n ($what): biolatency${o:+ $o} -i $d$LB is btt's $k values binned and those btt lists none for, -P within 1 % ($(tail -1 "$B/r"))" test $rc = 0
 					[ $rc = 0 ] || head -5 "$B/r"
 				done
-				( cd "$w" && "$IOMON" snoop -Q -i "$d" ) >"$B/snoop" 2>"$B/snoop.err"
-				lb=""
-				if grep -q 'aged out of SNOOP_REQS' "$B/snoop.err"; then
-					lb=" (build/big: iomon said: $(grep -o '[0-9]* requests aged out of SNOOP_REQS [0-9]*' "$B/snoop.err"))"
-					( cd "$w" && "$TOP/build/big/iomon" snoop -Q -i "$d" ) >"$B/snoop" 2>/dev/null
-				fi
+				inw SNOOP_REQS "$B/snoop" "$B/snoop.err" snoop -Q -i "$d"
 				l=$(ls "$B"/d2c_*_d2c.dat 2>/dev/null) q=$(ls "$B"/q2d_*_q2d.dat 2>/dev/null)
-				python3 "$TOOLS/snoopref.py" "$B/snoop" "${l:-/dev/null}" "${q:-/dev/null}" >"$B/sr" 2>&1; rc=$?
-				check "seed $SEED $n ($what): biosnoop -Q -i $d$lb: each request's LAT btt's D2C ($(head -1 "$B/sr"))" test $rc = 0
+				python3 "$TOOLS/snoopref.py" "$B/snoop" "${l:-/dev/null}" "${q:-/dev/null}" "$B/text" >"$B/sr" 2>&1; rc=$?
+				check "seed $SEED $n ($what): biosnoop -Q -i $d$LB: each request's LAT btt's D2C ($(head -1 "$B/sr"))" test $rc = 0
 				[ $rc = 0 ] || head -5 "$B/sr"
-				( cd "$w" && "$IOMON" top -C -e -r 100000 -i "$d" 36000 ) >"$B/top" 2>&1
-				lb=""
-				if grep -q 'aged out of TOP_REQS' "$B/top"; then
-					lb=" (build/big: iomon said: $(grep -o '[0-9]* requests aged out of TOP_REQS [0-9]*' "$B/top"))"
-					( cd "$w" && "$TOP/build/big/iomon" top -C -e -r 100000 -i "$d" 36000 ) >"$B/top" 2>&1
-				fi
+				inw TOP_REQS "$B/top" - top -C -e -r 100000 -i "$d" 36000
 				python3 "$TOOLS/failsum.py" "$B/text" top "$B/top" >"$B/tf" 2>&1; rc=$?
-				check "seed $SEED $n ($what): top -e -i $d$lb: ERR and its closing line count blkparse's failed C lines ($(tail -1 "$B/tf"))" test $rc = 0
+				check "seed $SEED $n ($what): top -e -i $d$LB: ERR and its closing line count blkparse's failed C lines ($(tail -1 "$B/tf"))" test $rc = 0
 			done
 			# monitor's failures (--json each interval, --prom over the run) by
 			# device, direction and errno: blkparse's C lines with an error
@@ -235,15 +237,17 @@ if { [ -n "$KEPT" ] || vm_ok "differential harness"; } && have_oracle "t-vmdiff.
 				check "seed $SEED $n ($what): no closing line when nothing failed" sh -c "! grep -q 'I/Os failed' '$OUT/sn'"
 			fi
 			# dm-delay: every request on the dm device waits the delay, so
-			# biolatency -Q's p50 there is at least it
+			# biolatency -Q's p50 there is at least it, less a jiffy (4 ms
+			# at Debian's HZ 250): its timer counts whole jiffies (7.2,
+			# seed 395 w4: 20 ms delays of 16.1 ms and up, btt's p50 19.58)
 			ms=$(sed -n 's/.*delay (\/dev\/nullb0 0 \([0-9]*\)).*/\1/p' "$w/what")
 			if [ -n "$ms" ]; then
 				"$IOMON" lat -Q -P -i - <"$OUT/dump" >"$OUT/lat" 2>&1
 				# dm-0: the device nullb0's remaps come from, or the only one
 				dm=$( (cd "$w" && blkparse $ins) | sed -n 's/.* A .*<- (\([0-9]*,[0-9]*\)).*/\1/p' | head -1)
 				p50=$(awk -v dm="$dm" '$2 ~ /^[RW]$/ && (dm == "" || $1 == dm) { printf "%s ", $4 }' "$OUT/lat")
-				check "seed $SEED $n ($what): biolatency -Q p50 on dm-0 (${p50}us) at least the ${ms} ms delay" \
-					awk -v p="$p50" -v m="$ms" 'BEGIN { k = split(p, a, " "); if (!k) exit 1; for (i = 1; i <= k; i++) if (a[i] < m * 1000) exit 1 }'
+				check "seed $SEED $n ($what): biolatency -Q p50 on dm-0 (${p50}us) at least the ${ms} ms delay, less a jiffy" \
+					awk -v p="$p50" -v m="$ms" 'BEGIN { k = split(p, a, " "); if (!k) exit 1; for (i = 1; i <= k; i++) if (a[i] < m * 1000 - 4000) exit 1 }'
 			fi
 			# blkiomon: its intervals run on the wall clock, so the dump is
 			# sent at once and the reader ends once one interval is

@@ -12,6 +12,7 @@ context), else to the older (by its start) for a D, a requeue or a C,
 the newer for a back-merged bio (M, with -Q); a front merge (F, with -Q) moves the request that
 began where the bio ends to the bio's sector, keeping its start.
 """
+import bisect
 
 
 def op(rwbs, n):
@@ -66,3 +67,60 @@ class Pairing:
             k = self._pick(key, pid, False)
             return s.pop(k) if k else None
         return None
+
+
+
+class BttQs:
+    """btt 1.2.0's Qs (latbtt.py): kept by start sector, a Q at a taken
+    start taking the older one's place (and marked: it replaced one in
+    flight, so btt's line for the next C there is that C minus this Q's
+    D, whichever request the C ends); each [size, Q time, D time,
+    replaced]"""
+
+    def __init__(self):
+        self.qs, self.starts = {}, []
+
+    def holds(self, s, n):
+        """the starts of the Qs inside [s, s + n)"""
+        i = bisect.bisect_left(self.starts, s)
+        out = []
+        while i < len(self.starts) and self.starts[i] < s + n:
+            if self.starts[i] + self.qs[self.starts[i]][0] <= s + n:
+                out.append(self.starts[i])
+            i += 1
+        return out
+
+    def queue(self, sec, n, t):
+        if sec not in self.qs:
+            bisect.insort(self.starts, sec)
+        self.qs[sec] = [n, t, None, sec in self.qs]
+
+    def issue(self, sec, n, t):
+        for s in self.holds(sec, n):
+            self.qs[s][2] = t
+
+    def complete(self, sec, n):
+        """the Qs a C holds whole, taken out"""
+        out = []
+        for s in self.holds(sec, n):
+            out.append(self.qs.pop(s))
+            self.starts.remove(s)
+        return out
+
+
+def btt_shared(text):
+    """the completions (blkparse's time, to the microsecond) for which btt
+    writes a line made from a Q that replaced one in flight at its start
+    sector: two requests at one sector at once, whose first C btt may pair
+    with the later D (latbtt.py's kind 'shared')"""
+    b, out = BttQs(), set()
+    for line in open(text, errors='replace'):
+        f = line.split()
+        if len(f) < 10 or ',' not in f[0] or f[8] != '+' or not f[7].isdigit() or f[9] == '0':
+            continue
+        if f[5] == 'Q':
+            b.queue(int(f[7]), int(f[9]), 0)
+        elif f[5] == 'C' and any(q[3] for q in b.complete(int(f[7]), int(f[9]))):
+            a, _, c = f[3].partition('.')
+            out.add(int(a) * 1000000 + round(int(c.ljust(9, '0')[:9]) / 1000))
+    return out

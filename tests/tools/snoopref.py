@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """snoopref.py: biosnoop's latency columns against Debian btt's per-I/O files.
 
-  snoopref.py SNOOP D2C [Q2D]
+  snoopref.py SNOOP D2C [Q2D [TEXT]]
 
 SNOOP: `iomon snoop [-Q]` output of a trace; D2C, Q2D: btt's `-l` and `-z`
 files of the same trace (a line per request, per Q for Q2D: the time of
@@ -17,10 +17,16 @@ btt's sorted Q2D values (for traces where each
 request has one Q: btt writes a D2C and a Q2D per merged bio, the same
 D2C each time, so with merges only LAT is compared).
 
+TEXT, blkparse's text of the trace: where two requests were in flight at
+one sector at once, btt's line for the first C there is that C minus the
+other's D (latbtt.py's kind 'shared'); such a line that no snoop line
+meets is not compared, and then neither is QUE.
+
 btt's value is rounded to the microsecond, so where it lies exactly on a
 rounding boundary (x.xx5 ms) either neighbour is right.
 """
 import sys
+from latpair import btt_shared
 
 
 def allowed(sec):
@@ -77,9 +83,14 @@ def main():
     cands |= {o + d for o in cands for d in (-1, 1)}
     off = max(sorted(cands), key=score) if cands else 0
     used, bad = set(), 0
+    shared = btt_shared(sys.argv[4]) if len(sys.argv) > 4 else set()
+    skipped = 0
     for b, t in zip(btt, bt):
         # the nearest in time of the unused lines with btt's LAT
         ok = [i for i in near(t - off) if i not in used and snoop[i]["LAT(ms)"] in allowed(b[1])]
+        if not ok and any(t + d in shared for d in (0, -1, 1)):
+            skipped += 1	# (btt's line is the other request's D to this C)
+            continue
         if not ok:
             print("btt's request completed at %s s (D2C %s s): no snoop line with that LAT near %s" %
                   (b[0], b[1], [snoop[i]["LAT(ms)"] for i in near(t - off)]))
@@ -91,8 +102,13 @@ def main():
     print("%d of btt's %d requests (%d lines) found with equal LAT; snoop's %d other lines (btt lists no D2C for them): %s" %
           (len(used), len(btt), nbtt, len(snoop) - len(used),
            " ".join(sorted({snoop[i]["COMM"] for i in range(len(snoop)) if i not in used}))))
+    if skipped:
+        print("%d of btt's D2C lines not compared: two requests at one sector at once, the line one C minus the other's D"
+              % skipped)
     if len(sys.argv) > 3 and merged:
         print("QUE not compared: btt's Q2D has a line per merged bio")
+    elif skipped:
+        print("QUE not compared: btt's D2C lines and requests differ where two shared a sector")
     elif len(sys.argv) > 3:
         q = sorted((l["QUE(ms)"] for i, l in enumerate(snoop) if i in used), key=float)
         w = sorted((l.split()[1] for l in open(sys.argv[3]) if l.strip()), key=float)
