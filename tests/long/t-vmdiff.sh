@@ -99,6 +99,10 @@ if { [ -n "$KEPT" ] || vm_ok "differential harness"; } && have_oracle "t-vmdiff.
 		    -e '/^\[ -x "\$V\/iogen" \]/i for m in ${MODS:-}; do xz -dc "$mods/drivers/$m.xz" >"$ird/lib/mod/${m##*/}"; done' \
 		    -e '/^\[ -x "\$V\/iogen" \]/a cp "$V/iogen" "$ird/bin/"' \
 		    "$(dirname "$VMCAP")/vm-capture-sid.sh" >"$VMC"
+		# (an edit that no longer finds its line would leave the modules
+		# or iogen out without a word)
+		check "KERNEL=7.2: vm-capture-sid.sh edited (its here, the modules, iogen)" \
+			sh -c "! grep -q 'dirname \"\\\$0\"' '$VMC' && grep -q 'xz -dc' '$VMC' && grep -q 'iogen\" \"\\\$ird/bin/' '$VMC'"
 	fi
 	python3 "$TOOLS/vmdiffgen.py" "$SEED" >"$OUT/diff.sh"
 	if [ -n "$KEPT" ]; then SEED=kept; else grep '^# w[0-9]' "$OUT/diff.sh"; fi
