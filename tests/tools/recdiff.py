@@ -7,9 +7,13 @@
 #   2 records differ; action: 01850008->01840008 x2; sector: 0->18446744073709551615 x2
 # ("none" when they are the same).  Exit status 0 when they are the same.
 # -n sets aside what two backends cannot agree on: the TIMESTAMP note
-# (each capture's own start, on the CPU it ran on) and an unplug's kind
+# (each capture's own start, on the CPU it ran on), an unplug's kind
 # (tracefs's block_unplug event does not say whether it was explicit:
-# UNPLUG_TIMER is taken as UNPLUG_IO on both sides).
+# UNPLUG_TIMER is taken as UNPLUG_IO on both sides), and how often a
+# task's process note comes (tracefs notes a task again, earlier, when a
+# CPU's page read later holds an earlier event of it: capture/tpevent.c's
+# process_note, on that event's CPU; the first name wins, so each
+# task's note counts once, on any CPU).
 import collections
 import sys
 
@@ -29,6 +33,10 @@ def load(name):
                 continue
             if a & 0xffff == 0x000b:
                 r["action"] = "%08x" % (a & ~0xffff | 0x000a)
+            if a == 0x04000000:	# (on whichever CPU the event was)
+                r["cpu"] = "-"
+                if tuple(r.items()) in c:
+                    continue
         c[tuple(r.items())] += 1
     return c
 
