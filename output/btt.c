@@ -8,12 +8,12 @@
 /* usage: iomon btt -i INPUT... | --trace DEV... [-o NAME]
  * The inputs are read by capture/input.c (shared with plot) into
  * stats/bttstat.c's figures. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <errno.h>
 #include "output/output.h"
 
 USAGE(btt,

@@ -220,11 +220,9 @@ static void ev(const struct btt_dev *d, const struct rec *r, u32 act)
  * "never", ~0, is 1266874889.709551615) */
 static char *secs(char *p, u64 t, int w)
 {
-	int32_t s = (int32_t)(u32)(t / 1000000000);
-
 	if (w)
 		return fmt_secs(p, t);
-	p = fmt_num(p, s < 0 ? -(u64)(s64)s : (u64)s, s < 0, 0, 0);
+	p = fmt_s64(p, (int32_t)(u32)(t / 1000000000));
 	*p++ = '.';
 	return fmt_zpad(p, t % 1000000000, 9);
 }
