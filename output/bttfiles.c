@@ -35,14 +35,14 @@ static void lat_line(u32 i, u32 k, u64 t, u64 lat)
 {
 	if (btt_opt.plat > 0)	/* -L */
 		btt_plat(&btt_devs[i], (int)k, t, lat);
-	if (lat_name[k]) {	/* "%f %f\n" */
-		char b[160], *p = fmt_f(b, btt_sec(t), 6, 0);
+	if (lat_name[k]) {	/* "%f %f\n", made where it goes (fmt_f: 63 bytes at most) */
+		struct obuf *o = file_at(&lat_ob[k][i], lat_buf[k][i], BTT_FILE_BUF, lat_name[k], (int)i, lat_post[k]);
+		char *p = fmt_f(ob_room(o, 160), btt_sec(t), 6, 0);
 
 		*p++ = ' ';
 		p = fmt_f(p, btt_sec(lat), 6, 0);
 		*p++ = '\n';
-		ob_write(file_at(&lat_ob[k][i], lat_buf[k][i], BTT_FILE_BUF, lat_name[k], (int)i, lat_post[k]), b,
-			 (size_t)(p - b));
+		ob_done(o, p);
 	}
 }
 

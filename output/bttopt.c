@@ -33,7 +33,7 @@ static struct dev_opt {
 } dv[BTT_DEVS];
 
 static struct obuf pio;		/* -p */
-static char pio_buf[BTT_OPT_BUF];
+static char pio_buf[BTT_PIO_BUF];
 static int pio_any;		/* btt removes the file left empty */
 static u64 pit_d;			/* -P: the D time of a C's last Q that had one */
 static struct { u64 sec; u32 len; } qd[BTT_REQS + 1];	/* -p: each Q's D */
@@ -85,7 +85,9 @@ static struct obuf *f_get(const struct btt_dev *d, int k)
 		fd = open_out(path, 0644);
 	if (fd < 0)
 		return NULL;
-	ob_init(&of[nof].ob, fd, btt_opt.sps, of[nof].buf, BTT_OPT_BUF);
+	/* -m's two streams on one name write over each other a buffer at a
+	 * time: btt's stdio page, so the same bytes end up on top */
+	ob_init(&of[nof].ob, fd, f_pre(k), of[nof].buf, k == F_SPSD || k == F_SPSQ ? 4096 : BTT_OPT_BUF);
 	*a = (u16)++nof;
 	return &of[nof - 1].ob;
 }
@@ -227,29 +229,27 @@ static char *secs(char *p, u64 t, int w)
 	return fmt_zpad(p, t % 1000000000, 9);
 }
 
-/* "%s %c %10llu+%-4u\n" by text.c's number pieces: -p is most of what btt
- * writes with every output on (215 of 310 MB on the 5M-event dump), and
- * vfmt three times a line was a third of the run */
-static void pio_line(u64 t, char c, u64 sec, u32 len, int indent)
+/* "%s %c %10llu+%-4u\n" by text.c's number pieces, at p in -p's buffer:
+ * -p is most of what btt writes with every output on (215 of 310 MB on
+ * the 5M-event dump), and vfmt three times a line was a third of the run */
+static char *pio_line(char *p, u64 t, char c, u64 sec, u32 len, int indent)
 {
-	char b[96], *p = b;
-
 	if (t == ~0ull)
-		return;
+		return p;
 	if (indent)
-		for (; p < b + 9; p++)
-			*p = ' ';
+		for (int i = 0; i < 9; i++)
+			*p++ = ' ';
 	p = secs(p, t, 5);
 	*p++ = ' ', *p++ = c, *p++ = ' ';
 	p = fmt_num(p, sec, 0, 10, 0);
 	*p++ = '+';
 	p = fmt_num(p, len, 0, 4, 1);
 	*p++ = '\n';
-	ob_write(&pio, b, (size_t)(p - b));
-	pio_any = 1;
+	return p;
 }
 
-/* -p: a Q's stages as a C completes it; -P: its Q time */
+/* -p: a Q's stages as a C completes it, made where they go (six lines of
+ * at most 72 bytes); -P: its Q time */
 static void per_io(const struct btt_dev *d, const struct btt_qseen *e, const struct rec *r)
 {
 	const struct btt_qview *q = &e->q;
@@ -257,19 +257,20 @@ static void per_io(const struct btt_dev *d, const struct btt_qseen *e, const str
 	char b[40];
 
 	if (btt_opt.pio) {
-		char *p = fmt_num(b, DEV_MAJOR(d->dev), 0, 3, 0);	/* "%3u,%-3u: " */
+		char *p = fmt_num(ob_room(&pio, 512), DEV_MAJOR(d->dev), 0, 3, 0);	/* "%3u,%-3u: " */
 
 		*p++ = ',';
 		p = fmt_num(p, DEV_MINOR(d->dev), 0, 3, 1);
 		*p++ = ':', *p++ = ' ';
-		ob_write(&pio, b, (size_t)(p - b));
-		pio_line(q->time, 'Q', s, q->len, 0);
-		pio_line(q->g, 'G', s, q->len, 1);
-		pio_line(q->i, 'I', s, q->len, 1);
-		pio_line(q->m, 'M', s, q->len, 1);
-		pio_line(q->d, 'D', qd[e->slot].sec, qd[e->slot].len, 1);
-		pio_line(r->time, 'C', r->sector, r->bytes >> 9, 1);
-		ob_puts(&pio, "\n");
+		p = pio_line(p, q->time, 'Q', s, q->len, 0);
+		p = pio_line(p, q->g, 'G', s, q->len, 1);
+		p = pio_line(p, q->i, 'I', s, q->len, 1);
+		p = pio_line(p, q->m, 'M', s, q->len, 1);
+		p = pio_line(p, q->d, 'D', qd[e->slot].sec, qd[e->slot].len, 1);
+		p = pio_line(p, r->time, 'C', r->sector, r->bytes >> 9, 1);
+		*p++ = '\n';
+		ob_done(&pio, p);
+		pio_any = 1;
 	}
 	if (btt_opt.pit) {
 		if (q->d != ~0ull)
