@@ -332,10 +332,12 @@ $(B)/tiny/iomon: $(SRCS) $(USAGE_C) $(APPLETS_C) $(HDRS) Makefile $(STAMP) $(ZLI
 	@mkdir -p $(dir $@)
 	$(CC) -I. $(ZCPP) $(TINY) -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS) $(USAGE_C) $(APPLETS_C) $(ZLIB)
 # Only btt's busy-period pool small (t-bttlive: what a full pool lets go
-# of, exactly or said); built when that test asks for it
+# of, exactly or said; that a tree past 4 nodes lets go of the finished
+# ones, saying how many nodes it held at most); built when that test asks
+# for it
 $(B)/periods/iomon: $(SRCS) $(USAGE_C) $(APPLETS_C) $(HDRS) Makefile $(STAMP) $(ZLIB)
 	@mkdir -p $(dir $@)
-	$(CC) -I. $(ZCPP) -DBTT_PERIODS=16 -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS) $(USAGE_C) $(APPLETS_C) $(ZLIB)
+	$(CC) -I. $(ZCPP) -DBTT_PERIODS=16 -DBTT_PERIODS_KEEP=4 -DBTT_PERIODS_SAY -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS) $(USAGE_C) $(APPLETS_C) $(ZLIB)
 
 # Every pool blkparse's text and btt's files can outgrow, and the requests
 # in flight of biolatency, biosnoop and top, as large as a whole capture's

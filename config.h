@@ -460,6 +460,9 @@
 #ifndef BTT_PERIODS
 #define BTT_PERIODS 4096
 #endif
+#ifndef BTT_PERIODS_KEEP
+#define BTT_PERIODS_KEEP 64	/* a tree's nodes before its first ones go as soon as no span can reach them */
+#endif
 #ifndef BTT_HIST
 #define BTT_HIST 24		/* btt --hist: log2 buckets of us, 0 to >2097152 */
 #endif

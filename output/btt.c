@@ -95,6 +95,8 @@ TEXT(btt_requests_found_btt, "%llu requests found %d (BTT_REQS) in flight: not t
 	"the figures are approximate")
 TEXT(btt_busy_periods_let, "%llu busy periods let go of past the %d (BTT_PERIODS) kept: the "
 	"I/O Active Period figures are approximate")
+TEXT(btt_busy_periods_early, "%llu busy periods reached one let go of early (records out of "
+	"time order): the I/O Active Period figures are approximate")
 TEXT(btt_process_names_past, "%llu process names past %d (PROC_MAX): their processes go by "
 	"pidNNNNNNNNN")
 TEXT(btt_activity_ranges_past, "%llu activity ranges past %d (BTT_RANGES) joined the one "
@@ -114,6 +116,11 @@ static COLD void pools_report(void)
 	if (btt_live_folds)
 		warn_text(U_btt_busy_periods_let,
 			 btt_live_folds, BTT_PERIODS);
+	else if (btt_live_early)
+		warn_text(U_btt_busy_periods_early, btt_live_early);
+#ifdef BTT_PERIODS_SAY
+	warn_msg("busy periods: %u nodes held at most", btt_live_hwm());
+#endif
 	if (proc_dropped)
 		warn_text(U_btt_process_names_past, proc_dropped, PROC_MAX);
 	if (btt_range_dropped)

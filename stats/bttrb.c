@@ -262,6 +262,23 @@ static void edges(u32 r)
 
 u32 btt_live_next(const struct btt_live *l, u32 n, u64 *dt, u64 *ct);
 
+/* node m, the first of l's tree, leaves it for the tally (-Z writes it) */
+static void fold(struct btt_live *l, u32 m)
+{
+	u64 x;
+
+	btt_fold.last[btt_fold.n++ % BTT_FOLDS] = (typeof(btt_fold.last[0])){ l, from[m], to[m] };
+	l->folded++;
+	l->n--;
+	if (to[m] > l->fold_end)
+		l->fold_end = to[m];
+	edge[l->id][0] = btt_live_next(l, m, &x, &x);	/* its successor */
+	if (edge[l->id][1] == m)
+		edge[l->id][1] = 0;
+	btt_rb_del(l->id, m);
+	p_give(m);
+}
+
 /* The pool is full: the first node (in time) of the fullest tree leaves
  * it for the tally.  Exact while every
  * span began before it ended and the node ended before every D still
@@ -271,7 +288,6 @@ static void p_fold(void)
 {
 	struct btt_live *l = btt_ndevs > 1 ? &btt_live_all : &btt_devs[0].live, *t;
 	u32 i, m;
-	u64 x;
 
 	for (i = 0; i < btt_ndevs; i++)
 		if ((t = &btt_devs[i].live)->n > l->n)
@@ -279,14 +295,34 @@ static void p_fold(void)
 	m = edge[l->id][0];
 	if (btt_live_odd || !btt_d_after(to[m]))
 		btt_live_folds++;
-	btt_fold.last[btt_fold.n++ % BTT_FOLDS] = (typeof(btt_fold.last[0])){ l, from[m], to[m] };
-	l->folded++;
-	l->n--;
-	edge[l->id][0] = btt_live_next(l, m, &x, &x);	/* its successor */
-	if (edge[l->id][1] == m)
-		edge[l->id][1] = 0;
-	btt_rb_del(l->id, m);
-	p_give(m);
+	fold(l, m);
+}
+
+/* Past BTT_PERIODS_KEEP nodes a tree lets go of its first ones as soon as
+ * no span to come can reach them: while every record so far came in time
+ * order, one that ended before this C and before every D still waiting
+ * for its C.  A tree then holds what can still grow, not the trace's
+ * history (the bench dump filled all 4096 nodes: 116 KiB).  A record
+ * that goes back in time stops it; a span that then reaches a node let
+ * go of is counted as the full pool's are (btt_live_early). */
+int btt_unordered;
+unsigned long long btt_live_early;
+
+#ifdef BTT_PERIODS_SAY	/* build/periods (t-bttlive): the most nodes held at once */
+u32 btt_live_hwm(void) { return phwm - PBASE; }
+#endif
+
+static void settle(struct btt_live *l, u64 now)
+{
+	u32 m;
+	int k;
+
+	for (k = 0; k < 2 && l->n > BTT_PERIODS_KEEP && !btt_live_odd && !btt_unordered; k++) {
+		m = edge[l->id][0];
+		if (!(to[m] < now && btt_d_after_lazy(to[m])))
+			break;
+		fold(l, m);
+	}
 }
 
 /* In time order (no span so far ended before it began) the nodes are
@@ -301,6 +337,8 @@ void btt_live_add(struct btt_live *l, u64 dt, u64 ct)
 	int d;
 
 	btt_live_odd |= dt > ct;
+	if (dt <= l->fold_end && l->fold_end)
+		btt_live_early++;
 again:
 	p = 0, c = root[r], d = 0, e = edge[r][1];
 	if (!btt_live_odd && e && ct >= from[e]) {
@@ -343,6 +381,7 @@ set:
 	l->len += ct - dt;
 	if (ct > l->end)
 		l->end = ct;
+	settle(l, ct);
 }
 
 static u32 clone(u32 n, u32 p)

@@ -353,7 +353,7 @@ static void issued(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 /* 1 when every Q waiting for its C was issued after t.  floor_d stays
  * at or below the earliest such D: looked for again only when t reaches
  * it (a D earlier than it, out of time order, lowers it at once) */
-int btt_d_after(u64 t)
+COLD int btt_d_after(u64 t)
 {
 	u32 i;
 
@@ -364,6 +364,27 @@ int btt_d_after(u64 t)
 		if (q_of(i)->h.used && q_of(i)->d < floor_d)
 			floor_d = q_of(i)->d;
 	return t < floor_d;
+}
+
+/* btt_d_after for the busy periods' early folds, which ask it after
+ * a C: where a D still waiting holds the floor at or below t, the next
+ * 63 calls past it say no without looking (a request that never
+ * completes would hold it for good, and the look is through every slot;
+ * the tree meanwhile grows by a node a C at most) */
+static u32 d_wait;
+
+int btt_d_after_lazy(u64 t)
+{
+	if (t < floor_d)
+		return 1;
+	if (d_wait) {
+		d_wait--;
+		return 0;
+	}
+	if (btt_d_after(t))
+		return 1;
+	d_wait = 63;
+	return 0;
 }
 
 static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
@@ -449,7 +470,7 @@ void btt_event(const struct rec *r)
 	u32 a = ACT32(r), act = a & 0xffff, proc;
 	int msg = (u32)r->action == TN_MESSAGE;	/* on its device (made as btt makes it) once that counts */
 	struct btt_dev *d;
-
+	static u64 last_t;
 	if (!(d = last_dev) || d->dev != r->dev)
 		d = dev_find(r->dev);
 	if (a & (TC(TC_NOTIFY) | TC(TC_PC))) {
@@ -458,6 +479,8 @@ void btt_event(const struct rec *r)
 		if (!msg)
 			return;
 	} else {
+		btt_unordered |= r->time < last_t;	/* (bttrb.c's early folds stop) */
+		last_t = r->time;
 		if (btt_ios_on)
 			btt_ios_time(r->time);
 		switch (act) {	/* plugs, the kinds btt takes, the rest (a jump table, Makefile) */

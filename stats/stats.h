@@ -134,7 +134,7 @@ enum { BTT_H_Q2D, BTT_H_D2C, BTT_H_Q2C, BTT_NHIST };
  * last end */
 struct btt_live {
 	u32 id, n;
-	u64 folded, len, end;
+	u64 folded, len, end, fold_end;	/* fold_end: the latest end let go of */
 };
 #define BTT_LIVE_DEV BTT_DEVS	/* device i's tree: BTT_LIVE_DEV + i */
 #define BTT_LIVE_ALL (2 * BTT_DEVS)
@@ -192,6 +192,10 @@ void btt_live_add(struct btt_live *l, u64 dt, u64 ct);
 void btt_live_split(void);	/* a second device: all devices' tree from the first's */
 u32 btt_live_next(const struct btt_live *l, u32 n, u64 *dt, u64 *ct);	/* in order: after node n (0: the first) */
 int btt_d_after(u64 t);	/* bttstat.c: every D waiting for its C came after t */
+int btt_d_after_lazy(u64 t);	/* the same, or 0 without looking (63 calls after a look said no) */
+extern int btt_unordered;	/* a record came earlier than the one before */
+extern unsigned long long btt_live_early;	/* spans that reached one let go of early */
+u32 btt_live_hwm(void);	/* build/periods (BTT_PERIODS_SAY) */
 extern unsigned long long btt_dev_dropped, btt_req_dropped;
 void btt_event(const struct rec *r);
 void btt_all_fold(void);	/* btt_all from the devices': once, at the end */

@@ -64,17 +64,44 @@ n = [(v[i + 1], v[i + 3]) for i in range(0, len(v), 5)]
 ok = [s for s in n if s[0] <= s[1]]
 sys.exit(not any(a[0] <= b[1] and b[0] <= a[1] for i, a in enumerate(ok) for b in ok[i + 1:]))' "$OUT/apart/ref/sys_live.dat"
 
-# A pool of 16 nodes (build/periods): a period that ended before every D
-# still waiting for its C goes to the tally exactly; spans that end before
-# they begin, or a long I/O holding more than the pool, make it say so
+# A pool of 16 nodes (build/periods, whose trees let go of finished
+# periods past 4 nodes and which says how many nodes it held at most): a
+# period that ended before every D still waiting for its C goes to the
+# tally exactly, early while records come in time order, else when the
+# pool is full; spans that end before they begin, or a long I/O holding
+# more than the pool, make it say so
+# said FILE: its stderr but the held-at-most line
+said() { grep -v '^btt: busy periods: [0-9]* nodes held at most$' "$1"; }
+held() { sed -n 's/^btt: busy periods: \([0-9]*\) nodes held at most$/\1/p' "$1"; }
 if [ -n "$CROSS" ]; then
 	skip "btt with 16 busy-period nodes" "the small-pool build is x86_64's"
-elif ! [ -x "$TOP/build/periods/iomon" ] && ! make -s -C "$TOP" build/periods/iomon >/dev/null 2>&1; then
+elif ! make -s -C "$TOP" build/periods/iomon >/dev/null 2>&1; then	# (make: a build older than the sources is made again)
 	check "btt with 16 busy-period nodes: build/periods/iomon builds" false
 else
 	P=$TOP/build/periods/iomon
 	live_case small-short "$OUT/periods-6-3000-2-short.dump" "$P"
-	check "btt small-short: 16 nodes held $(live_n small-short) periods, nothing said" test ! -s "$OUT/small-short/got.err"
+	check "btt small-short: 16 nodes held $(live_n small-short) periods, nothing said" test -z "$(said "$OUT/small-short/got.err")"
+	# one device in time order: the finished periods go as they finish,
+	# so its tree never holds more than the 4 kept and the two a C adds
+	# and lets go of; three devices (four trees) fill the pool, whose
+	# folds are still exact
+	python3 "$CRAFT" periods 7 3000 1 short >"$OUT/periods-7-3000-1-short.dump"
+	live_case small-one "$OUT/periods-7-3000-1-short.dump" "$P"
+	check "btt small-one: $(live_n small-one) periods in at most 6 nodes ($(held "$OUT/small-one/got.err"))" \
+		test "$(held "$OUT/small-one/got.err")" -le 6
+	check "btt small-one: nothing said" test -z "$(said "$OUT/small-one/got.err")"
+	python3 "$CRAFT" periods 8 3000 3 short >"$OUT/periods-8-3000-3-short.dump"
+	live_case small-three "$OUT/periods-8-3000-3-short.dump" "$P"
+	check "btt small-three: four trees filled the 16 nodes ($(held "$OUT/small-three/got.err"))" \
+		test "$(held "$OUT/small-three/got.err")" = 16
+	check "btt small-three: nothing said" test -z "$(said "$OUT/small-three/got.err")"
+	# a period let go of early, reached by one whose records come later
+	# out of time order: said, as a full pool's approximation is
+	python3 "$CRAFT" reachback >"$OUT/reachback.dump"
+	(cd "$OUT" && "$P" btt -i "$OUT/reachback.dump") >"$OUT/reachback.avg" 2>"$OUT/reachback.err"
+	check "btt reachback: exits 0" test $? = 0
+	check "btt reachback: says a period reached back to one let go of" \
+		grep -q "^btt: 1 busy periods reached one let go of early (records out of time order): the I/O Active Period figures are approximate$" "$OUT/reachback.err"
 	(cd "$OUT" && "$P" btt -i "$OUT/periods-4-3000-1-odd.dump") >"$OUT/small-odd.avg" 2>"$OUT/small-odd.err"
 	check "btt small-odd: a full pool with spans out of order: exits 0" test $? = 0
 	check "btt small-odd: says the figures are approximate" \

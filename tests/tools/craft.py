@@ -52,7 +52,11 @@
              ... 56; Q G I D C, 10 ms apart, done 100 us after the Q):
              btt's G finds the big Q first (Q2G over 100 % of Q2C)
   nog        twenty 4 KiB writes, Q D C (no G, as a bio-based device),
-             1 ms apart, done in 500 us: btt's -I queue goes below 0"""
+             1 ms apart, done in 500 us: btt's -I queue goes below 0
+  reachback  200 writes (Q D C) 1 ms apart, done in 100 us, in time
+             order; then one whose Q, D and C come last but carry times
+             back at 5, 5.05 and 20 ms: its busy period reaches back over
+             periods that had finished when it came"""
 import struct, sys
 
 TC = lambda bit: 1 << (bit + 16)
@@ -176,6 +180,14 @@ elif sys.argv[1] == "nog":
         rec(16 * i, W | QUEUE | 1, 900, at=t)
         rec(16 * i, W | ISSUE | 7, 900, at=t + 10000)
         rec(16 * i, W | COMPLETE | 8, 900, at=t + 510000)
+elif sys.argv[1] == "reachback":
+    W = WRITE | TC(8)
+    for i in range(200):
+        t = 1000000 * (i + 1)
+        for a, dt in ((QUEUE | 1, 0), (ISSUE | 7, 10000), (COMPLETE | 8, 100000)):
+            rec(16 * i, W | a, 900, at=t + dt)
+    for a, at in ((QUEUE | 1, 5000000), (ISSUE | 7, 5050000), (COMPLETE | 8, 20000000)):
+        rec(8000, W | a, 900, at=at)
 else:
     sys.exit(__doc__)
 sys.stdout.buffer.write(b"".join(out))
