@@ -139,8 +139,12 @@ HDRS := $(wildcard *.h */*.h)
 # The applets' USAGE() texts, packed into one generated source (iomon.h)
 USAGE_C := $(G)/usage.c
 OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/$(USAGE_C:.c=.o) $(B)/obj/$(APPLETS_C:.c=.o)
-# The object built for speed: btt's per-event figures (2.4 KiB; btt on
-# the 5M-event dump 178 ms, 190 without).  Monitor's per-request figures
+# Objects built for speed (HOT, with HOTFLAGS): none now.  btt's per-event
+# figures (stats/bttstat.o) were one: 2.3 KiB for 3 % of plain btt's time
+# on the 5M-event dump (0.202 s against 0.209), which went to btt's
+# files (an option file's lines copied 8 bytes a move, -p's block and
+# length made once an I/O); its per-record steps that need it are HOTFN
+# (ev_more: struct copies a rep movs at -Oz).  Monitor's per-request figures
 # were one too until LTO: at -Oz they go into monitor's driver, 145 ms
 # against 157 for the 5M-event stream.  Elsewhere the per-record
 # functions that need it are HOTFN (iomon.h): number formatting (-Os made
@@ -149,7 +153,7 @@ OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/$(USAGE_C:.c=.o) $(B)/obj/$(APPLETS_C:
 # formatting, the request matching and monitor's driver went to -Oz for
 # plot's room (cachegrind: parse's instructions 1.5% up, monitor's the
 # same).
-HOT := $(B)/obj/stats/bttstat.o
+HOT :=
 # No memset calls for the few spaces of a padded field, as below; no
 # vector loops (cachegrind: fewer instructions for btt and monitor without
 # them, and smaller).

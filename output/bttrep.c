@@ -109,7 +109,7 @@ static void per_table(struct obuf *o, const char *title, int procs)
 	}
 }
 
-static const char q2d_eq[] = "===== ===== ===== ===== ===== ===== ===== ===== ===== ===== \n";
+TEXT(bttrep_q2d_eq, "===== ===== ===== ===== ===== ===== ===== ===== ===== ===== \n")
 
 static void q2d_line(struct obuf *o, const char *name, const u32 *c)
 {
@@ -132,7 +132,7 @@ static void q2d_histo(struct obuf *o)
 	char name[16];
 
 	section(o, "Q2D Histogram");
-	ob_printf(o, TX(bttrep_q2d_head), "DEV", q2d_eq);
+	ob_printf(o, TX(bttrep_q2d_head), "DEV", TX(bttrep_q2d_eq));
 	BTT_FOR_OUT(i) {
 		const u32 *c = btt_devs[i].q2d;
 
@@ -147,7 +147,7 @@ static void q2d_histo(struct obuf *o)
 		n++;
 	}
 	if (n) {
-		ob_printf(o, "========== | %s", q2d_eq);
+		ob_printf(o, "========== | %s", TX(bttrep_q2d_eq));
 		q2d_line(o, "AVG", all);
 		ob_puts(o, "\n");
 	}

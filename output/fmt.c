@@ -15,6 +15,7 @@ static void (*fatal_fn)(const char *why);
 
 void fmt_set_fatal(void (*fatal)(const char *why)) { fatal_fn = fatal; }
 
+TEXT(fmt_expecting_elapsed, "Expecting elapsed value (%u needs -t, and a timed event)")
 __attribute__((noreturn)) static void fmt_fatal(const char *why)
 {
 	if (fatal_fn)
@@ -495,7 +496,7 @@ static void field(struct obuf *o, const struct ev *e, char f, int left, int has_
 	case 'u':
 		if (e->elapsed == NO_ELAPSED) {
 			ob_done(o, p);
-			fmt_fatal("Expecting elapsed value (%u needs -t, and a timed event)");
+			fmt_fatal(TX(fmt_expecting_elapsed));
 		}
 		p = fmt_num(p, e->elapsed / 1000, 0, w, left);
 		break;

@@ -29,6 +29,8 @@ static void stars(struct obuf *o, u64 val, u64 vmax, u32 width)
 		ob_puts(o, i < n ? "*" : " ");
 }
 
+TEXT(lattable_head, "     %-19s : count     distribution\n")
+TEXT(lattable_head_wide, "               %-29s : count     distribution\n")
 /* BCC's print_log2_hist: nothing when every slot is empty */
 void log2_hist(struct obuf *o, const u64 *v, const char *label)
 {
@@ -43,10 +45,7 @@ void log2_hist(struct obuf *o, const u64 *v, const char *label)
 	}
 	if (imax <= 0)
 		return;
-	if (imax <= 32)
-		ob_printf(o, "     %-19s : count     distribution\n", label);
-	else
-		ob_printf(o, "               %-29s : count     distribution\n", label);
+	ob_printf(o, imax <= 32 ? TX(lattable_head) : TX(lattable_head_wide), label);
 	for (i = 1; i <= imax; i++) {
 		unsigned long long lo = (1ull << i) >> 1, hi = (1ull << i) - 1;
 

@@ -413,7 +413,7 @@ static void completed(struct btt_dev *d, struct btt_q *q, const struct rec *r)
 /* -I's counts; the option files' view of a linked record (btt_opt_dev),
  * and for -p, -P each Q a D or C meets, kept before any is stamped or
  * dropped */
-static COLD __attribute__((noinline)) void ev_more(struct btt_dev *d, const struct rec *r, u32 act)
+static HOTFN __attribute__((noinline)) void ev_more(struct btt_dev *d, const struct rec *r, u32 act)
 {
 	u32 k, n;
 
