@@ -120,7 +120,7 @@ HOTFN static void put_digits(char *end, u64 v)
 
 			w /= 100;
 			end -= 2;
-			end[0] = digits2[2 * d], end[1] = digits2[2 * d + 1];
+			memcpy(end, digits2 + 2 * d, 2);
 		}
 	}
 	w = (u32)v;
@@ -129,11 +129,11 @@ HOTFN static void put_digits(char *end, u64 v)
 
 		w /= 100;
 		end -= 2;
-		end[0] = digits2[2 * d], end[1] = digits2[2 * d + 1];
+		memcpy(end, digits2 + 2 * d, 2);
 	}
 	if (w >= 10) {
 		end -= 2;
-		end[0] = digits2[2 * w], end[1] = digits2[2 * w + 1];
+		memcpy(end, digits2 + 2 * w, 2);
 	} else
 		*--end = (char)('0' + w);
 }
@@ -195,19 +195,59 @@ char *fmt_str(char *p, const char *s, int width, int left)
 	return p;
 }
 
+/* A whole part and its point, kept from the last number made: lines in
+ * time order mostly share their second (blkparse's, btt's per-I/O files),
+ * so it is copied, one 8-byte move (what follows is written over the
+ * rest), not made again.  w: its width as "%*llu". */
+struct lead { u64 v, b; u32 n; };
+
+static char *lead(char *p, struct lead *c, u64 v, int w)
+{
+	if (v != c->v || !c->n) {
+		char b[8], *e = fmt_num(b, v, 0, w, 0);
+
+		*e++ = '.';
+		memcpy(&c->b, b, 8);
+		c->v = v, c->n = (u32)(e - b);
+	}
+	memcpy(p, &c->b, 8);
+	return p + c->n;
+}
+
 /* blkparse's "%5d.%09lu" of t ns (the seconds as an int), here where
  * the divisions are multiplies (-O2), so its callers can be built -Os */
 HOTFN char *fmt_secs(char *p, u64 t)
 {
+	static struct lead c;
 	int32_t s = (int32_t)(t / 1000000000u);
 
-	p = fmt_num(p, s < 0 ? -(u64)s : (u64)s, s < 0, 5, 0);
-	*p++ = '.';
+	if (s >= 0 && s < 1000000)
+		p = lead(p, &c, (u64)s, 5);
+	else {
+		p = fmt_num(p, s < 0 ? -(u64)s : (u64)s, s < 0, 5, 0);
+		*p++ = '.';
+	}
 	return fmt_zpad(p, t % 1000000000u, 9);
 }
 
 HOTFN char *fmt_zpad(char *p, u64 v, int width)
 {
+	/* the common case, v no wider than width: width digits right to left,
+	 * two a step, the zeros among them (btt's and blkparse's nanoseconds) */
+	if (v >> 32 == 0 && width <= 10) {
+		u32 w = (u32)v, d;
+		char *e = p + width;
+
+		for (; e - p >= 2; w /= 100) {
+			d = w % 100;
+			e -= 2;
+			memcpy(e, digits2 + 2 * d, 2);
+		}
+		if (e > p)
+			*p = (char)('0' + w % 10), w /= 10;
+		if (!w)
+			return p + width;
+	}
 	int n = ndigits(v);
 
 	for (; n < width; width--)
@@ -299,6 +339,26 @@ char *fmt_f(char *p, double x, int prec, int width)
 	while (b < e)
 		*p++ = *b++;
 	return p;
+}
+
+/* fmt_f of x(ns) as "%15.9f" (prec 9) or "%f" (6), x being btt's seconds
+ * of ns nanoseconds (BIT_TIME or TO_SEC): made from ns, with no double
+ * made or taken apart, where that is printf's text.  Below 2^50 ns (13 days) x is within
+ * 10^-15 s of ns / 10^9, far nearer than the 10^-9 s between a 6-place
+ * rounding's sides or the half of a 9-place one; a 6-place half (ns % 1000
+ * is 500) goes by x's binary value, as printf's does (t-fmt holds it to
+ * glibc's).  "%15.9f" is blkparse's "%5d.%09lu" there. */
+char *fmt_ns(char *p, u64 ns, double (*x)(u64), int prec)
+{
+	if (ns >> 50 || (prec == 6 && ns % 1000 == 500))
+		return fmt_f(p, x(ns), prec, prec == 9 ? 15 : 0);
+	if (prec == 9)
+		return fmt_secs(p, ns);
+	static struct lead c;
+
+	ns = (ns + 500) / 1000;
+	p = lead(p, &c, ns / 1000000, 0);	/* (below 2^50 ns: 7 digits at most) */
+	return fmt_zpad(p, ns % 1000000, 6);
 }
 
 /* x's digits (x >= 0, finite), prec of them after the point, correctly

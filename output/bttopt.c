@@ -98,6 +98,14 @@ static void f_put(const struct btt_dev *d, int k, const char *s, u32 n)
 	struct obuf *o = f_get(d, k);
 	u32 c;
 
+	if (o && n <= 88 && o->cap - o->len >= n + 8) {	/* a line from its b[96]: 8 bytes a move, not a rep movsb (7 % of the run) */
+		char *to = o->buf + o->len;
+
+		for (c = 0; c < n; c += 8)
+			memcpy(to + c, s + c, 8);
+		o->len += n;
+		return;
+	}
 	while (o && n) {
 		c = o->cap - o->len < n ? o->cap - o->len : n;
 		memcpy(o->buf + o->len, s, c);
@@ -138,7 +146,7 @@ static void sps_emit(const struct btt_dev *d, int q2q)
 static void seek(const struct btt_dev *d, const struct rec *r, int q2q)
 {
 	s64 *l = dv[ix(d)].last[q2q], start = (s64)r->sector, end = start + (r->bytes >> 9), dist;
-	double t = btt_time(r->time);
+	double t;
 	typeof(&dv[0].sps[0]) s = &dv[ix(d)].sps[q2q];
 	char rw = r->action & TC(TC_READ) ? 'r' : 'w';
 
@@ -150,7 +158,7 @@ static void seek(const struct btt_dev *d, const struct rec *r, int q2q)
 		dist = start > l[1] ? start - l[1] : start - l[0];
 	l[0] = start, l[1] = end;
 	if (btt_opt.seek) {	/* "%15.9f %13lld %c\n" */
-		char b[96], *p = fmt_f(b, t, 9, 15);
+		char b[96], *p = fmt_ns(b, r->time, btt_time, 9);
 
 		*p++ = ' ';
 		p = fmt_num(p, dist < 0 ? -(u64)dist : (u64)dist, dist < 0, 13, 0);
@@ -160,6 +168,7 @@ static void seek(const struct btt_dev *d, const struct rec *r, int q2q)
 	}
 	if (!btt_opt.sps)
 		return;
+	t = btt_time(r->time);
 	if (s->n && t - s->start >= 1.0)
 		sps_emit(d, q2q);
 	s->last = t;
@@ -167,17 +176,16 @@ static void seek(const struct btt_dev *d, const struct rec *r, int q2q)
 		s->start = t;
 }
 
-static void aqd(const struct btt_dev *d, double t, int up)
+static void aqd(const struct btt_dev *d, u64 ns, int up)
 {
 	int *na = &dv[ix(d)].na;
+	char b[96], *p, *q;
 
 	if (!up && *na <= 0)
 		return;
-	for (int k = 0; k < 2; k++) {	/* "%f %d\n", before and after */
-		char b[96], *p = fmt_f(b, t, 6, 0);
-
-		*p++ = ' ';
-		p = fmt_s64(p, *na);
+	*(q = fmt_ns(b, ns, btt_time, 6)) = ' ';	/* "%f %d\n", before and after: the time made once */
+	for (int k = 0; k < 2; k++) {
+		p = fmt_s64(q + 1, *na);
 		*p++ = '\n';
 		f_put(d, F_AQD, b, (u32)(p - b));
 		if (!k)
@@ -188,8 +196,6 @@ static void aqd(const struct btt_dev *d, double t, int up)
 /* each event btt links, and unplugs */
 static void ev(const struct btt_dev *d, const struct rec *r, u32 act)
 {
-	double t = btt_time(r->time);
-
 	if (act == TA_UNPLUG_IO) {
 		int n = r->pdu_len >= 8 ? (int)be64_load(r->pdu) : 0;
 
@@ -201,7 +207,7 @@ static void ev(const struct btt_dev *d, const struct rec *r, u32 act)
 		if (btt_opt.bno) {
 			u64 s = r->sector, e = s + (r->bytes >> 9);
 
-			char b[96], *p = fmt_f(b, t, 9, 15);	/* "%15.9f %lld %lld\n" */
+			char b[96], *p = fmt_ns(b, r->time, btt_time, 9);	/* "%15.9f %lld %lld\n" */
 
 			*p++ = ' ';
 			p = fmt_s64(p, (s64)s);
@@ -212,9 +218,9 @@ static void ev(const struct btt_dev *d, const struct rec *r, u32 act)
 			f_put(d, F_BC, b, (u32)(p - b));
 		}
 		if (btt_opt.aqd)
-			aqd(d, t, 1);
+			aqd(d, r->time, 1);
 	} else if (act == TA_COMPLETE && btt_opt.aqd) {
-		aqd(d, t, 0);
+		aqd(d, r->time, 0);
 	}
 }
 
@@ -231,8 +237,10 @@ static char *secs(char *p, u64 t, int w)
 
 /* "%s %c %10llu+%-4u\n" by text.c's number pieces, at p in -p's buffer:
  * -p is most of what btt writes with every output on (215 of 310 MB on
- * the 5M-event dump), and vfmt three times a line was a third of the run */
-static char *pio_line(char *p, u64 t, char c, u64 sec, u32 len, int indent)
+ * the 5M-event dump), and vfmt three times a line was a third of the run.
+ * The block and length (sl, n bytes), mostly the same on all of a Q's
+ * lines, are made once and copied 8 bytes a move (sl has the room). */
+static char *pio_line(char *p, u64 t, char c, const char *sl, u32 n, int indent)
 {
 	if (t == ~0ull)
 		return p;
@@ -241,11 +249,20 @@ static char *pio_line(char *p, u64 t, char c, u64 sec, u32 len, int indent)
 			*p++ = ' ';
 	p = secs(p, t, 5);
 	*p++ = ' ', *p++ = c, *p++ = ' ';
-	p = fmt_num(p, sec, 0, 10, 0);
+	for (u32 i = 0; i < n; i += 8)
+		memcpy(p + i, sl + i, 8);
+	return p + n;
+}
+
+/* "%10llu+%-4u\n" of a block and length, in sl (40 bytes); its length */
+static u32 pio_sl(char *sl, u64 sec, u32 len)
+{
+	char *p = fmt_num(sl, sec, 0, 10, 0);
+
 	*p++ = '+';
 	p = fmt_num(p, len, 0, 4, 1);
 	*p++ = '\n';
-	return p;
+	return (u32)(p - sl);
 }
 
 /* -p: a Q's stages as a C completes it, made where they go (six lines of
@@ -257,17 +274,24 @@ static void per_io(const struct btt_dev *d, const struct btt_qseen *e, const str
 	char b[40];
 
 	if (btt_opt.pio) {
-		char *p = fmt_num(ob_room(&pio, 512), DEV_MAJOR(d->dev), 0, 3, 0);	/* "%3u,%-3u: " */
+		char sl[40], sl2[40], *p = fmt_num(ob_room(&pio, 512), DEV_MAJOR(d->dev), 0, 3, 0);	/* "%3u,%-3u: " */
+		u32 n = pio_sl(sl, s, q->len), k;
 
 		*p++ = ',';
 		p = fmt_num(p, DEV_MINOR(d->dev), 0, 3, 1);
 		*p++ = ':', *p++ = ' ';
-		p = pio_line(p, q->time, 'Q', s, q->len, 0);
-		p = pio_line(p, q->g, 'G', s, q->len, 1);
-		p = pio_line(p, q->i, 'I', s, q->len, 1);
-		p = pio_line(p, q->m, 'M', s, q->len, 1);
-		p = pio_line(p, q->d, 'D', qd[e->slot].sec, qd[e->slot].len, 1);
-		p = pio_line(p, r->time, 'C', r->sector, r->bytes >> 9, 1);
+		p = pio_line(p, q->time, 'Q', sl, n, 0);
+		p = pio_line(p, q->g, 'G', sl, n, 1);
+		p = pio_line(p, q->i, 'I', sl, n, 1);
+		p = pio_line(p, q->m, 'M', sl, n, 1);
+		if (qd[e->slot].sec == s && qd[e->slot].len == q->len)
+			p = pio_line(p, q->d, 'D', sl, n, 1);
+		else
+			k = pio_sl(sl2, qd[e->slot].sec, qd[e->slot].len), p = pio_line(p, q->d, 'D', sl2, k, 1);
+		if (r->sector == s && r->bytes >> 9 == q->len)
+			p = pio_line(p, r->time, 'C', sl, n, 1);
+		else
+			k = pio_sl(sl2, r->sector, r->bytes >> 9), p = pio_line(p, r->time, 'C', sl2, k, 1);
 		*p++ = '\n';
 		ob_done(&pio, p);
 		pio_any = 1;
@@ -338,7 +362,7 @@ void btt_plat(const struct btt_dev *d, int k, u64 ts, u64 lat)
  * full pool lets go of is written then, with the height known so far (a
  * device before it that gains its first span later moves it up in btt:
  * said at the end) */
-static struct { double last; int y; u8 on; } lv[BTT_DEVS + 1];
+static struct { u64 last; int y; u8 on; } lv[BTT_DEVS + 1];
 
 static int has_lives(const struct btt_live *l) { return l->n || l->folded; }
 
@@ -360,7 +384,6 @@ static int live_y(const struct btt_dev *d)
 static void live_span(const struct btt_dev *d, u64 dt, u64 ct)
 {
 	typeof(&lv[0]) v = &lv[ix(d)];
-	double a = btt_time(dt), b = btt_time(ct);
 
 	if (!v->on) {
 		v->on = 1;
@@ -369,19 +392,20 @@ static void live_span(const struct btt_dev *d, u64 dt, u64 ct)
 	}
 	if (v->on == 2)
 		return;
-	{	/* "%.9f %d.0\n%.9f %d.0\n%.9f %d.9\n%.9f %d.9\n%.9f %d.0\n" */
-		const double x[5] = { v->last, a, a, b, b };
+	{	/* "%.9f %d.0\n%.9f %d.0\n%.9f %d.9\n%.9f %d.9\n%.9f %d.0\n" of
+		 * btt's times (fmt_ns: below 2^50 ns, "%d.%09u" is that text) */
+		const u64 x[5] = { v->last, dt, dt, ct, ct };
 		char o[400], *p = o;
 
 		for (int k = 0; k < 5; k++) {
-			p = fmt_f(p, x[k], 9, 0);
+			p = x[k] >> 50 ? fmt_f(p, btt_time(x[k]), 9, 0) : secs(p, x[k], 0);
 			*p++ = ' ';
 			p = fmt_s64(p, v->y);
 			*p++ = '.', *p++ = k == 2 || k == 3 ? '9' : '0', *p++ = '\n';
 		}
 		f_put(d, F_LIVE, o, (u32)(p - o));
 	}
-	v->last = b;
+	v->last = ct;
 }
 
 static void live_fold(const struct btt_live *l, u64 dt, u64 ct)

@@ -177,6 +177,36 @@ static void fmt_f_check(double x)
 		printf("DIFF fmt_f(%.17g, %d, %d): libc \"%s\", fmt_f \"%s\"\n", x, prec, w, want, got);
 }
 
+/* fmt_ns (btt's times and latencies from their nanoseconds) against
+ * "%15.9f" and "%f" of btt's two doubles of them, BIT_TIME and TO_SEC:
+ * ns of every size up to past 2^50 (its own way from there), a third of
+ * them 6-place halves (ns % 1000 == 500) */
+static double bit_time(u64 t) { return (double)(t / 1000000000) + (double)(t % 1000000000) / 1.0e9; }
+static double to_sec(u64 t) { return (double)t / 1.0e9; }
+
+static void fmt_ns_check(void)
+{
+	char want[512], got[512];
+	u64 ns = rnd() >> (rnd() % 64);
+	int k;
+
+	if (rnd() % 3 == 0)
+		ns = ns / 1000 * 1000 + 500;
+	for (k = 0; k < 4; k++) {
+		double (*x)(u64) = k & 1 ? to_sec : bit_time;
+		int prec = k & 2 ? 9 : 6;
+
+		snprintf(want, sizeof(want), prec == 9 ? "%15.9f" : "%f", x(ns));
+		if (strlen(want) >= 63)	/* (fmt_f's room) */
+			continue;
+		*fmt_ns(got, ns, x, prec) = 0;
+		checks++;
+		if (strcmp(want, got) && bad++ < 20)
+			printf("DIFF fmt_ns(%llu, %s, %d): libc \"%s\", fmt_ns \"%s\"\n", (unsigned long long)ns,
+			       k & 1 ? "TO_SEC" : "BIT_TIME", prec, want, got);
+	}
+}
+
 static void round_doubles(void)
 {
 	char f[64];
@@ -186,6 +216,7 @@ static void round_doubles(void)
 	cmp("%f", x);
 	cmp("%.1f|%.2f|%.3f|%5.1f%%|%6.2f|%-9.3f|", x, x, x, x, x, x);
 	fmt_f_check(x);
+	fmt_ns_check();
 }
 
 /* The formats as iomon's sources write them, whole. */
