@@ -126,7 +126,7 @@ endif
 # What every applet has; the rest is the applets' (build/srcs.mk, from
 # their drivers' //sources: lines).
 .DEFAULT_GOAL := all
-CORE := applet.c base.c libc.c text.c tz.c
+CORE := applet.c base.c libc.c text.c textd.c tz.c
 APPLETS_C := $(G)/applets.c
 include $(G)/srcs.mk
 $(G)/srcs.mk: FORCE
