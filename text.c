@@ -139,6 +139,14 @@ HOTFN static void put_digits(char *end, u64 v)
 
 HOTFN char *fmt_u64(char *p, u64 v)
 {
+	if (v < 100) {	/* depths, lengths, counts: most are small */
+		if (v < 10) {
+			*p = (char)('0' + v);
+			return p + 1;
+		}
+		memcpy(p, digits2 + 2 * v, 2);
+		return p + 2;
+	}
 	int n = ndigits(v);
 
 	put_digits(p + n, v);
@@ -213,21 +221,24 @@ static char *lead(char *p, struct lead *c, u64 v, int w)
 	return p + c->n;
 }
 
-/* blkparse's "%5d.%09lu" of t ns (the seconds as an int), here where
- * the divisions are multiplies (-O2), so its callers can be built -Os */
-HOTFN char *fmt_secs(char *p, u64 t)
+/* blkparse's "%5d.%09lu" of t ns (the seconds as an int; w 5, or 0 for
+ * "%d.%09lu"), here where the divisions are multiplies (-O2), so its
+ * callers can be built -Os */
+HOTFN char *fmt_secs_w(char *p, u64 t, int w)
 {
-	static struct lead c;
+	static struct lead c[2];
 	int32_t s = (int32_t)(t / 1000000000u);
 
 	if (s >= 0 && s < 1000000)
-		p = lead(p, &c, (u64)s, 5);
+		p = lead(p, &c[!w], (u64)s, w);
 	else {
-		p = fmt_num(p, s < 0 ? -(u64)s : (u64)s, s < 0, 5, 0);
+		p = fmt_num(p, s < 0 ? -(u64)s : (u64)s, s < 0, w, 0);
 		*p++ = '.';
 	}
 	return fmt_zpad(p, t % 1000000000u, 9);
 }
+
+char *fmt_secs(char *p, u64 t) { return fmt_secs_w(p, t, 5); }
 
 HOTFN char *fmt_zpad(char *p, u64 v, int width)
 {

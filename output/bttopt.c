@@ -224,16 +224,6 @@ static void ev(const struct btt_dev *d, const struct rec *r, u32 act)
 	}
 }
 
-/* "%5d.%09lu" (-P: "%d.%09lu") of a btt time, its seconds an int (so
- * "never", ~0, is 1266874889.709551615) */
-static char *secs(char *p, u64 t, int w)
-{
-	if (w)
-		return fmt_secs(p, t);
-	p = fmt_s64(p, (int32_t)(u32)(t / 1000000000));
-	*p++ = '.';
-	return fmt_zpad(p, t % 1000000000, 9);
-}
 
 /* "%s %c %10llu+%-4u\n" by text.c's number pieces, at p in -p's buffer:
  * -p is most of what btt writes with every output on (215 of 310 MB on
@@ -247,7 +237,7 @@ static char *pio_line(char *p, u64 t, char c, const char *sl, u32 n, int indent)
 	if (indent)
 		for (int i = 0; i < 9; i++)
 			*p++ = ' ';
-	p = secs(p, t, 5);
+	p = fmt_secs_w(p, t, 5);
 	*p++ = ' ', *p++ = c, *p++ = ' ';
 	for (u32 i = 0; i < n; i += 8)
 		memcpy(p + i, sl + i, 8);
@@ -299,7 +289,7 @@ static void per_io(const struct btt_dev *d, const struct btt_qseen *e, const str
 	if (btt_opt.pit) {
 		if (q->d != ~0ull)
 			pit_d = q->d;
-		char *p = secs(b, q->time, 0);	/* "%s " */
+		char *p = fmt_secs_w(b, q->time, 0);	/* "%s " */
 
 		*p++ = ' ';
 		f_put(d, F_PIT, b, (u32)(p - b));
@@ -323,14 +313,16 @@ static void q_seen(const struct btt_dev *d, const struct rec *r, u32 act)
 	if (act != TA_COMPLETE)
 		return;
 	if (btt_opt.pio) {
-		ob_puts(&pio, "-----------------------------------------\n");
+		static const char rule[] = "-----------------------------------------\n";
+
+		ob_write(&pio, rule, sizeof(rule) - 1);	/* (a C's: strlen was 2 % on a split trace) */
 		pio_any = 1;
 	}
 	if (btt_opt.pit) {
 		*(p = b) = '|', p[1] = ' ';	/* "| %s | %s\n" */
-		p = secs(p + 2, pit_d, 0);
+		p = fmt_secs_w(p + 2, pit_d, 0);
 		*p++ = ' ', *p++ = '|', *p++ = ' ';
-		p = secs(p, r->time, 0);
+		p = fmt_secs_w(p, r->time, 0);
 		*p++ = '\n';
 		f_put(d, F_PIT, b, (u32)(p - b));
 	}
@@ -398,7 +390,7 @@ static void live_span(const struct btt_dev *d, u64 dt, u64 ct)
 		char o[400], *p = o;
 
 		for (int k = 0; k < 5; k++) {
-			p = x[k] >> 50 ? fmt_f(p, btt_time(x[k]), 9, 0) : secs(p, x[k], 0);
+			p = x[k] >> 50 ? fmt_f(p, btt_time(x[k]), 9, 0) : fmt_secs_w(p, x[k], 0);
 			*p++ = ' ';
 			p = fmt_s64(p, v->y);
 			*p++ = '.', *p++ = k == 2 || k == 3 ? '9' : '0', *p++ = '\n';
