@@ -353,11 +353,12 @@ char *fmt_f(char *p, double x, int prec, int width)
 
 /* fmt_f of x(ns) as "%15.9f" (prec 9) or "%f" (6), x being btt's seconds
  * of ns nanoseconds (BIT_TIME or TO_SEC): made from ns, with no double
- * made or taken apart, where that is printf's text.  Below 2^50 ns (13 days) x is within
- * 10^-15 s of ns / 10^9, far nearer than the 10^-9 s between a 6-place
- * rounding's sides or the half of a 9-place one; a 6-place half (ns % 1000
- * is 500) goes by x's binary value, as printf's does (t-fmt holds it to
- * glibc's).  "%15.9f" is blkparse's "%5d.%09lu" there. */
+ * made or taken apart, where that is printf's text.  Below 2^50 ns (13
+ * days) x is within 10^-15 s of ns / 10^9, far nearer than the 10^-9 s
+ * between a 6-place rounding's sides or the half of a 9-place one; a
+ * 6-place half (ns % 1000 is 500) goes by x's binary value through
+ * fmt_f, as printf's does (t-fmt holds fmt_ns to glibc's).  "%15.9f" is
+ * blkparse's "%5d.%09lu" there. */
 char *fmt_ns(char *p, u64 ns, double (*x)(u64), int prec)
 {
 	if (ns >> 50 || (prec == 6 && ns % 1000 == 500))

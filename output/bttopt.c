@@ -98,7 +98,9 @@ static void f_put(const struct btt_dev *d, int k, const char *s, u32 n)
 	struct obuf *o = f_get(d, k);
 	u32 c;
 
-	if (o && n <= 88 && o->cap - o->len >= n + 8) {	/* a line from its b[96]: 8 bytes a move, not a rep movsb (7 % of the run) */
+	/* a line (every caller's buffer has 8 bytes past one of 88): 8 bytes a
+	 * move, not a rep movsb (7 % of btt's run with every output) */
+	if (o && n <= 88 && o->cap - o->len >= n + 8) {
 		char *to = o->buf + o->len;
 
 		for (c = 0; c < n; c += 8)
