@@ -52,7 +52,7 @@ char *fmt_zpad(char *p, u64 v, int width);
 char *fmt_secs(char *p, u64 t);	/* "%5d.%09u" of t ns, the seconds an int */
 char *fmt_secs_w(char *p, u64 t, int w);	/* the same at width w (0: "%d.%09u") */
 char *fmt_f(char *p, double x, int prec, int width);	/* "%W.Pf" */
-char *fmt_ns(char *p, u64 ns, double (*x)(u64), int prec);	/* "%15.9f" (9) or "%f" (6) of btt's x(ns) seconds */
+char *fmt_ns(char *p, u64 ns, double (*x)(u64), int prec, int width);	/* "%15.9f", "%.9f" or "%f" of btt's x(ns) seconds */
 char *fmt_g9(char *p, u64 k, int e);	/* %.9g of k * 10^e, exact: at most 16 bytes */
 struct tm;
 char *fmt_hms(char *p, const struct tm *tm);	/* strftime's "%H:%M:%S" */

@@ -351,20 +351,21 @@ char *fmt_f(char *p, double x, int prec, int width)
 	return p;
 }
 
-/* fmt_f of x(ns) as "%15.9f" (prec 9) or "%f" (6), x being btt's seconds
- * of ns nanoseconds (BIT_TIME or TO_SEC): made from ns, with no double
- * made or taken apart, where that is printf's text.  Below 2^50 ns (13
- * days) x is within 10^-15 s of ns / 10^9, far nearer than the 10^-9 s
- * between a 6-place rounding's sides or the half of a 9-place one; a
- * 6-place half (ns % 1000 is 500) goes by x's binary value through
- * fmt_f, as printf's does (t-fmt holds fmt_ns to glibc's).  "%15.9f" is
- * blkparse's "%5d.%09lu" there. */
-char *fmt_ns(char *p, u64 ns, double (*x)(u64), int prec)
+/* fmt_f of x(ns) as "%15.9f" or "%.9f" (prec 9, width 15 or 0) or "%f"
+ * (6, 0), x being btt's seconds of ns nanoseconds (BIT_TIME or TO_SEC):
+ * made from ns, with no double made or taken apart, where that is
+ * printf's text.  Below 2^50 ns (13 days) x is within 10^-15 s of ns /
+ * 10^9, far nearer than the 10^-9 s between a 6-place rounding's sides
+ * or the half of a 9-place one; a 6-place half (ns % 1000 is 500) goes
+ * by x's binary value through fmt_f, as printf's does (t-fmt holds
+ * fmt_ns to glibc's).  "%15.9f" is
+ * blkparse's "%5d.%09lu" there, "%.9f" its "%d.%09lu". */
+char *fmt_ns(char *p, u64 ns, double (*x)(u64), int prec, int width)
 {
 	if (ns >> 50 || (prec == 6 && ns % 1000 == 500))
-		return fmt_f(p, x(ns), prec, prec == 9 ? 15 : 0);
+		return fmt_f(p, x(ns), prec, width);
 	if (prec == 9)
-		return fmt_secs(p, ns);
+		return fmt_secs_w(p, ns, width ? 5 : 0);
 	static struct lead c;
 
 	ns = (ns + 500) / 1000;

@@ -37,10 +37,10 @@ static void lat_line(u32 i, u32 k, u64 t, u64 lat)
 		btt_plat(&btt_devs[i], (int)k, t, lat);
 	if (lat_name[k]) {	/* "%f %f\n", made where it goes (fmt_f: 63 bytes at most) */
 		struct obuf *o = file_at(&lat_ob[k][i], lat_buf[k][i], BTT_FILE_BUF, lat_name[k], (int)i, lat_post[k]);
-		char *p = fmt_ns(ob_room(o, 160), t, btt_sec, 6);
+		char *p = fmt_ns(ob_room(o, 160), t, btt_sec, 6, 0);
 
 		*p++ = ' ';
-		p = fmt_ns(p, lat, btt_sec, 6);
+		p = fmt_ns(p, lat, btt_sec, 6, 0);
 		*p++ = '\n';
 		ob_done(o, p);
 	}

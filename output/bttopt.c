@@ -65,7 +65,7 @@ static struct obuf *f_get(const struct btt_dev *d, int k)
 {
 	u16 *a = &at[ix(d)][k];
 	char path[PATH_LEN], dn[BTT_MAPNAME];
-	int fd;
+	int fd, sps = k == F_SPSD || k == F_SPSQ;
 
 	if (*a)
 		return *a == 0xffff ? NULL : &of[*a - 1].ob;
@@ -79,7 +79,7 @@ static struct obuf *f_get(const struct btt_dev *d, int k)
 		warn_msg("%s: name too long", f_pre(k));
 		return NULL;
 	}
-	if (k == F_SPSD || k == F_SPSQ)	/* the second stream on the name writes over, from the start */
+	if (sps)	/* the second stream on the name writes over, from the start */
 		fd = sps_made[ix(d)]++ ? open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644) : open_out(path, 0644);
 	else
 		fd = open_out(path, 0644);
@@ -87,9 +87,18 @@ static struct obuf *f_get(const struct btt_dev *d, int k)
 		return NULL;
 	/* -m's two streams on one name write over each other a buffer at a
 	 * time: btt's stdio page, so the same bytes end up on top */
-	ob_init(&of[nof].ob, fd, f_pre(k), of[nof].buf, k == F_SPSD || k == F_SPSQ ? 4096 : BTT_OPT_BUF);
+	ob_init(&of[nof].ob, fd, f_pre(k), of[nof].buf, sps ? 4096 : BTT_OPT_BUF);
 	*a = (u16)++nof;
 	return &of[nof - 1].ob;
+}
+
+/* n bytes at s to p, 8 a move, not a rep movsb (7 % of btt's run with
+ * every output): s and p have 7 bytes to spare past them; p + n */
+static char *copy8(char *p, const char *s, u32 n)
+{
+	for (u32 i = 0; i < n; i += 8)
+		memcpy(p + i, s + i, 8);
+	return p + n;
 }
 
 /* as stdio does: the buffer filled to the last byte, then written */
@@ -98,14 +107,9 @@ static void f_put(const struct btt_dev *d, int k, const char *s, u32 n)
 	struct obuf *o = f_get(d, k);
 	u32 c;
 
-	/* a line (every caller's buffer has 8 bytes past one of 88): 8 bytes a
-	 * move, not a rep movsb (7 % of btt's run with every output) */
+	/* a line (every caller's buffer has 8 bytes past one of 88) */
 	if (o && n <= 88 && o->cap - o->len >= n + 8) {
-		char *to = o->buf + o->len;
-
-		for (c = 0; c < n; c += 8)
-			memcpy(to + c, s + c, 8);
-		o->len += n;
+		o->len = (u32)(copy8(o->buf + o->len, s, n) - o->buf);
 		return;
 	}
 	while (o && n) {
@@ -160,7 +164,7 @@ static void seek(const struct btt_dev *d, const struct rec *r, int q2q)
 		dist = start > l[1] ? start - l[1] : start - l[0];
 	l[0] = start, l[1] = end;
 	if (btt_opt.seek) {	/* "%15.9f %13lld %c\n" */
-		char b[96], *p = fmt_ns(b, r->time, btt_time, 9);
+		char b[96], *p = fmt_ns(b, r->time, btt_time, 9, 15);
 
 		*p++ = ' ';
 		p = fmt_num(p, dist < 0 ? -(u64)dist : (u64)dist, dist < 0, 13, 0);
@@ -185,7 +189,7 @@ static void aqd(const struct btt_dev *d, u64 ns, int up)
 
 	if (!up && *na <= 0)
 		return;
-	*(q = fmt_ns(b, ns, btt_time, 6)) = ' ';	/* "%f %d\n", before and after: the time made once */
+	*(q = fmt_ns(b, ns, btt_time, 6, 0)) = ' ';	/* "%f %d\n", before and after: the time made once */
 	for (int k = 0; k < 2; k++) {
 		p = fmt_s64(q + 1, *na);
 		*p++ = '\n';
@@ -209,7 +213,7 @@ static void ev(const struct btt_dev *d, const struct rec *r, u32 act)
 		if (btt_opt.bno) {
 			u64 s = r->sector, e = s + (r->bytes >> 9);
 
-			char b[96], *p = fmt_ns(b, r->time, btt_time, 9);	/* "%15.9f %lld %lld\n" */
+			char b[96], *p = fmt_ns(b, r->time, btt_time, 9, 15);	/* "%15.9f %lld %lld\n" */
 
 			*p++ = ' ';
 			p = fmt_s64(p, (s64)s);
@@ -241,9 +245,7 @@ static char *pio_line(char *p, u64 t, char c, const char *sl, u32 n, int indent)
 			*p++ = ' ';
 	p = fmt_secs_w(p, t, 5);
 	*p++ = ' ', *p++ = c, *p++ = ' ';
-	for (u32 i = 0; i < n; i += 8)
-		memcpy(p + i, sl + i, 8);
-	return p + n;
+	return copy8(p, sl, n);
 }
 
 /* "%10llu+%-4u\n" of a block and length, in sl (40 bytes); its length */
@@ -387,12 +389,12 @@ static void live_span(const struct btt_dev *d, u64 dt, u64 ct)
 	if (v->on == 2)
 		return;
 	{	/* "%.9f %d.0\n%.9f %d.0\n%.9f %d.9\n%.9f %d.9\n%.9f %d.0\n" of
-		 * btt's times (fmt_ns: below 2^50 ns, "%d.%09u" is that text) */
+		 * btt's times */
 		const u64 x[5] = { v->last, dt, dt, ct, ct };
 		char o[400], *p = o;
 
 		for (int k = 0; k < 5; k++) {
-			p = x[k] >> 50 ? fmt_f(p, btt_time(x[k]), 9, 0) : fmt_secs_w(p, x[k], 0);
+			p = fmt_ns(p, x[k], btt_time, 9, 0);
 			*p++ = ' ';
 			p = fmt_s64(p, v->y);
 			*p++ = '.', *p++ = k == 2 || k == 3 ? '9' : '0', *p++ = '\n';

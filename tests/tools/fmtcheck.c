@@ -178,7 +178,7 @@ static void fmt_f_check(double x)
 }
 
 /* fmt_ns (btt's times and latencies from their nanoseconds) against
- * "%15.9f" and "%f" of btt's two doubles of them, BIT_TIME and TO_SEC:
+ * "%15.9f", "%.9f" and "%f" of btt's two doubles of them, BIT_TIME and TO_SEC:
  * ns of every size up to past 2^50 (its own way from there), a third of
  * them 6-place halves (ns % 1000 == 500) */
 static double bit_time(u64 t) { return (double)(t / 1000000000) + (double)(t % 1000000000) / 1.0e9; }
@@ -192,18 +192,18 @@ static void fmt_ns_check(void)
 
 	if (rnd() % 3 == 0)
 		ns = ns / 1000 * 1000 + 500;
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < 6; k++) {
 		double (*x)(u64) = k & 1 ? to_sec : bit_time;
-		int prec = k & 2 ? 9 : 6;
+		int prec = k < 2 ? 6 : 9, w = k < 4 ? 0 : 15;
 
-		snprintf(want, sizeof(want), prec == 9 ? "%15.9f" : "%f", x(ns));
+		snprintf(want, sizeof(want), "%*.*f", w, prec, x(ns));
 		if (strlen(want) >= 63)	/* (fmt_f's room) */
 			continue;
-		*fmt_ns(got, ns, x, prec) = 0;
+		*fmt_ns(got, ns, x, prec, w) = 0;
 		checks++;
 		if (strcmp(want, got) && bad++ < 20)
-			printf("DIFF fmt_ns(%llu, %s, %d): libc \"%s\", fmt_ns \"%s\"\n", (unsigned long long)ns,
-			       k & 1 ? "TO_SEC" : "BIT_TIME", prec, want, got);
+			printf("DIFF fmt_ns(%llu, %s, %d, %d): libc \"%s\", fmt_ns \"%s\"\n", (unsigned long long)ns,
+			       k & 1 ? "TO_SEC" : "BIT_TIME", prec, w, want, got);
 	}
 }
 
