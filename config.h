@@ -450,10 +450,10 @@
 #define BTT_SEEKS 65535		/* distinct seek distances, all devices (< 65536) */
 #endif
 #ifndef BTT_SEEK_HASH
-#define BTT_SEEK_HASH 16384	/* chains finding a distance's node (a power of 2) */
+#define BTT_SEEK_HASH 16384	/* chains finding a distance's node, at most (a power of 2; touched as used) */
 #endif
 /* btt's busy periods (I/O Active Period, -Z): its red-black trees' nodes,
- * every device's and all devices' together, 29 bytes each, touched as
+ * every device's and all devices' together, 32 bytes each, touched as
  * used.  Full, the earliest node of the fullest tree goes to a tally: still
  * exact where it ended before every D waiting for its C and no span ended
  * before it began (a dump in time order), else counted and said. */
@@ -501,18 +501,18 @@
 #ifndef BTT_OPT_QS
 #define BTT_OPT_QS 1024	/* -p -P: the Qs one D or C meets that they see */
 #endif
-/* Output buffers: a file is written a buffer at a time, and with every
- * output on (half a GB on the 5M-event bench dump) write calls of 4 KiB
- * were a third of btt's time (0.55 s of system time; 0.2 s at these
- * sizes).  Their pages are touched only as far as a file gets. */
-#ifndef BTT_OPT_BUF
-#define BTT_OPT_BUF 16384	/* each one's buffer (-m's: stdio's page, 4096; see bttopt.c) */
+/* Output buffers: every file btt writes as it goes (-B -s -Q -L -p -P -Z,
+ * -z -l -q, -I: half a GB on the 5M-event bench dump) fills chunks of one
+ * pool; a full chunk waits, and when the pool runs out the file with
+ * the most waiting is written, one writev of them all.  Write calls of
+ * 4 KiB were a third of btt's time (0.55 s of system time); a buffer of
+ * 16 KiB a file (64 for -p) took 400 KiB.  -m's two streams keep a
+ * stdio page each of their own (see bttopt.c). */
+#ifndef BTT_POOL
+#define BTT_POOL 64		/* chunks */
 #endif
-#ifndef BTT_PIO_BUF
-#define BTT_PIO_BUF 65536	/* -p's: 8 lines an I/O, most of what btt writes */
-#endif
-#ifndef BTT_FILE_BUF
-#define BTT_FILE_BUF 16384	/* each -l/-q/-z file's buffer (3 a device), and -I's */
+#ifndef BTT_CHUNK
+#define BTT_CHUNK 2048		/* bytes a chunk (a line asks for 512 at most) */
 #endif
 /* tz.c: the zoneinfo file read once for local time (the largest in
  * tzdata, with leap seconds, is under 4 KiB), and the longest TZ=NAME */

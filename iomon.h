@@ -25,21 +25,29 @@ typedef int64_t s64;
  * object would be larger for the rest */
 #define HOTFN __attribute__((optimize("O2")))
 
-/* text.c: buffered writes to a raw fd, formatting helpers */
+/* obuf.c: buffered writes to a raw fd; text.c: formatting helpers */
+struct iovec;
 struct obuf {
 	int fd, failed;
 	const char *name;
 	char *buf;
 	u32 len, cap;
+	/* a buffer from a pool (btt's files): more(o, 0) when it is full,
+	 * more(o, 1) to write everything out; first, last, held: the pool's
+	 * chunks written full and waiting, in order (NULL: a plain buffer) */
+	void (*more)(struct obuf *o, int all);
+	u16 first, last, held;
 };
 void ob_init(struct obuf *o, int fd, const char *name, char *buf, u32 cap);
 void ob_flush(struct obuf *o);
+void ob_full(struct obuf *o);	/* no room left: written, or a pool's next chunk */
+void ob_writev(struct obuf *o, struct iovec *v, int n);	/* all of v to o's fd (v is changed) */
 void ob_write(struct obuf *o, const void *p, size_t n);
 void ob_puts(struct obuf *o, const char *s);
 static inline char *ob_room(struct obuf *o, u32 n)
 {
 	if (o->cap - o->len < n)
-		ob_flush(o);
+		ob_full(o);
 	return o->buf + o->len;
 }
 static inline void ob_done(struct obuf *o, char *end) { o->len = (u32)(end - o->buf); }

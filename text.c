@@ -1,89 +1,10 @@
-/* text.c: bottom: obuf, number formatting, vfmt/sfmt/ob_printf */
-/* our own output buffer over a raw fd (no stdio streams, no hidden
- * allocation), and the few number formats blkparse's printf calls need,
- * done by hand because formatting is most of the time parse spends. */
-#include <errno.h>
+/* text.c: bottom: number formatting, vfmt/sfmt */
+/* The few number formats blkparse's printf calls need, done by hand
+ * because formatting is most of the time parse spends (the output
+ * buffer they go to: obuf.c). */
 #include <stdarg.h>
 #include <string.h>
-#include <unistd.h>
 #include "iomon.h"
-
-void ob_init(struct obuf *o, int fd, const char *name, char *buf, u32 cap)
-{
-	o->fd = fd;
-	o->failed = 0;
-	o->name = name;
-	o->buf = buf;
-	o->len = 0;
-	o->cap = cap;
-}
-
-void ob_flush(struct obuf *o)
-{
-	u32 off = 0;
-
-	while (off < o->len && !o->failed) {
-		ssize_t n = write(o->fd, o->buf + off, o->len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			/* A reader that went away is not worth a message. */
-			if (errno != EPIPE)
-				warn_msg("write %s: %s", o->name, n ? strerror(errno) : "no progress");
-			o->failed = errno ? errno : EIO;
-			break;
-		}
-		off += (u32)n;
-	}
-	o->len = 0;
-}
-
-void ob_write(struct obuf *o, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		u32 k;
-
-		if (o->len == o->cap)
-			ob_flush(o);
-		k = o->cap - o->len;
-		if (k > n)
-			k = (u32)n;
-		memcpy(o->buf + o->len, c, k);
-		o->len += k;
-		c += k;
-		n -= k;
-	}
-}
-
-void ob_puts(struct obuf *o, const char *s) { ob_write(o, s, strlen(s)); }
-
-COLD void ob_printf(struct obuf *o, const char *fmt, ...)
-{
-	char tmp[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vfmt(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	if (n > (int)sizeof(tmp) - 1)
-		n = sizeof(tmp) - 1;
-	if (n > 0)
-		ob_write(o, tmp, (size_t)n);
-}
-
-COLD int ob_close(struct obuf *o)
-{
-	ob_flush(o);
-	if (o->fd > 2 && close(o->fd) && !o->failed) {
-		warn_msg("close %s: %s", o->name, strerror(errno));
-		o->failed = errno;
-	}
-	return o->failed ? -1 : 0;
-}
 
 const double dec_pow[23] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 			     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };

@@ -3,22 +3,148 @@
  * ("%lf %lf" of the ns / 1e9), in the order the stats meet the I/Os (btt's
  * tree walk).  btt removes the files left empty at its end: here a file is
  * made at its first line. */
+#include <sys/uio.h>
 #include "output/output.h"
+
+/* The files' pool (config.h): a file holds the chunk it fills (buf, none
+ * until it has a line to put there) and its full ones, waiting in order;
+ * cnext links those, and the free ones.  Chunks are touched as first
+ * used.  Out of chunks, one file's waiting chunks are written, in one
+ * writev.  Where no file has a chunk waiting (more files than chunks),
+ * the fullest gives up its own: every file still goes out in order. */
+#define POOLED (BTT_OPT_FILES + BTT_NLAT * BTT_DEVS + 2)	/* of[], the latency files, -p, -I */
+_Static_assert(BTT_POOL < 1024 && BTT_CHUNK >= 512 && BTT_CHUNK < 65536, "BTT_POOL: one writev (IOV_MAX); BTT_CHUNK: a line's room");
+static char chunk[BTT_POOL][BTT_CHUNK] __attribute__((aligned(4096)));
+static u16 clen[BTT_POOL], cnext[BTT_POOL];	/* a waiting chunk's bytes; the next one (index + 1, 0: none) */
+static u16 cfree, cfresh;			/* the free list; chunks never used from cfresh on */
+static struct obuf *pooled[POOLED];
+static u64 wrote[POOLED];			/* chunks each has written */
+static u32 npooled;
+
+static void pool_free(u32 first, u32 last)
+{
+	cnext[last - 1] = cfree;
+	cfree = (u16)first;
+}
+
+/* file i's waiting chunks written, and with cur its own chunk's bytes
+ * too, that chunk back in the pool */
+static void pool_out(u32 i, int cur)
+{
+	struct obuf *o = pooled[i];
+	struct iovec v[BTT_POOL];
+	u32 n = 0, c, own = o->buf ? (u32)(o->buf - chunk[0]) / BTT_CHUNK + 1 : 0;
+
+	for (c = o->first; c; c = cnext[c - 1])
+		v[n++] = (struct iovec){ chunk[c - 1], clen[c - 1] };
+	if (cur && own)
+		v[n++] = (struct iovec){ o->buf, o->len };
+	ob_writev(o, v, (int)n);
+	wrote[i] += o->held;
+	if (o->first)
+		pool_free(o->first, o->last);
+	o->first = o->last = o->held = 0;
+	if (cur && own) {
+		pool_free(own, own);
+		o->buf = NULL;
+		o->len = o->cap = 0;
+	}
+}
+
+/* Out of chunks: the file whose waiting share is the largest against
+ * the square root of what it has written so far (the writes a file of
+ * b bytes takes are fewest, for the pages held, with each one's write
+ * in proportion to the root of its b: btt's -p takes more of the pool
+ * than a file of a fifteenth of its bytes, but not fifteen times more) */
+static char *pool_take(void)
+{
+	struct obuf *o;
+	double most = -1, b;
+	u32 i, w = 0, c;
+
+	if (!cfree && cfresh == BTT_POOL) {
+		for (i = 0; i < npooled; i++) {
+			o = pooled[i];
+			b = o->held ? (double)o->held * o->held / (double)(wrote[i] + 1) + 1 :
+				o->buf ? (double)o->len / (BTT_CHUNK + 1) : -1;
+			if (b > most)
+				most = b, w = i;
+		}
+		pool_out(w, !pooled[w]->held);	/* (every chunk is some file's: w holds one) */
+	}
+	if (cfree)
+		cfree = cnext[(c = cfree - 1u)];
+	else
+		c = cfresh++;
+	return chunk[c];
+}
+
+/* o's buffer full: its chunk waits, and it takes another (all: o's bytes
+ * written, its chunks back in the pool) */
+static void pool_more(struct obuf *o, int all)
+{
+	u32 c;
+
+	if (all) {
+		for (c = 0; pooled[c] != o; c++)
+			;
+		pool_out(c, 1);
+		return;
+	}
+	if (o->buf && !o->len)
+		return;
+	if (o->buf) {
+		c = (u32)(o->buf - chunk[0]) / BTT_CHUNK;
+		clen[c] = (u16)o->len;
+		cnext[c] = 0;
+		if (o->last)
+			cnext[o->last - 1] = (u16)(c + 1);
+		else
+			o->first = (u16)(c + 1);
+		o->last = (u16)(c + 1);
+		o->held++;
+		o->buf = NULL;
+		o->len = o->cap = 0;
+	}
+	o->buf = pool_take();
+	o->cap = BTT_CHUNK;
+}
+
+/* the pool's memory while no file holds a chunk (every one closed: btt's
+ * report lends it to the seek trees), n its bytes; else NULL */
+void *btt_pool_idle(size_t *n)
+{
+	u32 c, k = 0;
+
+	for (c = cfree; c; c = cnext[c - 1])
+		k++;
+	*n = sizeof(chunk);
+	return k == cfresh ? chunk : NULL;
+}
+
+/* o, just made (ob_init), fills the pool's chunks */
+void btt_pool_use(struct obuf *o)
+{
+	o->buf = NULL;
+	o->len = o->cap = 0;
+	o->first = o->last = o->held = 0;
+	o->more = pool_more;
+	pooled[npooled++] = o;
+}
 
 static const char lat_post[BTT_NLAT][4] = { "q2d", "d2c", "q2c" };
 static const char *lat_name[BTT_NLAT];
-static struct obuf lat_ob[BTT_NLAT][BTT_DEVS];
-static char lat_buf[BTT_NLAT][BTT_DEVS][BTT_FILE_BUF];
+static struct obuf lat_ob[BTT_DEVS][BTT_NLAT];	/* a device's three on one page */
 
 /* o made at its first line: PRE_MAJ,MIN_POST.dat for device i (i < 0:
- * sys_POST.dat); not tried yet when o->buf is NULL, a failed open stays
+ * sys_POST.dat); not tried yet when o->name is NULL, a failed open stays
  * failed */
 static struct obuf *file_at(struct obuf *o, char *buf, u32 cap, const char *pre, int i, const char *post)
 {
 	char path[PATH_LEN], dev[BTT_MAPNAME] = "sys";
 	int fd = -1;
 
-	if (!o->buf) {
+	if (!o->name) {
 		if (i >= 0)
 			btt_dev_file(dev, btt_devs[i].dev);
 		if ((size_t)sfmt(path, sizeof(path), "%s%s%s_%s.dat", pre, *pre ? "_" : "", dev, post) < sizeof(path))
@@ -27,6 +153,8 @@ static struct obuf *file_at(struct obuf *o, char *buf, u32 cap, const char *pre,
 			warn_msg("%s: name too long", pre);
 		ob_init(o, fd, *pre ? pre : post, buf, cap);
 		o->failed = fd < 0;
+		if (!buf)
+			btt_pool_use(o);
 	}
 	return o;
 }
@@ -36,7 +164,7 @@ static void lat_line(u32 i, u32 k, u64 t, u64 lat)
 	if (btt_opt.plat > 0)	/* -L */
 		btt_plat(&btt_devs[i], (int)k, t, lat);
 	if (lat_name[k]) {	/* "%f %f\n", made where it goes (fmt_f: 63 bytes at most) */
-		struct obuf *o = file_at(&lat_ob[k][i], lat_buf[k][i], BTT_FILE_BUF, lat_name[k], (int)i, lat_post[k]);
+		struct obuf *o = file_at(&lat_ob[i][k], NULL, 0, lat_name[k], (int)i, lat_post[k]);
 		char *p = fmt_ns(ob_room(o, 160), t, btt_sec, 6, 0);
 
 		*p++ = ' ';
@@ -48,7 +176,6 @@ static void lat_line(u32 i, u32 k, u64 t, u64 lat)
 
 /* -I NAME: btt's iostat-like table, a block an interval and the totals */
 static struct obuf ios_ob;
-static char ios_buf[BTT_FILE_BUF];
 TEXT(bttfiles_ios_hdr, "Device:       rrqm/s   wrqm/s     r/s     w/s    rsec/s    wsec/s     "
 	"rkB/s     wkB/s avgrq-sz avgqu-sz   await   svctm  %util   Stamp\n")
 
@@ -155,7 +282,8 @@ int btt_files_opt(int c, const char *arg)
 	} else if (c == 'I') {
 		if ((fd = open_out(arg, 0644)) < 0)
 			return 1;
-		ob_init(&ios_ob, fd, arg, ios_buf, sizeof(ios_buf));
+		ob_init(&ios_ob, fd, arg, NULL, 0);
+		btt_pool_use(&ios_ob);
 		ob_puts(&ios_ob, TX(bttfiles_ios_hdr));
 		btt_ios_on = 1;
 	} else {
@@ -194,8 +322,8 @@ int btt_files_end(void)
 
 	for (k = 0; k < BTT_NLAT; k++)
 		for (i = 0; i < btt_ndevs; i++)
-			if (lat_ob[k][i].buf)
-				rc |= ob_close(&lat_ob[k][i]);
+			if (lat_ob[i][k].name)
+				rc |= ob_close(&lat_ob[i][k]);
 	for (i = 0; i <= btt_ndevs; i++) {	/* (sys_*: -1 0 when no device came) */
 		btt_rate_line(i, btt_rates[i].ios ? btt_rates[i].sec : -1, btt_rates[i].ios, btt_rates[i].blks);
 		for (k = 0; k < 2; k++)

@@ -20,7 +20,8 @@ enum { F_BR, F_BW, F_BC, F_DR, F_DW, F_DC, F_QR, F_QW, F_QC, F_SPSD, F_SPSQ, F_A
 struct bttopt_cfg btt_opt;
 unsigned long long btt_opt_dropped;
 
-static struct of { struct obuf ob; char buf[BTT_OPT_BUF]; } of[BTT_OPT_FILES];
+static struct of { struct obuf ob; } of[BTT_OPT_FILES];
+static char sps_buf[BTT_OPT_FILES][4096] __attribute__((aligned(4096)));	/* -m's, a stdio page (the others': the pool's) */
 static u32 nof;
 static u16 at[BTT_DEVS + 1][F_N];		/* of's index + 1; 0: not made yet */
 static u8 sps_made[BTT_DEVS];		/* -m: the file made by one stream */
@@ -33,7 +34,6 @@ static struct dev_opt {
 } dv[BTT_DEVS];
 
 static struct obuf pio;		/* -p */
-static char pio_buf[BTT_PIO_BUF];
 static int pio_any;		/* btt removes the file left empty */
 static u64 pit_d;			/* -P: the D time of a C's last Q that had one */
 static struct { u64 sec; u32 len; } qd[BTT_REQS + 1];	/* -p: each Q's D */
@@ -87,7 +87,9 @@ static struct obuf *f_get(const struct btt_dev *d, int k)
 		return NULL;
 	/* -m's two streams on one name write over each other a buffer at a
 	 * time: btt's stdio page, so the same bytes end up on top */
-	ob_init(&of[nof].ob, fd, f_pre(k), of[nof].buf, sps ? 4096 : BTT_OPT_BUF);
+	ob_init(&of[nof].ob, fd, f_pre(k), sps_buf[nof], sizeof(sps_buf[0]));
+	if (!sps)
+		btt_pool_use(&of[nof].ob);
 	*a = (u16)++nof;
 	return &of[nof - 1].ob;
 }
@@ -112,12 +114,14 @@ static void f_put(const struct btt_dev *d, int k, const char *s, u32 n)
 		o->len = (u32)(copy8(o->buf + o->len, s, n) - o->buf);
 		return;
 	}
+	if (o && !o->cap)	/* a pooled file with no chunk yet */
+		ob_full(o);
 	while (o && n) {
 		c = o->cap - o->len < n ? o->cap - o->len : n;
 		memcpy(o->buf + o->len, s, c);
 		o->len += c, s += c, n -= c;
 		if (o->len == o->cap)
-			ob_flush(o);
+			ob_full(o);
 	}
 }
 
@@ -439,13 +443,14 @@ static int unplug_file(const struct btt_dev *d)
 {
 	char path[PATH_LEN], dn[BTT_MAPNAME];
 	struct obuf o;
+	char b[512];
 	int i, fd;
 
 	dev_nm(dn, d);
 	if ((size_t)sfmt(path, sizeof(path), "%s_%s.dat", btt_opt.unplug, dn) >= sizeof(path) ||
 	    (fd = open_out(path, 0644)) < 0)
 		return 1;
-	ob_init(&o, fd, path, pio_buf, sizeof(pio_buf));
+	ob_init(&o, fd, path, b, sizeof(b));
 	for (i = 0; i < 21; i++)
 		ob_printf(&o, "%d %u\n", i, dv[ix(d)].unplug[i]);
 	return ob_close(&o);
@@ -494,7 +499,7 @@ int btt_opt_end(void)
 	u32 i, k;
 	int rc = 0;
 
-	if (btt_opt.pio) {	/* first: -u's files reuse its buffer */
+	if (btt_opt.pio) {
 		rc |= ob_close(&pio);
 		if (!pio_any)
 			unlink(btt_opt.pio);
@@ -572,7 +577,8 @@ int btt_opt_start(void)
 	if (btt_opt.pio) {
 		if ((fd = open_out(btt_opt.pio, 0644)) < 0)
 			return 1;
-		ob_init(&pio, fd, btt_opt.pio, pio_buf, sizeof(pio_buf));
+		ob_init(&pio, fd, btt_opt.pio, NULL, 0);
+		btt_pool_use(&pio);
 	}
 	btt_opt_qs = btt_opt.pio || btt_opt.pit;
 	btt_opt_on = btt_opt.bno || btt_opt.seek || btt_opt.sps || btt_opt.aqd || btt_opt_qs;

@@ -95,6 +95,8 @@ void btt_dev_file(char *buf, u32 dev);	/* in file names: -M's name or MAJ,MIN (B
 /* output/bttfiles.c: btt's -z, -l, -q, -I files */
 int btt_files_opt(int c, const char *arg);
 int btt_files_end(void);
+void btt_pool_use(struct obuf *o);	/* o, just made, writes through the files' pool */
+void *btt_pool_idle(size_t *n);
 void btt_range_data(struct obuf *o);	/* NAME.dat's */
 void btt_size_hist(struct obuf *o, int k);	/* NAME_qhist.dat (0), NAME_dhist.dat (1) */
 void btt_files_after(void);	/* the lines a record's figures left: -z -l -q, -I, *_fp.dat */

@@ -218,6 +218,32 @@ if need "btt's options vs Debian's btt" btt; then
 	check "btt -m without -s: refused as btt refuses it" test -s "$OUT/optm/got.err"
 fi
 
+# every output at once (the files share one pool of chunks; each written
+# when it has the most waiting): on every fixture, each file btt's; and
+# the same from build/pool/iomon, whose 3 chunks are fewer than the files,
+# so files give up the chunk they fill and write a few lines at a time
+ALL_OUT="-A -l L -q Q -z Z -I I -B B -p P -P T -Q Q2 -s S -m M -u U -L 0.05 -X -Z -o out"
+if need "every output at once vs Debian's btt" btt; then
+	if make -s -C "$TOP" build/pool/iomon >/dev/null 2>&1; then
+		POOL3=$TOP/build/pool/iomon
+	else
+		check "btt with a pool of 3 chunks: build/pool/iomon builds" false
+		POOL3=
+	fi
+	for f in mq-randrw split two-devs ext4; do
+		[ -s "$OUT/$f.dump" ] || continue
+		btt_pair "all-$f" -i "$OUT/$f.dump" $ALL_OUT
+		btt_same "all-$f" "every output at once"
+		[ -n "$POOL3" ] || continue
+		d=$OUT/all3-$f
+		rm -rf "$d" && mkdir -p "$d/got" && cp -r "$OUT/all-$f/ref" "$d/ref"
+		(cd "$d/got" && "$POOL3" btt -i "$OUT/$f.dump" $ALL_OUT >stdout 2>../got.err)
+		btt_same "all3-$f" "3 chunks for every output"
+	done
+	check "every output at once: -p's file past the pool's 128 KiB (the pool ran out)" \
+		test "$(stat -c %s "$OUT/all-mq-randrw/ref/P" 2>/dev/null || echo 0)" -gt 131072
+fi
+
 # -D (the devices reported, in its order) and -M (their names) against
 # Debian's btt, with every file option: btt reads -D's text as "%u,%u"
 # pieces past each ';' (so "254,1:254,0" is 254,1 alone, a device named
