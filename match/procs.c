@@ -10,7 +10,11 @@ static struct proc {
 	u32 pid;
 	char comm[16];
 } procs[PROC_MAX];
-static u32 slot[PROC_HASH];	/* index + 1, 0 = empty */
+#if PROC_MAX < 65536
+static u16 slot[PROC_HASH];	/* index + 1, 0 = empty (touched at random: half the pages of a u32) */
+#else
+static u32 slot[PROC_HASH];
+#endif
 static u32 nprocs, last_pid = ~0u;
 static const char *last_name;
 unsigned long long proc_dropped;
@@ -55,7 +59,7 @@ void proc_add(u32 pid, const u8 *name, u32 len)
 	for (i = 0; i < 15 && i < len && name[i]; i++)
 		procs[nprocs].comm[i] = (char)name[i];
 	procs[nprocs].comm[i] = 0;
-	slot[h] = ++nprocs;
+	slot[h] = (typeof(slot[0]))++nprocs;
 	if (pid == last_pid)
 		last_pid = ~0u;
 }

@@ -291,7 +291,11 @@ static void seek_info(struct obuf *o, const char *title, int d2d)
 	char name[16];
 	u32 i, nd = 0;
 
+	size_t room;
+	void *p = btt_pool_idle(&room);
+
 	ov_n = 0;
+	btt_seek_room(p, room);
 	section(o, title);
 	ob_printf(o, seek_hdr, "DEV", "NSEEKS", "MEAN", "MEDIAN", "MODE");
 	ob_puts(o, TX(bttrep_seek_dash));

@@ -14,32 +14,36 @@
 _Static_assert(BTT_REQS <= 65536, "btt_rb_within's 64 waiting sides hold a tree of BTT_REQS (height under 2 log2)");
 /* roots: the devices' requests, the devices' periods (BTT_LIVE_DEV + i),
  * all devices' periods (BTT_LIVE_ALL) */
-static u32 kid[NODES][2], par[NODES], root[BTT_LIVE_ALL + 1];
-static u8 red[NODES];
-static u64 from[NODES], to[NODES];	/* [start, end) sectors; a period's D and C times */
+/* a node's fields together: a few requests and periods touch a few pages */
+static struct rbn {
+	u64 from, to;		/* [start, end) sectors; a period's D and C times */
+	u32 kid[2], par;
+	u8 red;
+} nd[NODES];
+static u32 root[BTT_LIVE_ALL + 1];
 
-u64 btt_rb_start(u32 slot) { return from[slot]; }
+u64 btt_rb_start(u32 slot) { return nd[slot].from; }
 
 static void relink(u32 r, u32 p, u32 old, u32 n)
 {
 	if (!p)
 		root[r] = n;
 	else
-		kid[p][kid[p][1] == old] = n;
+		nd[p].kid[nd[p].kid[1] == old] = n;
 }
 
 /* x goes down on side d; its child on the other side comes up */
 static void rot(u32 r, u32 x, int d)
 {
-	u32 y = kid[x][!d];
+	u32 y = nd[x].kid[!d];
 
-	kid[x][!d] = kid[y][d];
-	if (kid[y][d])
-		par[kid[y][d]] = x;
-	par[y] = par[x];
-	relink(r, par[x], x, y);
-	kid[y][d] = x;
-	par[x] = y;
+	nd[x].kid[!d] = nd[y].kid[d];
+	if (nd[y].kid[d])
+		nd[nd[y].kid[d]].par = x;
+	nd[y].par = nd[x].par;
+	relink(r, nd[x].par, x, y);
+	nd[y].kid[d] = x;
+	nd[x].par = y;
 }
 
 /* slot n, [s, e) into device r's tree; the slot it put out (0: none) */
@@ -49,20 +53,20 @@ u32 btt_rb_ins(u32 r, u32 n, u64 s, u64 e)
 	u32 p = 0, c = root[r];
 	int d = 0;
 
-	from[n] = s;
-	to[n] = e;
-	for (; c; c = kid[c][d]) {
-		if (s == from[c]) {
+	nd[n].from = s;
+	nd[n].to = e;
+	for (; c; c = nd[c].kid[d]) {
+		if (s == nd[c].from) {
 			for (d = 0; d < 2; d++)
-				par[kid[n][d] = kid[c][d]] = n;
-			par[n] = par[c];
-			red[n] = red[c];
-			relink(r, par[c], c, n);
-			par[0] = 0;
+				nd[nd[n].kid[d] = nd[c].kid[d]].par = n;
+			nd[n].par = nd[c].par;
+			nd[n].red = nd[c].red;
+			relink(r, nd[c].par, c, n);
+			nd[0].par = 0;
 			return c;
 		}
 		p = c;
-		d = s > from[c];
+		d = s > nd[c].from;
 	}
 	link(r, n, p, d);
 	return 0;
@@ -74,32 +78,32 @@ static void link(u32 r, u32 n, u32 p, int d)
 {
 	u32 g, u;
 
-	kid[n][0] = kid[n][1] = 0;
-	par[n] = p;
-	red[n] = 1;
+	nd[n].kid[0] = nd[n].kid[1] = 0;
+	nd[n].par = p;
+	nd[n].red = 1;
 	if (p)
-		kid[p][d] = n;
+		nd[p].kid[d] = n;
 	else
 		root[r] = n;
-	while ((p = par[n]) && red[p]) {
-		g = par[p];
-		d = kid[g][1] == p;
-		u = kid[g][!d];
-		if (red[u]) {
-			red[u] = red[p] = 0;
-			red[g] = 1;
+	while ((p = nd[n].par) && nd[p].red) {
+		g = nd[p].par;
+		d = nd[g].kid[1] == p;
+		u = nd[g].kid[!d];
+		if (nd[u].red) {
+			nd[u].red = nd[p].red = 0;
+			nd[g].red = 1;
 			n = g;
 			continue;
 		}
-		if (kid[p][!d] == n) {
+		if (nd[p].kid[!d] == n) {
 			rot(r, p, d);
 			u = p, p = n, n = u;
 		}
-		red[p] = 0;
-		red[g] = 1;
+		nd[p].red = 0;
+		nd[g].red = 1;
 		rot(r, g, !d);
 	}
-	red[root[r]] = 0;
+	nd[root[r]].red = 0;
 }
 
 static void erase_fix(u32 r, u32 n, u32 p)
@@ -107,35 +111,35 @@ static void erase_fix(u32 r, u32 n, u32 p)
 	u32 o;
 	int d;
 
-	while (!red[n] && n != root[r]) {
-		d = kid[p][0] != n;
-		o = kid[p][!d];
-		if (red[o]) {
-			red[o] = 0;
-			red[p] = 1;
+	while (!nd[n].red && n != root[r]) {
+		d = nd[p].kid[0] != n;
+		o = nd[p].kid[!d];
+		if (nd[o].red) {
+			nd[o].red = 0;
+			nd[p].red = 1;
 			rot(r, p, d);
-			o = kid[p][!d];
+			o = nd[p].kid[!d];
 		}
-		if (!red[kid[o][0]] && !red[kid[o][1]]) {
-			red[o] = 1;
+		if (!nd[nd[o].kid[0]].red && !nd[nd[o].kid[1]].red) {
+			nd[o].red = 1;
 			n = p;
-			p = par[n];
+			p = nd[n].par;
 			continue;
 		}
-		if (!red[kid[o][!d]]) {
-			red[kid[o][d]] = 0;
-			red[o] = 1;
+		if (!nd[nd[o].kid[!d]].red) {
+			nd[nd[o].kid[d]].red = 0;
+			nd[o].red = 1;
 			rot(r, o, !d);
-			o = kid[p][!d];
+			o = nd[p].kid[!d];
 		}
-		red[o] = red[p];
-		red[p] = 0;
-		red[kid[o][!d]] = 0;
+		nd[o].red = nd[p].red;
+		nd[p].red = 0;
+		nd[nd[o].kid[!d]].red = 0;
 		rot(r, p, d);
 		n = root[r];
 		break;
 	}
-	red[n] = 0;
+	nd[n].red = 0;
 }
 
 void btt_rb_del(u32 r, u32 n)
@@ -143,34 +147,34 @@ void btt_rb_del(u32 r, u32 n)
 	u32 c, p, old;
 	int black;
 
-	if (!kid[n][0] || !kid[n][1]) {
-		c = kid[n][!kid[n][0]];
-		p = par[n];
-		black = !red[n];
+	if (!nd[n].kid[0] || !nd[n].kid[1]) {
+		c = nd[n].kid[!nd[n].kid[0]];
+		p = nd[n].par;
+		black = !nd[n].red;
 		relink(r, p, n, c);
 	} else {		/* its successor takes its place */
 		old = n;
-		for (n = kid[n][1]; kid[n][0]; n = kid[n][0])
+		for (n = nd[n].kid[1]; nd[n].kid[0]; n = nd[n].kid[0])
 			;
-		c = kid[n][1];
-		p = par[n];
-		black = !red[n];
+		c = nd[n].kid[1];
+		p = nd[n].par;
+		black = !nd[n].red;
 		if (p == old) {
-			kid[old][1] = c;
+			nd[old].kid[1] = c;
 			p = n;
 		} else
-			kid[p][0] = c;
-		par[n] = par[old];
-		red[n] = red[old];
-		kid[n][0] = kid[old][0];
-		kid[n][1] = kid[old][1];
-		relink(r, par[old], old, n);
-		par[kid[n][0]] = n;
-		if (kid[n][1])
-			par[kid[n][1]] = n;
+			nd[p].kid[0] = c;
+		nd[n].par = nd[old].par;
+		nd[n].red = nd[old].red;
+		nd[n].kid[0] = nd[old].kid[0];
+		nd[n].kid[1] = nd[old].kid[1];
+		relink(r, nd[old].par, old, n);
+		nd[nd[n].kid[0]].par = n;
+		if (nd[n].kid[1])
+			nd[nd[n].kid[1]].par = n;
 	}
 	if (c)
-		par[c] = p;
+		nd[c].par = p;
 	if (black)
 		erase_fix(r, c, p);
 }
@@ -181,8 +185,8 @@ u32 btt_rb_at(u32 r, u64 s)
 {
 	u32 n = root[r];
 
-	while (n && (s < from[n] || s >= to[n]))
-		n = kid[n][s >= to[n]];
+	while (n && (s < nd[n].from || s >= nd[n].to))
+		n = nd[n].kid[s >= nd[n].to];
 	return n;
 }
 
@@ -200,11 +204,11 @@ u32 btt_rb_within(u32 r, u64 s, u64 e, u32 *out)
 				return k;
 			n = wait[--w];
 		}
-		if (s <= from[n] && to[n] <= e)
+		if (s <= nd[n].from && nd[n].to <= e)
 			out[k++] = n;
-		if (to[n] < e && kid[n][1])
-			wait[w++] = kid[n][1];
-		n = s < from[n] ? kid[n][0] : 0;
+		if (nd[n].to < e && nd[n].kid[1])
+			wait[w++] = nd[n].kid[1];
+		n = s < nd[n].from ? nd[n].kid[0] : 0;
 	}
 }
 
@@ -214,7 +218,7 @@ u32 btt_rb_within(u32 r, u64 s, u64 e, u32 *out)
  * together go down again from the root; else it is a new leaf.  So a
  * span meets only the nodes on its path: one that ends before it begins
  * (times out of order) can leave overlapping nodes apart, and the tree's
- * shape, btt's, decides.  Nodes from PBASE, a free list through kid[][0]. */
+ * shape, btt's, decides.  Nodes from PBASE, a free list through nd[].kid[0]. */
 static u32 pfree, phwm = PBASE, pused;
 struct btt_fold btt_fold;
 int btt_live_odd;	/* a span ended before it began: shapes matter from here on */
@@ -224,7 +228,7 @@ static u32 p_new(void)
 	u32 n = pfree;
 
 	if (n)
-		pfree = kid[n][0];
+		pfree = nd[n].kid[0];
 	else if (phwm < NODES)
 		n = phwm++;
 	pused += !!n;
@@ -233,14 +237,14 @@ static u32 p_new(void)
 
 static void p_give(u32 n)
 {
-	kid[n][0] = pfree;
+	nd[n].kid[0] = pfree;
 	pfree = n;
 	pused--;
 }
 
 static int inside(u32 n, u64 dt, u64 ct)
 {
-	return (from[n] <= dt && dt <= to[n]) || (from[n] <= ct && ct <= to[n]) || (dt < from[n] && to[n] < ct);
+	return (nd[n].from <= dt && dt <= nd[n].to) || (nd[n].from <= ct && ct <= nd[n].to) || (dt < nd[n].from && nd[n].to < ct);
 }
 
 /* each period tree's first and last node, so the common cases skip the
@@ -254,8 +258,8 @@ static void edges(u32 r)
 
 	for (k = 0; k < 2; k++) {
 		if ((n = root[r]))
-			while (kid[n][k])
-				n = kid[n][k];
+			while (nd[n].kid[k])
+				n = nd[n].kid[k];
 		edge[r][k] = n;
 	}
 }
@@ -267,11 +271,11 @@ static void fold(struct btt_live *l, u32 m)
 {
 	u64 x;
 
-	btt_fold.last[btt_fold.n++ % BTT_FOLDS] = (typeof(btt_fold.last[0])){ l, from[m], to[m] };
+	btt_fold.last[btt_fold.n++ % BTT_FOLDS] = (typeof(btt_fold.last[0])){ l, nd[m].from, nd[m].to };
 	l->folded++;
 	l->n--;
-	if (to[m] > l->fold_end)
-		l->fold_end = to[m];
+	if (nd[m].to > l->fold_end)
+		l->fold_end = nd[m].to;
 	edge[l->id][0] = btt_live_next(l, m, &x, &x);	/* its successor */
 	if (edge[l->id][1] == m)
 		edge[l->id][1] = 0;
@@ -293,7 +297,7 @@ static void p_fold(void)
 		if ((t = &btt_devs[i].live)->n > l->n)
 			l = t;
 	m = edge[l->id][0];
-	if (btt_live_odd || !btt_d_after(to[m]))
+	if (btt_live_odd || !btt_d_after(nd[m].to))
 		btt_live_folds++;
 	fold(l, m);
 }
@@ -319,7 +323,7 @@ static void settle(struct btt_live *l, u64 now)
 
 	for (k = 0; k < 2 && l->n > BTT_PERIODS_KEEP && !btt_live_odd && !btt_unordered; k++) {
 		m = edge[l->id][0];
-		if (!(to[m] < now && btt_d_after_lazy(to[m])))
+		if (!(nd[m].to < now && btt_d_after_lazy(nd[m].to)))
 			break;
 		fold(l, m);
 	}
@@ -341,29 +345,29 @@ void btt_live_add(struct btt_live *l, u64 dt, u64 ct)
 		btt_live_early++;
 again:
 	p = 0, c = root[r], d = 0, e = edge[r][1];
-	if (!btt_live_odd && e && ct >= from[e]) {
-		if (dt > to[e])
+	if (!btt_live_odd && e && ct >= nd[e].from) {
+		if (dt > nd[e].to)
 			p = e, c = 0, d = 1;
-		else if (red[e] && !kid[e][0] && dt > to[par[e]]) {
-			l->len -= to[e] - from[e];
-			dt = from[e] < dt ? from[e] : dt;
-			ct = to[e] > ct ? to[e] : ct;
+		else if (nd[e].red && !nd[e].kid[0] && dt > nd[nd[e].par].to) {
+			l->len -= nd[e].to - nd[e].from;
+			dt = nd[e].from < dt ? nd[e].from : dt;
+			ct = nd[e].to > ct ? nd[e].to : ct;
 			n = e;
 			l->n--;
 			goto set;
 		}
 	}
-	for (; c; p = c, c = kid[c][d]) {
+	for (; c; p = c, c = nd[c].kid[d]) {
 		if (inside(c, dt, ct)) {
-			dt = from[c] < dt ? from[c] : dt;
-			ct = to[c] > ct ? to[c] : ct;
+			dt = nd[c].from < dt ? nd[c].from : dt;
+			ct = nd[c].to > ct ? nd[c].to : ct;
 			l->n--;
-			l->len -= to[c] - from[c];
+			l->len -= nd[c].to - nd[c].from;
 			btt_rb_del(r, c);
 			p_give(c);
 			goto again;
 		}
-		d = ct >= from[c];
+		d = ct >= nd[c].from;
 	}
 	if (!(n = p_new())) {
 		p_fold();
@@ -375,8 +379,8 @@ again:
 	else
 		edges(r);
 set:
-	from[n] = dt;
-	to[n] = ct;
+	nd[n].from = dt;
+	nd[n].to = ct;
 	l->n++;
 	l->len += ct - dt;
 	if (ct > l->end)
@@ -391,12 +395,12 @@ static u32 clone(u32 n, u32 p)
 	if (!n)
 		return 0;
 	c = p_new();
-	par[c] = p;
-	red[c] = red[n];
-	from[c] = from[n];
-	to[c] = to[n];
-	kid[c][0] = clone(kid[n][0], c);
-	kid[c][1] = clone(kid[n][1], c);
+	nd[c].par = p;
+	nd[c].red = nd[n].red;
+	nd[c].from = nd[n].from;
+	nd[c].to = nd[n].to;
+	nd[c].kid[0] = clone(nd[n].kid[0], c);
+	nd[c].kid[1] = clone(nd[n].kid[1], c);
 	return c;
 }
 
@@ -424,17 +428,17 @@ u32 btt_live_next(const struct btt_live *l, u32 n, u64 *dt, u64 *ct)
 {
 	if (!n) {
 		if ((n = root[l->id]))
-			while (kid[n][0])
-				n = kid[n][0];
-	} else if (kid[n][1])
-		for (n = kid[n][1]; kid[n][0]; n = kid[n][0])
+			while (nd[n].kid[0])
+				n = nd[n].kid[0];
+	} else if (nd[n].kid[1])
+		for (n = nd[n].kid[1]; nd[n].kid[0]; n = nd[n].kid[0])
 			;
 	else {
-		while (par[n] && kid[par[n]][1] == n)
-			n = par[n];
-		n = par[n];
+		while (nd[n].par && nd[nd[n].par].kid[1] == n)
+			n = nd[n].par;
+		n = nd[n].par;
 	}
 	if (n)
-		*dt = from[n], *ct = to[n];
+		*dt = nd[n].from, *ct = nd[n].to;
 	return n;
 }

@@ -11,6 +11,7 @@
  * its recolouring and rotations, as btt built it on the way.  The run
  * keeps no links: a fifth of btt's resident memory was the trees' links,
  * touched for nothing until the end. */
+#include <string.h>
 #include "stats/stats.h"
 
 int btt_seek_abs;
@@ -38,14 +39,20 @@ static u32 sn_used, nord[2];
  * children of the nodes there are.  btt's report comes once, at the end:
  * the first build ends the chains (44 KiB less at the bench dump's peak). */
 static union {
-	struct { seek_ix bucket[BTT_SEEK_HASH], next[BTT_SEEKS + 1]; } run;
+	struct { seek_ix next[BTT_SEEKS + 1], bucket[BTT_SEEK_HASH]; } run;	/* next first: under the trees */
 	struct { seek_ix kid[BTT_SEEKS + 1][2]; u8 red[BTT_SEEKS + 1]; } rep;
 } mem;
 #define bucket mem.run.bucket
 #define next mem.run.next
-#define kid mem.rep.kid
+static seek_ix (*kid)[2];
 static u8 *red;
+static void *room;		/* btt_seek_room's */
+static size_t nroom;
+static u32 nbucket = BTT_SEEK_HASH < 1024 ? BTT_SEEK_HASH : 1024;	/* chains in use, doubled when the nodes are as many */
 unsigned long long btt_seek_dropped;
+
+/* a key's hash: 24 bits, its chain the low ones of however many are in use */
+static u32 seek_hash(u64 key) { return (u32)((key * 0x9e3779b97f4a7c15ull) >> 40); }
 
 #define N(i) (&sn[(i) - 1])
 #define L(i) (kid[i])
@@ -110,6 +117,7 @@ static u32 build(const struct btt_seek *k)
 {
 	u32 t = k->id & 1, j, root = 0;
 
+	kid = (sn_used + 1) * (sizeof(kid[0]) + 1) <= nroom ? room : mem.rep.kid;
 	red = (u8 *)&kid[sn_used + 1];
 	red[0] = 0;
 
@@ -130,6 +138,17 @@ static __attribute__((noinline)) void seek_new(const struct btt_seek *k, u32 i, 
 			btt_seek_dropped++;
 			return;
 		}
+		if (sn_used == nbucket && nbucket < BTT_SEEK_HASH) {	/* twice the chains, the nodes on them again */
+			nbucket *= 2;
+			memset(bucket, 0, nbucket * sizeof(bucket[0]));
+			for (i = 1; i <= sn_used; i++) {
+				seek_ix *c = &bucket[seek_hash(N(i)->key) & (nbucket - 1)];
+
+				next[i] = *c;
+				*c = (seek_ix)i;
+			}
+			b = &bucket[seek_hash(key) & (nbucket - 1)];
+		}
 		i = ++sn_used;
 		N(i)->key = key;
 		next[i] = *b;
@@ -146,7 +165,7 @@ static __attribute__((noinline)) void seek_new(const struct btt_seek *k, u32 i, 
 HOTFN void btt_seek_count(struct btt_seek *k)
 {
 	u64 key = k->key;
-	seek_ix *b = &bucket[k->chain];
+	seek_ix *b = &bucket[k->chain & (nbucket - 1)];
 	u32 i;
 
 	if (key == ~0ull) {	/* 2^48 sectors or more */
@@ -185,9 +204,15 @@ HOTFN void btt_seek_add(struct btt_seek *k, u64 sector, u32 bytes)
 	k->sum += (double)dist;
 	key = (u64)dist | (u64)(k->id >> 1) << 48;
 	k->key = (u64)dist >> 48 ? ~0ull : key;
-	k->chain = (u32)((key * 0x9e3779b97f4a7c15ull) >> 40) & (BTT_SEEK_HASH - 1);
-	i = bucket[k->chain];
+	k->chain = seek_hash(key);
+	i = bucket[k->chain & (nbucket - 1)];
 	__builtin_prefetch(&sn[i - (i != 0)]);	/* (an empty chain: node 1's line, harmless) */
+}
+
+void btt_seek_room(void *p, size_t n)
+{
+	room = p;
+	nroom = p ? n : 0;
 }
 
 static int median(u32 i, u32 t, u64 target, s64 *v)

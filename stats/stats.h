@@ -151,6 +151,8 @@ struct btt_mode { s64 *val; u32 cap, n, most; };
 void btt_seek_add(struct btt_seek *k, u64 sector, u32 bytes);
 void btt_seek_count(struct btt_seek *k);	/* the one btt_seek_add took, after the event's other work */
 s64 btt_seek_median(const struct btt_seek *k);
+/* memory idle at the report (p: NULL, none) where the trees MEDIAN and MODE walk go, if they fit */
+void btt_seek_room(void *p, size_t n);
 void btt_seek_modes(const struct btt_seek *k, struct btt_mode *m);
 extern unsigned long long btt_seek_dropped;
 struct btt_dev {
