@@ -87,6 +87,7 @@ static void live_round(void)
 		A.next += (u64)A.every * 1000;
 		interval_text();
 		export_now();
+		btt_pool_flush();	/* a file followed sees each interval's lines */
 	}
 }
 

@@ -59,14 +59,13 @@ static void pool_out(u32 i, int cur)
 static char *pool_take(void)
 {
 	struct obuf *o;
-	double most = -1, b;
+	u64 most = 0, b;
 	u32 i, w = 0, c;
 
 	if (!cfree && cfresh == BTT_POOL) {
-		for (i = 0; i < npooled; i++) {
+		for (i = 0; i < npooled; i++) {	/* (a file that waits before one that only fills) */
 			o = pooled[i];
-			b = o->held ? (double)o->held * o->held / (double)(wrote[i] + 1) + 1 :
-				o->buf ? (double)o->len / (BTT_CHUNK + 1) : -1;
+			b = o->held ? ((u64)o->held * o->held << 40) / (wrote[i] + 1) + (1ull << 40) : o->buf ? o->len + 1u : 0;
 			if (b > most)
 				most = b, w = i;
 		}
@@ -108,6 +107,13 @@ static void pool_more(struct obuf *o, int all)
 	}
 	o->buf = pool_take();
 	o->cap = BTT_CHUNK;
+}
+
+/* live btt, at each interval: every file's lines so far written out */
+void btt_pool_flush(void)
+{
+	for (u32 i = 0; i < npooled; i++)
+		pool_out(i, 1);
 }
 
 /* the pool's memory while no file holds a chunk (every one closed: btt's

@@ -97,6 +97,7 @@ int btt_files_opt(int c, const char *arg);
 int btt_files_end(void);
 void btt_pool_use(struct obuf *o);	/* o, just made, writes through the files' pool */
 void *btt_pool_idle(size_t *n);
+void btt_pool_flush(void);
 void btt_range_data(struct obuf *o);	/* NAME.dat's */
 void btt_size_hist(struct obuf *o, int k);	/* NAME_qhist.dat (0), NAME_dhist.dat (1) */
 void btt_files_after(void);	/* the lines a record's figures left: -z -l -q, -I, *_fp.dat */

@@ -532,25 +532,37 @@ if live_ok "btt live"; then
 	check "btt --trace: Q2C counts the 100 writes ($(nfig Q2C "$OUT/live.avg"))" test "$(nfig Q2C "$OUT/live.avg")" = 100
 	check "btt --trace: the device's overhead line" grep -q "^ (  7, *[0-9]*) |" "$OUT/live.avg"
 	# -S 1: the exports each second and at the end; they add up to the run
-	"$IOMON" btt --trace "$LOOP" -S 1 -o "$OUT/lives" --json "$OUT/live.json" --prom "$OUT/live.prom" >"$OUT/live.iv" 2>"$OUT/lives.err" &
+	# -l: the files' pool is written out at each interval, so a file
+	# followed shows the lines while the capture runs: the 100 writes at
+	# once, then one write at a time
+	lv_lines() { [ "$(cat "$OUT"/lv_7,*_d2c.dat 2>/dev/null | wc -l)" -ge "$1" ]; }
+	rm -f "$OUT"/lv_7,*_d2c.dat
+	"$IOMON" btt --trace "$LOOP" -S 1 -l "$OUT/lv" -o "$OUT/lives" --json "$OUT/live.json" --prom "$OUT/live.prom" >"$OUT/live.iv" 2>"$OUT/lives.err" &
 	pid=$!
 	if capturing "$OUT/lives.err" $pid; then
 		dd if=/dev/zero of="$LOOP" bs=4k count=100 oflag=direct 2>/dev/null
 		# an interval's exports written; SIGINT's end makes the second
 		wait_for 10 "btt --trace -S 1 to print an interval" at_least 1 '^=+ \( *7, *[0-9]+\) at [0-9]+ s =+$' "$OUT/live.iv" &&
 			wait_for 10 "btt --trace -S 1 to write an interval's JSON" at_least 1 '^\{' "$OUT/live.json"
+		wait_for 10 "btt --trace -S 1 -l: the 100 writes' D2C lines in the file as it runs" lv_lines 100
+		for n in 101 102; do
+			dd if=/dev/zero of="$LOOP" bs=4k count=1 oflag=direct 2>/dev/null
+			wait_for 10 "btt --trace -S 1 -l: write $n's line in the file as it runs" lv_lines $n
+		done
+		check "btt --trace -S 1 -l: those lines came while it ran" kill -0 $pid
 	fi
 	kill -INT $pid; wait $pid
+	check "btt --trace -S 1 -l: 102 lines at its end ($(cat "$OUT"/lv_7,*_d2c.dat 2>/dev/null | wc -l))" lv_lines 102
 	check "btt --trace -S 1: two JSON lines at least ($(wc -l <"$OUT/live.json"))" test "$(wc -l <"$OUT/live.json")" -ge 2
-	check "btt --trace -S 1: the intervals' D2C counts and buckets add up to the 100 writes" python3 -c 'import json, sys
+	check "btt --trace -S 1: the intervals' D2C counts and buckets add up to the 102 writes" python3 -c 'import json, sys
 n = h = 0
 for l in open(sys.argv[1]):
     j = json.loads(l); n += j["d2c_ns"]["num"]; h += sum(j["d2c_hist_usec"])
-assert n == h == 100, (n, h)' "$OUT/live.json"
+assert n == h == 102, (n, h)' "$OUT/live.json"
 	check "btt --trace -S 1: an interval report on stdout, a block a second" test "$(grep -c '^==================== (  7, *[0-9]*) at [0-9]* s ====================$' "$OUT/live.iv")" -ge 2
-	check "btt --trace -S 1: the interval reports' D2C counts add up to the 100 writes" test "$(awk '$1 == "D2C" { n += $5 } END { print n }' "$OUT/live.iv")" = 100
-	check "btt --trace -S 1: the report at the end still counts all 100" test "$(nfig D2C "$OUT/lives.avg")" = 100
-	check "btt --trace --prom: the run's D2C count" grep -qE '^iomon_btt_d2c_seconds_count\{device="7,[0-9]+"\} 100$' "$OUT/live.prom"
+	check "btt --trace -S 1: the interval reports' D2C counts add up to the 102 writes" test "$(awk '$1 == "D2C" { n += $5 } END { print n }' "$OUT/live.iv")" = 102
+	check "btt --trace -S 1: the report at the end still counts all 102" test "$(nfig D2C "$OUT/lives.avg")" = 102
+	check "btt --trace --prom: the run's D2C count" grep -qE '^iomon_btt_d2c_seconds_count\{device="7,[0-9]+"\} 102$' "$OUT/live.prom"
 	rm -f "$OUT/livew.err"
 	timeout 20 "$IOMON" btt --trace "$LOOP" -w 2 >"$OUT/livew.avg" 2>"$OUT/livew.err" & pid=$!
 	capturing "$OUT/livew.err" $pid && dd if=/dev/zero of="$LOOP" bs=4k count=10 oflag=direct 2>/dev/null

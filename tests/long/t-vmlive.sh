@@ -2,7 +2,7 @@
 # Live capture through relay (issue 27), in Debian's 6.1 kernel under qemu
 # (shared/tools/vm-capture.sh, TCG; a few minutes): tests/vm/live.sh runs
 # each live consumer on null_blk (the stream into parse, -D's files as they
-# grow, btrace, top, monitor -t, btt --trace, biosnoop, biolatency,
+# grow, btrace, top, monitor -t, btt --trace (its report; -l's file), biosnoop, biolatency,
 # biopattern; bitesize, which prints at its end) under a slow load (a write every
 # 0.5 s) and a fast one (2000 writes), and records, on the guest's clock,
 # when each write showed and whether the capture still ran; the checks
@@ -93,7 +93,7 @@ if vm_ok "VM live relay capture"; then
 	if K=$K EXTRA_BIN="$OUT/iomon" timeout -k 10 900 bash "$VMCAP" "$V" "$(guest_scenario "$TOP/tests/vm/live.sh" "$TOP/tests/vm/livepred.sh")" >"$OUT/vm.log" 2>&1 &&
 	   grep -q '^done$' "$V/live.log" 2>/dev/null; then
 		pass "VM 6.1 boots and runs the live scenario"
-		for n in stream dir btrace top monitor btt snoop lat biopattern; do live_checks "$V" $n; done
+		for n in stream dir btrace top monitor btt bttl snoop lat biopattern; do live_checks "$V" $n; done
 		for n in sn lat pat bs; do
 			check "VM relay $n: the rescue applet captured through relay" grep -q 'capturing through relay' "$V/$n.err"
 		done

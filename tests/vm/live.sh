@@ -131,6 +131,12 @@ COUNT=btt VIEW=v_btt
 v_btt() { cp /out/btt.out /tmp/view.txt; }
 cd /tmp; start btt btt --trace $D -S 1 -o /tmp/btt; loads btt $PID; ended btt $PID; cd /out
 
+# 6b. btt --trace -S 1 -l: its per-I/O file, the files' pool written out
+#     each interval (no report followed: the file is)
+COUNT=bttl VIEW=v_bttl
+v_bttl() { cat /tmp/bttl_*_d2c.dat > /tmp/view.txt 2>/dev/null; }
+cd /tmp; start bttl btt --trace $D -S 1 -l /tmp/bttl; loads bttl $PID; ended bttl $PID; cd /out
+
 # 7. biosnoop, a line a request; biolatency, a table a second; biopattern,
 #    a line a second
 KIND=snoop VIEW=v_sn

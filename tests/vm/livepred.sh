@@ -2,8 +2,8 @@
 # sh, the guest, after tests/vm/guest.sh): what a live consumer shows.  $VIEW
 # writes the consumer's output to $VIEWF, read as $KIND: text (blkparse's
 # lines), snoop (biosnoop's lines), top (biotop's rows, dd's by pid), count
-# ($COUNT: monitor's, btt's, biolatency's or biopattern's writes counted so
-# far).  Slow writes: sector 8000 + 8 i; fast: 32000 up.
+# ($COUNT: monitor's, btt's, btt -l's file's, biolatency's or biopattern's
+# writes counted so far).  Slow writes: sector 8000 + 8 i; fast: 32000 up.
 io_in() { grep -qE " Q +WS? $2 \+ 8 \[dd\]" "$1" && grep -qE " C +WS? $2 \+ 8 \[" "$1"; }
 fast_n() { grep -cE " $2 +WS? (3[2-9]|4[0-7])[0-9]{3} \+ 8 \[" "$1"; }
 sn_in() { grep -qE " W +$1 +4096 " "$VIEWF"; }
@@ -13,6 +13,7 @@ count_n() {
 	case $COUNT in
 	monitor) awk '/^sizes write/ { sub(/,/, "", $5); n += $5 } END { print n + 0 }' "$VIEWF" ;;
 	btt) awk '$1 == "D2C" { n += $NF } END { print n + 0 }' "$VIEWF" ;;
+	bttl) grep -c . "$VIEWF" ;;	# btt -l's file: a line an I/O
 	lat) awk '$2 == "->" { n += $5 } END { print n + 0 }' "$VIEWF" ;;
 	# (biopattern, as BCC's, counts a disk's completions after its first
 	# of the interval, which only sets where it stands: a line, COUNT + 1)
