@@ -30,6 +30,7 @@ _Static_assert(offsetof(struct btt_q, d) - offsetof(struct btt_q, time) == offse
  * chain was 5% of btt's instructions for nothing */
 IFT_POOL(bq, struct btt_q, BTT_REQS, 0, IFT_DROP);
 static u32 hits[BTT_REQS];		/* each_q's matches */
+static u32 hits_n = ~0u;		/* how many ev_more found for this D or C (each_q's then: the tree has not changed) */
 static u64 floor_d;			/* btt_d_after's */
 
 static u32 slot_of(const struct btt_q *q) { return (u32)(q - bq_pool) + 1; }
@@ -424,7 +425,7 @@ static HOTFN __attribute__((noinline)) void ev_more(struct btt_dev *d, const str
 	btt_opt_dev = d, btt_opt_act = act;
 	if (!btt_opt_qs || (act != TA_ISSUE && act != TA_COMPLETE))
 		return;
-	n = btt_rb_within((u32)(d - btt_devs), r->sector, r->sector + (r->bytes >> 9), hits);
+	hits_n = n = btt_rb_within((u32)(d - btt_devs), r->sector, r->sector + (r->bytes >> 9), hits);
 	for (k = 0; k < n; k++)
 		if (btt_nqseen < BTT_OPT_QS)
 			btt_qseen[btt_nqseen++] = (struct btt_qseen){ hits[k], btt_rb_start(hits[k]),
@@ -437,8 +438,9 @@ static HOTFN __attribute__((noinline)) void ev_more(struct btt_dev *d, const str
  * completed (direct calls: through a pointer, D and C in turn missed) */
 static void each_q(struct btt_dev *d, const struct rec *r, int done)
 {
-	u32 k, n = btt_rb_within((u32)(d - btt_devs), r->sector, r->sector + (r->bytes >> 9), hits);
+	u32 k, n = hits_n != ~0u ? hits_n : btt_rb_within((u32)(d - btt_devs), r->sector, r->sector + (r->bytes >> 9), hits);
 
+	hits_n = ~0u;
 	for (k = 0; k < n; k++)	/* it may complete (drop) its Q */
 		if (done)
 			completed(d, q_of(hits[k]), r);
