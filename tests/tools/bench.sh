@@ -136,7 +136,7 @@ if command -v btt >/dev/null; then
 		rm -rf "$B/all-iomon" "$B/all-btt"; mkdir -p "$B/all-iomon" "$B/all-btt"
 		X=("$OLDPWD/iomon" btt -i "$B/$t.dump" $(all "$B/all-iomon")) Y=(btt -i "$B/$t.dump" $(all "$B/all-btt"))
 		read -r tt tr dt dr tx dx < <(pair "$B/all-iomon" "$B/all-btt")
-		echo "iomon btt, every output, $t.dump: ${tt}s  peak RSS ${tr} KiB (best of $RUNS, run in turn with btt)"
+		echo "iomon btt, every output, $t.dump: ${tt}s  peak RSS ${tr} KiB, at exit ${tx} KiB (best of $RUNS, run in turn with btt)"
 		echo "btt 1.2.0, every output, $t.dump: ${dt}s  peak RSS ${dr} KiB"
 		awk -v a="$dt" -v b="$tt" 'BEGIN { printf "ratio: iomon btt is %.2fx btt'"'"'s speed with every output\n", a / b }'
 		diff -rq "$B/all-iomon" "$B/all-btt" >/dev/null && echo "btt, every output, $t.dump: $(ls "$B/all-btt" | wc -l) files, the same bytes" ||
