@@ -20,7 +20,7 @@ enum { F_BR, F_BW, F_BC, F_DR, F_DW, F_DC, F_QR, F_QW, F_QC, F_SPSD, F_SPSQ, F_A
 struct bttopt_cfg btt_opt;
 unsigned long long btt_opt_dropped;
 
-static struct of { struct obuf ob; } of[BTT_OPT_FILES];
+static struct obuf of[BTT_OPT_FILES];
 static char sps_buf[BTT_OPT_FILES][4096] __attribute__((aligned(4096)));	/* -m's, a stdio page (the others': the pool's) */
 static u32 nof;
 static u16 at[BTT_DEVS + 1][F_N];		/* of's index + 1; 0: not made yet */
@@ -68,7 +68,7 @@ static struct obuf *f_get(const struct btt_dev *d, int k)
 	int fd, sps = k == F_SPSD || k == F_SPSQ;
 
 	if (*a)
-		return *a == 0xffff ? NULL : &of[*a - 1].ob;
+		return *a == 0xffff ? NULL : &of[*a - 1];
 	*a = 0xffff;
 	if (nof == BTT_OPT_FILES) {
 		btt_opt_dropped++;
@@ -87,11 +87,11 @@ static struct obuf *f_get(const struct btt_dev *d, int k)
 		return NULL;
 	/* -m's two streams on one name write over each other a buffer at a
 	 * time: btt's stdio page, so the same bytes end up on top */
-	ob_init(&of[nof].ob, fd, f_pre(k), sps_buf[nof], sizeof(sps_buf[0]));
+	ob_init(&of[nof], fd, f_pre(k), sps_buf[nof], sizeof(sps_buf[0]));
 	if (!sps)
-		btt_pool_use(&of[nof].ob);
+		btt_pool_use(&of[nof]);
 	*a = (u16)++nof;
-	return &of[nof - 1].ob;
+	return &of[nof - 1];
 }
 
 /* n bytes at s to p, 8 a move, not a rep movsb (7 % of btt's run with
@@ -462,10 +462,10 @@ static int f_close(const struct btt_dev *d, int k)
 	u16 a = at[ix(d)][k];
 	int rc;
 
-	if (!a || a == 0xffff || of[a - 1].ob.fd < 0)
+	if (!a || a == 0xffff || of[a - 1].fd < 0)
 		return 0;
-	rc = ob_close(&of[a - 1].ob);
-	of[a - 1].ob.fd = -1;
+	rc = ob_close(&of[a - 1]);
+	of[a - 1].fd = -1;
 	return rc;
 }
 
@@ -521,8 +521,8 @@ int btt_opt_end(void)
 	if (btt_opt.live)
 		live_end();
 	for (k = 0; k < nof; k++)
-		if (of[k].ob.fd >= 0)
-			rc |= ob_close(&of[k].ob);
+		if (of[k].fd >= 0)
+			rc |= ob_close(&of[k]);
 	if (btt_opt_dropped)
 		warn_text(U_bttopt_files_past_btt, btt_opt_dropped, BTT_OPT_FILES);
 	if (btt_opt_lost)

@@ -290,9 +290,8 @@ static void seek_info(struct obuf *o, const char *title, int d2d)
 	double tmean = 0;
 	char name[16];
 	u32 i, nd = 0;
-
 	size_t room;
-	void *p = btt_pool_idle(&room);
+	void *p = btt_pool_idle(&room);	/* (every file closed: the seek trees go there) */
 
 	ov_n = 0;
 	btt_seek_room(p, room);

@@ -37,7 +37,9 @@ static u32 sn_used, nord[2];
  * 0: none), then the report's trees in the same pages: children (left,
  * right), and colours (1: red; [0], the nil node, stays black) past the
  * children of the nodes there are.  btt's report comes once, at the end:
- * the first build ends the chains (44 KiB less at the bench dump's peak). */
+ * the first build ends the chains (44 KiB less at the bench dump's peak).
+ * Where the report lends memory idle by then (btt_seek_room: the files'
+ * pool), the trees go there instead, and these pages stay the chains'. */
 static union {
 	struct { seek_ix next[BTT_SEEKS + 1], bucket[BTT_SEEK_HASH]; } run;	/* next first: under the trees */
 	struct { seek_ix kid[BTT_SEEKS + 1][2]; u8 red[BTT_SEEKS + 1]; } rep;
