@@ -31,9 +31,16 @@ measure() {	# command...: best of 3 wall seconds, and that run's RSS (peak, at e
 	done
 	echo "$best $rss $xr"
 }
+# With XDIR and YDIR, each run starts in its folder emptied (untimed), as
+# a first run does: overwriting the last run's files (300 MB with every
+# output) cost whichever tool opened them 0.1 to 0.3 s more here: the
+# truncation freeing the old pages at open, and at close ext4 starting the
+# new bytes' writeback, as it does for a file truncated and rewritten
+# (auto_da_alloc); the same for both tools and neither one's work.
 pair() {	# [XDIR YDIR]: each run there (the RSS is the best run's)
 	local i t r x bx= by= rx ry xx xy
 	for i in $(seq "$RUNS"); do
+		[ -z "${1:-}" ] || { rm -rf "$1" "$2"; mkdir -p "$1" "$2"; }
 		read -r t r x < <(cd "${1:-.}" && run1 "${X[@]}")
 		if [ -z "$bx" ] || awk "BEGIN{exit !($t < $bx)}"; then bx=$t rx=$r xx=$x; fi
 		read -r t r x < <(cd "${2:-.}" && run1 "${Y[@]}")
