@@ -338,6 +338,9 @@
 #ifndef LAT_REQS
 #define LAT_REQS 4096
 #endif
+#ifndef SEQ_STREAMS
+#define SEQ_STREAMS 64		/* (device, CPU) streams whose lost records lat, snoop and top notice */
+#endif
 #ifndef LAT_HASH
 #define LAT_HASH 1024
 #endif

@@ -105,11 +105,38 @@ void *ift_look(const struct ift *t, u32 dev, u64 sector, u32 kind)
 	return ift_find(t, dev, sector, kind);
 }
 
-void *ift_get(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born)
+static void *ift_get(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born)
 {
 	void *e = ift_look(t, dev, sector, kind);
 
 	return e ? e : ift_put(t, dev, sector, kind, born);
+}
+
+/* a hash of (device, CPU) streams, each known by 32 bits of it; a stream
+ * whose slot another takes starts over (its callers skip notes: they carry
+ * no sequence number) */
+static struct { u32 tag, next; } seqs[SEQ_STREAMS];
+u64 rec_lost;
+
+void rec_seq(const struct rec *r)
+{
+	u32 tag = r->dev ^ r->cpu * 0x9e3779b1u;
+	__typeof__(seqs[0]) *s = &seqs[tag % SEQ_STREAMS];
+
+	if (s->tag == tag && s->next != r->seq)
+		rec_lost = r->time;
+	s->tag = tag, s->next = r->seq + 1;
+}
+
+void *ift_start(struct ift *t, const struct rec *r, u32 k)
+{
+	struct ift_hdr *e = ift_look(t, r->dev, r->sector, k);
+
+	if (e && e->born < rec_lost && *(const u32 *)(e + 1) == r->pid)	/* (its payload the caller's to set again) */
+		e->born = r->time;
+	else if (e)
+		k |= 2;
+	return ift_get(t, r->dev, r->sector, k, r->time);
 }
 
 COLD int ift_move(struct ift *t, void *p, u32 dev, u64 sector)

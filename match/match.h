@@ -154,7 +154,17 @@ void *ift_put(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born);	/* ift_ad
  * snoop, plot), where ift_find and ift_del were made calls anyway, a
  * copy in each file */
 void *ift_look(const struct ift *t, u32 dev, u64 sector, u32 kind);
-void *ift_get(struct ift *t, u32 dev, u64 sector, u32 kind, u64 born);	/* find, else add */
+/* Records lost (blktrace's dropped events): rec_seq notes each record's
+ * sequence number in its (device, CPU) stream, and rec_lost is the time
+ * of the last record that came after a skip.  ift_start: a new request
+ * at r's sector, kind k; beside one of kind k in flight there (two
+ * readers of one block), kind k | 2; but one that r's process started
+ * before records were lost has lost its end, and the new one takes its
+ * place (the payload's first word is the starter's pid; two processes'
+ * at one sector at once are real: fixtures/loop-flush). */
+void rec_seq(const struct rec *r);
+extern u64 rec_lost;
+void *ift_start(struct ift *t, const struct rec *r, u32 k);
 /* e out of its chain; its slot */
 static inline u32 ift_unlink(struct ift *t, struct ift_hdr *e)
 {

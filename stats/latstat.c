@@ -11,9 +11,10 @@
 
 struct lreq {
 	struct ift_hdr h;
+	u32 pid, flags;		/* pid first: ift_start's */
 	u64 t;
-	u32 flags, pid;
 };
+_Static_assert(offsetof(struct lreq, pid) == sizeof(struct ift_hdr), "ift_start: the starter's pid first");
 IFT_POOL(lreqs, struct lreq, LAT_REQS, LAT_HASH, IFT_AGE_NEAR);
 struct latstat lats;
 
@@ -144,10 +145,11 @@ void lat_event(const struct rec *r)
 	u32 a = ACT32(r), op = a & 0xffff, k = !r->bytes;
 	struct lreq *q;
 
+	rec_seq(r);
 	/* k: a request without a size (a flush) is kept apart from one with
 	 * a size at its sector; a flush's completions are not the write's */
 	if (op == (lats.queued ? TA_QUEUE : TA_ISSUE)) {
-		if ((q = ift_get(&lreqs, r->dev, r->sector, k | (ift_look(&lreqs, r->dev, r->sector, k) ? 2 : 0), r->time))) {
+		if ((q = ift_start(&lreqs, r, k))) {
 			q->t = r->time;
 			q->flags = flags_of(a, r->bytes);
 			q->pid = r->pid;

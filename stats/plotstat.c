@@ -234,7 +234,7 @@ void plot_event(const struct rec *r)
 	if ((act != TA_QUEUE && act != TA_ISSUE && act != TA_COMPLETE) || !(d = dev_of(r->dev, r->time)) ||
 	    (c = col(d, r->time)) < 0)
 		return;
-	q = act == TA_COMPLETE ? ift_look(&preq, r->dev, r->sector, 'R') : ift_get(&preq, r->dev, r->sector, 'R', r->time);
+	q = act == TA_COMPLETE ? ift_look(&preq, r->dev, r->sector, 'R') : ift_start(&preq, r, 'R');	/* ('R' | 2 is 'R': one a sector) */
 	if (q && !q->q && !q->d) {	/* new */
 		q->dir = (u8)w;
 		q->proc = proc_of(r->pid);

@@ -16,10 +16,11 @@
 
 struct sreq {
 	struct ift_hdr h;	/* h.born: queued, or issued with no Q */
+	u32 pid, bytes;		/* pid first: ift_start's */
 	u64 q, d;
-	u32 pid, bytes;
 	u8 w, owned, issued;
 };
+_Static_assert(offsetof(struct sreq, pid) == sizeof(struct ift_hdr), "ift_start: the starter's pid first");
 IFT_POOL(sreqs, struct sreq, SNOOP_REQS, SNOOP_HASH, IFT_AGE_NEAR);
 
 static struct { u32 dev; u64 next; } last[SNOOP_DEVS];
@@ -83,26 +84,25 @@ static int complete(struct sreq *q, const struct rec *r, struct snoop_io *out)
 
 /* Two requests queued at one sector at once (two readers of one block)
  * are two to biosnoop, which keys a request by its address: the second
- * is kept beside the first, as kind 1.  A D goes to the first, or to the
- * second once the first was issued; a C to the issued one, of two the
- * one its process queued when only one is its (a bio-based device
- * completes in the submitter's context), else the one issued first; a
- * merged bio ends the newer. */
+ * is kept beside the first, as kind 2.  A D goes to the one waiting, of
+ * two (both waiting, or both issued and one requeued) the one its process
+ * queued when only one is its, else the first;
+ * a C to the issued one, of two the one its process queued when only one
+ * is its (a bio-based device completes in the submitter's context), else
+ * the one issued first; a merged bio ends the newer. */
 static struct sreq *pick(const struct rec *r, int op)
 {
-	struct sreq *q = ift_look(&sreqs, r->dev, r->sector, 0), *o = ift_look(&sreqs, r->dev, r->sector, 1);
+	struct sreq *q = ift_look(&sreqs, r->dev, r->sector, 0), *o = ift_look(&sreqs, r->dev, r->sector, 2);
 
 	if (!q || !o)
 		return q ? q : o;
-	if (op == TA_ISSUE)
-		return q->issued ? o : q;
 	if (op == TA_BACKMERGE)
 		return o->q < q->q ? q : o;
-	if (q->issued != o->issued)
-		return q->issued ? q : o;
+	if (q->issued != o->issued)	/* a D's the waiting one, a C's the issued */
+		return q->issued == (op != TA_ISSUE) ? q : o;
 	if ((q->pid == r->pid) != (o->pid == r->pid))
 		return q->pid == r->pid ? q : o;
-	return o->d < q->d ? o : q;
+	return op != TA_ISSUE && o->d < q->d ? o : q;
 }
 
 int snoop_event(const struct rec *r, struct snoop_io *io)
@@ -111,9 +111,10 @@ int snoop_event(const struct rec *r, struct snoop_io *io)
 	struct sreq *q;
 	int done = 0;
 
+	rec_seq(r);
 	switch (a & 0xffff) {
 	case TA_QUEUE:
-		if ((q = ift_get(&sreqs, r->dev, r->sector, ift_look(&sreqs, r->dev, r->sector, 0) != NULL, r->time))) {
+		if ((q = ift_start(&sreqs, r, 0))) {
 			q->q = r->time;
 			q->pid = r->pid;
 			q->owned = 1;

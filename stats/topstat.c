@@ -11,10 +11,11 @@ struct topstat tops;	/* bss: the driver sets only_pid */
 
 struct req {			/* in flight, by (device, sector); named at completion */
 	struct ift_hdr h;	/* h.born: queued */
+	u32 pid, tag;		/* pid first: ift_start's */
 	u64 issue;
-	u32 pid, tag;
 	u8 w, tagged;
 };
+_Static_assert(offsetof(struct req, pid) == sizeof(struct ift_hdr), "ift_start: the starter's pid first");
 
 /* The pool is full.  Requests whose completion never comes (lost records,
  * a trace cut short) would hold it for good and stop all counting: the
@@ -98,13 +99,14 @@ void top_event(const struct rec *r, u32 tag, int tagged)
 	u32 a = ACT32(r);
 	struct req *q, *o;
 
+	rec_seq(r);
 	switch (a & 0xffff) {
 	case TA_QUEUE:	/* the submitter: owner of whatever request this bio makes */
 		if (tops.only_pid >= 0 && r->pid != (u32)tops.only_pid)
 			break;
 		/* two requests on one sector at once (two readers of one
-		 * block): the second is kept beside the first, as kind 1 */
-		if ((q = ift_get(&reqs, r->dev, r->sector, req_find(r->dev, r->sector) != NULL, r->time))) {
+		 * block): the second is kept beside the first, as kind 2 */
+		if ((q = ift_start(&reqs, r, 0))) {
 			q->pid = r->pid;
 			q->w = (a & TC(TC_WRITE)) != 0;
 			q->tagged = (u8)tagged;
@@ -112,7 +114,7 @@ void top_event(const struct rec *r, u32 tag, int tagged)
 		}
 		break;
 	case TA_BACKMERGE:	/* the bio joined a request: its own entry ends here */
-		if ((q = ift_look(&reqs, r->dev, r->sector, 1)) || (q = req_find(r->dev, r->sector)))
+		if ((q = ift_look(&reqs, r->dev, r->sector, 2)) || (q = req_find(r->dev, r->sector)))
 			ift_drop(&reqs, q);
 		break;
 	case TA_FRONTMERGE:
@@ -120,7 +122,7 @@ void top_event(const struct rec *r, u32 tag, int tagged)
 		break;
 	case TA_ISSUE:	/* the first's, or the second's once the first went */
 		q = req_find(r->dev, r->sector);
-		if (q && q->issue && (o = ift_look(&reqs, r->dev, r->sector, 1)))
+		if (q && q->issue && (o = ift_look(&reqs, r->dev, r->sector, 2)))
 			q = o;
 		if (q) {
 			q->issue = r->time;
@@ -130,7 +132,7 @@ void top_event(const struct rec *r, u32 tag, int tagged)
 		break;
 	case TA_COMPLETE:	/* the first queued, or the second if it is this pid's */
 		q = req_find(r->dev, r->sector);
-		if ((o = ift_look(&reqs, r->dev, r->sector, 1)) && (!q || (o->pid == r->pid && q->pid != r->pid)))
+		if ((o = ift_look(&reqs, r->dev, r->sector, 2)) && (!q || (o->pid == r->pid && q->pid != r->pid)))
 			q = o;
 		/* the closing line: every failure, or with -p that process's */
 		if (tops.errors && (q || tops.only_pid < 0))

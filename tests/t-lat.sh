@@ -121,6 +121,12 @@ if need "lat against btt" btt && have_oracle; then
 	# a request whose own Q came before the trace: btt lists the 30 bios
 	# merged into it, biolatency -Q never saw it start (nor would BCC's)
 	check "lat -Q, nullb-noq: a request whose first Q is not in the trace is not counted" grep -qx "90 requests: btt 90; btt's 1019 lines, all equal; not counted: 1 whose first Q came before the trace (btt lists their merged bios)" "$OUT/lb-nullb-noq-nullb0/r-Q"
+	# records lost (fixtures/lost-records: a read's D and C among them):
+	# the next request at its sector is not the second there, ended by
+	# the older's completion (a write's 4 us counted as 140 ms)
+	check "lat -Q, lost-records: every request btt's, none ended by the read whose C was lost" grep -qx "13582 requests: btt 13582; btt's 13582 lines, all equal" "$OUT/lb-lost-records-nullb0/r-Q"
+	( cd "$FIX/lost-records" && "$IOMON" lat -Q -P -i nullb0 ) >"$OUT/lr.P"
+	check "lat -Q -P, lost-records: W's max 448.258 us, not the lost read's 140 ms" grep -qE '^nullb0 +W +6722 .* 448\.258$' "$OUT/lr.P"
 	( cd "$FIX/sameblock" && "$IOMON" lat -Q -P -i dm-0 ) >"$OUT/sb.P"
 	check "lat -Q -P, sameblock: R's max is the first reader's 4738.470 us, p50 the second's 2 us" \
 		awk '$2 == "R" { f = ($3 == 2 && $4 + 0 >= 1.98 && $4 + 0 <= 2.02 && $8 == "4738.470") } END { exit !f }' "$OUT/sb.P"

@@ -196,6 +196,13 @@ check "snoop --errors, no D: a failed C with no Q too (LAT 0)" grep -qE ' 0 +253
 check "snoop --errors, no D: not the one that succeeded" sh -c "! grep -q ' 6000 ' '$OUT/bio.err'"
 check "snoop --errors, no D: the closing line counts both" grep -q '^2 I/Os failed (EIO: sectors 5000 7000)$' "$OUT/bio.err"
 
+# records lost (fixtures/lost-records): a read by iogen 165 at sector
+# 1895680 lost its D and C; the next read there (iogen 164's, 4 us) is
+# its own line, not the lost one's owner and 28.65 ms of QUE
+( cd "$FIX/lost-records" && "$IOMON" snoop -Q -i nullb0 ) >"$OUT/lr.out"
+check "snoop -Q, lost-records: the read after lost records its own (iogen 164, QUE 0.00)" \
+	grep -qE '^0\.034802 +iogen +164 +nullb0 +R 1895680 +65536 +0\.00 +0\.00$' "$OUT/lr.out"
+
 # two readers queue one sector, the second before the first completes
 # (fixtures/sameblock, dm-flakey failing both in each reader's context):
 # two lines, each its own owner and latency (one entry a sector gave the

@@ -105,6 +105,11 @@ if have_oracle "top -e against blkparse's failed C lines"; then
 	same "top -e: two requests on one sector in flight, a row each (fixtures/sameblock)" "$OUT/sb.got" "$OUT/sb.exp"
 	check "top -e: both of fixtures/sameblock's failures in ERR" \
 		awk '{ s += $6 } END { exit !(s == 2 && NR == 2) }' "$OUT/sb.got"
+	# records lost (fixtures/lost-records): iogen 165's write at the
+	# sector of its read whose D and C were lost is a write, not that read
+	( cd "$FIX/lost-records" && "$IOMON" top -C -i nullb0 3600 ) >"$OUT/lr.out"
+	check "top, lost-records: iogen 165's 3068 writes and 3149 reads, none taken for the lost read" \
+		sh -c "grep -qE '^165 +iogen +W 253 0 +nullb0 +3068 +196352 ' '$OUT/lr.out' && grep -qE '^165 +iogen +R 253 0 +nullb0 +3149 +201536 ' '$OUT/lr.out'"
 	# -p: that process's failures, in its row and in the closing line
 	p=$(awk '$6 == "C" && $NF ~ /^\[[1-9]/ { print $5; exit }' "$OUT/fe.txt")
 	np=$(awk -v p="$p" '$6 == "C" && $5 == p && $NF ~ /^\[[1-9]/' "$OUT/fe.txt" | wc -l)

@@ -39,6 +39,7 @@ IFT_POOL(wide, struct ent, 40, 16, IFT_AGE_NEAR);
 IFT_POOL(fifo, struct ent, 3, 1, IFT_AGE_FIFO);
 IFT_POOL(fifo2, struct ent, 3, 5, IFT_AGE_FIFO);
 IFT_POOL(bare, struct ent, 3, 0, IFT_DROP);
+IFT_POOL(lostp, struct ent, 4, 4, IFT_AGE_NEAR);
 
 static void test_drop(void)
 {
@@ -52,7 +53,9 @@ static void test_drop(void)
 	EXPECT(ift_slot(t, 0) == NULL && ift_slot(t, 5) == NULL);
 	EXPECT(add(t, 500, 0, 5) == NULL && t->dropped == 1 && t->aged == 0);
 	EXPECT(ift_find(t, 7, 500, 0) == NULL);
-	EXPECT(ift_get(t, 7, 300, 0, 0) == c);	/* found even when full */
+	/* a second request at c's sector goes beside it, as kind 2: none, full */
+	EXPECT(ift_start(t, &(struct rec){ .dev = 7, .sector = 300, .time = 5 }, 0) == NULL && t->dropped == 2);
+	t->dropped = 1;
 	EXPECT(ift_find(t, 7, 300, 1) == NULL);	/* another kind is another key */
 	EXPECT(ift_find(t, 8, 300, 0) == NULL);	/* another device too */
 	ift_del(t, b);
@@ -156,8 +159,48 @@ static void test_take(void)
 	EXPECT(((struct ent *)ift_slot(t, 1))->tag == 11);	/* not zeroed: the caller's to set */
 }
 
+/* records lost (rec_seq: a (device, CPU)'s sequence numbers skip): a
+ * request started before then gives its place to a new one at its sector */
+static void test_lost(void)
+{
+	struct ift *t = &lostp;
+	struct ent *a, *b;
+	struct rec r = { .dev = 9, .cpu = 1, .sector = 50, .pid = 4 };
+	u32 s;
+
+	for (s = 1; s <= 3; s++) {	/* 1, 2, 3 on CPU 1, and 7 on CPU 2: none lost */
+		r.seq = s, r.time = s;
+		rec_seq(&r);
+		r.cpu = 2, r.seq = s + 6;
+		rec_seq(&r);
+		r.cpu = 1;
+	}
+	EXPECT(rec_lost == 0);
+	r.time = 10;
+	EXPECT((a = ift_start(t, &r, 0)) && a->h.kind == 0 && a->h.born == 10);
+	a->tag = 4;	/* the payload's first word: the starter's pid */
+	r.time = 11;
+	EXPECT((b = ift_start(t, &r, 0)) && b != a && b->h.kind == 2);	/* two in flight at once */
+	ift_del(t, b);
+	r.seq = 9, r.time = 20;	/* CPU 1's 4 to 8 lost */
+	rec_seq(&r);
+	EXPECT(rec_lost == 20);
+	r.seq = 10, r.time = 21;
+	rec_seq(&r);
+	EXPECT(rec_lost == 20);
+	r.pid = 5;	/* another process's: two in flight at once */
+	EXPECT((b = ift_start(t, &r, 0)) && b != a && b->h.kind == 2 && a->h.born == 10);
+	ift_del(t, b);
+	r.pid = 4;
+	EXPECT(ift_start(t, &r, 0) == a && a->h.born == 21 && a->tag == 4);	/* a's place, its payload the caller's */
+	r.time = 22;
+	EXPECT((b = ift_start(t, &r, 0)) && b != a && b->h.kind == 2);	/* started after: kept */
+	rec_lost = 0;
+}
+
 int main(void)
 {
+	test_lost();
 	test_take();
 	test_drop();
 	test_near();

@@ -89,7 +89,7 @@ for line in open(text, errors='replace'):
         continue
     sec = int(f[7]) if len(f) > 7 and f[7].isdigit() else 0
     n = int(f[9]) if len(f) > 9 and f[8] == '+' else 0
-    recs.append((ns(f[3]), int(f[1]), f[5], f[6], sec, n, f[4]))
+    recs.append((ns(f[3]), int(f[1]), f[5], f[6], sec, n, f[4], int(f[2])))
 # btt in the text's order; biolatency in iomon's replay order (as monitor
 # and top -i take a trace): records at the same nanosecond on two CPUs, in
 # no order the kernel knows, the lower CPU's first (blkparse's batches
@@ -103,7 +103,7 @@ while i < len(order):
     order[i:j] = sorted(order[i:j], key=lambda k: recs[k][1])
     i = j
 clines, ckind, ckq, qseen, cshared = {}, {}, {}, set(), set()
-for idx, (t, cpu, act, rwbs, sec, n, _) in enumerate(recs):
+for idx, (t, cpu, act, rwbs, sec, n, _, _) in enumerate(recs):
     if n and act == 'Q':
         qseen.add(sec)
         B.queue(sec, n, t)
@@ -122,10 +122,10 @@ for idx, (t, cpu, act, rwbs, sec, n, _) in enumerate(recs):
         qseen.discard(sec)
         ckind[idx] = any(s <= sec and sec + n <= s + q[0] for s, q in B.qs.items())
 for idx in order:
-    t, cpu, act, rwbs, sec, n, pid = recs[idx]
+    t, cpu, act, rwbs, sec, n, pid, seq = recs[idx]
     lines = clines.get(idx, [])
     # biolatency (tests/tools/latpair.py)
-    s0 = P.event(0, t, act, rwbs, sec, n, pid)
+    s0 = P.event(0, t, act, rwbs, sec, n, pid, cpu, seq)
     if act == 'C' and (lines or s0):
         kind = 'before' if queued and lines and not s0 and not ckq[idx] else \
             'shared' if lines and idx in cshared else 'btt' if lines else 'flush' if not n else \

@@ -29,6 +29,7 @@ def op(rwbs, n):
 class Pairing:
     def __init__(self, queued):
         self.queued, self.start = queued, {}	# (dev, sector, flush, second) -> [time, dir, pid]
+        self.seq, self.lost = {}, -1	# (dev, cpu) -> the next sequence number; the last record after a skip
 
     def _pick(self, key, pid, newer):
         q, o = key + (False,), key + (True,)
@@ -39,11 +40,18 @@ class Pairing:
             return q if a[2] == pid else o
         return o if (b[0] < a[0]) != newer else q
 
-    def event(self, dev, t, act, rwbs, sec, n, pid):
-        """one record; for a C that ends a request, its [start time, dir, pid]"""
+    def event(self, dev, t, act, rwbs, sec, n, pid, cpu=None, seq=None):
+        """one record (CPU and sequence number: records lost where a
+        CPU's skip); for a C that ends a request, its [start time, dir, pid]"""
         s, key = self.start, (dev, sec, not n)
+        if cpu is not None and act != 'm':
+            if self.seq.get((dev, cpu), seq) != seq:
+                self.lost = t
+            self.seq[(dev, cpu)] = seq + 1
         if act == ('Q' if self.queued else 'D'):
-            s[key + ((key + (False,)) in s,)] = [t, op(rwbs, n), pid]
+            first = s.get(key + (False,))
+            # one this process started before records were lost has lost its end
+            s[key + (first is not None and (first[0] >= self.lost or first[2] != pid),)] = [t, op(rwbs, n), pid]
         elif act == 'D' and self.queued:
             k = self._pick(key, pid, False)
             if k:

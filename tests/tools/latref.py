@@ -27,7 +27,7 @@ for line in open(text, errors='replace'):
     sec = int(f[7]) if len(f) > 7 and f[7].isdigit() else 0
     n = int(f[9]) if len(f) > 9 and f[8] == '+' else 0
     t = ns(f[3])
-    s0 = P.event(f[0], t, f[5], f[6], sec, n, f[4])
+    s0 = P.event(f[0], t, f[5], f[6], sec, n, f[4], int(f[1]), int(f[2]))
     if s0:
         lat.append((max(t - s0[0], 0), s0[1]))
 
