@@ -257,11 +257,7 @@ static void q_new(struct btt_dev *d, const struct rec *r, u32 proc, struct btt_q
 	q->s = 0;
 	q->g = q->i = q->m = q->d = UNSET;
 	q->len = r->bytes >> 9;
-	if ((q->proc = btt_per_proc ? (u16)proc : 0)) {	/* -A's figures */
-		struct btt_proc *p = &btt_procs[q->proc - 1];
-
-		q2q(&p->last_q, &p->avg[d->dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
-	}
+	q->proc = btt_per_proc ? (u16)proc : 0;	/* -A's figures */
 	/* at a start btt's tree holds: the older one is out of btt's sight */
 	if ((k = btt_rb_ins((u32)(d - btt_devs), slot_of(q), r->sector, r->sector + q->len)))
 		q_drop(q_of(k));
@@ -278,6 +274,8 @@ static void queued(struct btt_dev *d, const struct rec *r, u32 proc)
 	d->t_act_q += d->n_act_q++;
 	q2q(&d->last_q, &d->avg[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
 	q2q(&last_q, &btt_all[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
+	if (btt_per_proc && proc)	/* (a Q the table has no room for too) */
+		q2q(&btt_procs[proc - 1].last_q, &btt_procs[proc - 1].avg[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
 	btt_ranges_add(d, proc, 0, r->time);
 	size_hist(d, 0, r->bytes);
 	if ((q = ift_take(&bq)))
