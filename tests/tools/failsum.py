@@ -17,13 +17,20 @@ import re
 import sys
 from collections import Counter
 
+
+def name(e):
+    """e's name as the kernel's (blk_status_to_errno gives -EOPNOTSUPP for a
+    request the device cannot do; Python names 95 by its alias ENOTSUP)"""
+    return "EOPNOTSUPP" if e == errno.EOPNOTSUPP else errno.errorcode.get(e, str(e))
+
+
 text, kind, out = sys.argv[1:4]
 want = Counter()
 for l in open(text, errors="replace"):
     m = re.match(r"\s*(\d+,\d+)\s+\d+\s+\d+\s+[\d.]+\s+\d+\s+C\s+(\S+)\s.*\[(\d+)\]$", l)
     if m and int(m[3]):
         e = 65536 - int(m[3])
-        want[m[1], "write" if "W" in m[2] or m[2][0] == "D" else "read", errno.errorcode.get(e, str(e))] += 1
+        want[m[1], "write" if "W" in m[2] or m[2][0] == "D" else "read", name(e)] += 1
 got = Counter()
 if kind == "json":
     for l in open(out):

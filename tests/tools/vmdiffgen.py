@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """vmdiffgen.py SEED: the guest scenario of the differential harness
-(tests/long/t-vmdiff.sh): four workloads drawn from SEED and a fifth the
-same every run (issue 29's: -t's table past full), each traced by
+(tests/long/t-vmdiff.sh): four workloads drawn from SEED, a fifth the
+same every run (issue 29's: -t's table past full) and a sixth drawn
+from SEED by a generator of its own (a filesystem's traffic or
+discards), each traced by
 Debian's blktrace into /out/wN (its devices in /out/wN/devs, a line saying
 what it is in /out/wN/what), then /out/done.  busybox sh; nb, said and
 load come from tests/vm/guest.sh.
@@ -106,5 +108,59 @@ out += ["# w5: " + words,
         "dd if=/dev/zero of=/dev/dm-0 bs=1M count=48 conv=fsync 2>/dev/null",
         "wait",
         "%s remove_all" % DM]
+# w6, drawn from a generator of its own (w1-w5 stay what each seed gave
+# before it came): a filesystem's traffic or discards, on storage that
+# keeps its data (brd, or loop over a file in a tmpfs, which discards by
+# punching holes), alone or under a dm-linear: mke2fs (its discard of the
+# whole device, where the device takes one), ext4's journal, metadata and
+# flushes from small files written and fsync'd, removed, a file of 8 MiB;
+# or blkdiscard of ranges up to 8 MiB among direct writes
+r6 = random.Random("w6 %s" % sys.argv[1])
+dev6 = r6.choice(["brd", "loop", "loop"])
+under = r6.random() < 0.4
+load6 = r6.choice(["ext4", "ext4", "discard"]) if dev6 == "loop" else "ext4"
+if dev6 == "brd":
+    setup6 = ["rmmod brd 2>/dev/null; insmod /lib/mod/brd.ko rd_nr=1 rd_size=65536",
+              "n=0; while [ ! -b /dev/ram0 ] && [ $n -lt 100 ]; do n=$((n + 1)); sleep 0.1; done"]
+    base6, words6 = "ram0", "brd (bio-based ram disk)"
+else:
+    setup6 = ["losetup -d /dev/loop0 2>/dev/null; mkdir -p /lo; mount -t tmpfs lo /lo",
+              "dd if=/dev/zero of=/lo/lo.img bs=1M count=64 2>/dev/null",
+              "losetup /dev/loop0 /lo/lo.img"]
+    base6, words6 = "loop0", "loop over a file in a tmpfs"
+devs6 = [base6]
+if under:
+    setup6 = ["%s remove_all 2>/dev/null" % DM] + setup6 + ["echo '0 131072 linear /dev/%s 0' | %s create t" % (base6, DM)]
+    devs6 = ["dm-0"] + ([base6] if r6.random() < 0.6 else [])
+    words6 = "dm-linear over %s%s" % (words6, ", both traced" if len(devs6) > 1 else "")
+d6 = devs6[0]
+if load6 == "ext4":
+    files, every = r6.choice([60, 150, 300]), r6.choice([4, 16])
+    cmd6 = ("mke2fs.real -q -t ext4 -F /dev/%s >/dev/null 2>&1; mount -t ext4 /dev/%s /mnt && { i=0; "
+            "while [ $i -lt %d ]; do echo $i >/mnt/f$i; [ $((i %% %d)) = 0 ] && dd if=/dev/zero of=/mnt/g$i bs=4k count=3 conv=fsync 2>/dev/null; i=$((i + 1)); done; "
+            "sync; rm -f /mnt/f* /mnt/g*; sync; dd if=/dev/zero of=/mnt/big bs=1M count=8 conv=fsync 2>/dev/null; umount /mnt; }"
+            % (d6, d6, files, every))
+    lw6 = "mke2fs, ext4: %d small files, every %dth fsynced, removed, 8 MiB fsynced" % (files, every)
+else:
+    parts = []
+    for _ in range(r6.choice([20, 60])):
+        off, ln = r6.randrange(0, 56 * 1024) * 1024, r6.choice([4096, 65536, 1 << 20, 8 << 20])
+        if r6.random() < 0.5:
+            parts.append("blkdiscard -o %d -l %d /dev/%s" % (off, ln, d6))
+        else:
+            parts.append("dd if=/dev/zero of=/dev/%s bs=64k count=%d seek=%d oflag=direct 2>/dev/null" % (d6, r6.choice([1, 4, 16]), off // 65536))
+    cmd6 = "; ".join(parts)
+    lw6 = "blkdiscard of ranges up to 8 MiB among direct writes (%d)" % len(parts)
+out.append("# w6: %s; %s" % (words6, lw6))
+out += setup6
+out.append("mkdir -p /out/w6; echo '%s; %s' > /out/w6/what; echo %s > /out/w6/devs" % (words6, lw6, " ".join(devs6)))
+out.append("blktrace.real %s -D /out/w6 -w 12 > /out/w6/blktrace.log 2>&1 &" % " ".join("-d /dev/" + d for d in devs6))
+out.append("made /sys/kernel/debug/block/%s/trace0" % devs6[-1])
+out.append(cmd6)
+out.append("wait")
+if under:
+    out.append("%s remove_all" % DM)
+if dev6 == "loop":
+    out.append("losetup -d /dev/loop0; umount /lo")
 out.append("touch /out/done")
 print("\n".join(out))
