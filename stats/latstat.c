@@ -126,15 +126,22 @@ void lat_clear(void)
 /* Two requests in flight at one sector at once (two readers of one
  * block) are two to biolatency, which keys a request by its address:
  * the second is kept beside the first, as kind | 2.  A record goes to the
- * one its process started when only one of them is its (a bio-based
- * device completes in the submitter's context: fixtures/sameblock),
- * else to the older (by its start), or for a merged bio the newer. */
+ * one of its own kind (read, write, discard) when only one of them is (a
+ * discard's C is not a read's: brd's read never completes at its start,
+ * and mke2fs's discards come at that sector next), then to the one its
+ * process started when only one of them is its (a bio-based device
+ * completes in the submitter's context: fixtures/sameblock), else to the
+ * older (by its start), or for a merged bio the newer. */
 static struct lreq *pick(const struct rec *r, u32 k, int newer)
 {
 	struct lreq *q = ift_look(&lreqs, r->dev, r->sector, k), *o = ift_look(&lreqs, r->dev, r->sector, k | 2);
+	u32 op;
 
 	if (!q || !o)
 		return q ? q : o;
+	op = LAT_OP(flags_of(ACT32(r), r->bytes));
+	if ((LAT_OP(q->flags) == op) != (LAT_OP(o->flags) == op))
+		return LAT_OP(q->flags) == op ? q : o;
 	if ((q->pid == r->pid) != (o->pid == r->pid))
 		return q->pid == r->pid ? q : o;
 	return (o->t < q->t) != newer ? o : q;

@@ -125,6 +125,11 @@ if need "lat against btt" btt && have_oracle; then
 	# the next request at its sector is not the second there, ended by
 	# the older's completion (a write's 4 us counted as 140 ms)
 	check "lat -Q, lost-records: every request btt's, none ended by the read whose C was lost" grep -qx "13582 requests: btt 13582; btt's 13582 lines, all equal" "$OUT/lb-lost-records-nullb0/r-Q"
+	# brd's read never completes at its start (fixtures/brd-discard): the
+	# discards after it at that sector end each other's, not the read
+	( cd "$FIX/brd-discard" && "$IOMON" lat -Q -i ram0 ) >"$OUT/bd.out" 2>&1
+	check "lat -Q, brd-discard: the discards' 25 us and 1.964 ms, as btt's Q2C, not one of 2.43 ms" \
+		sh -c "grep -qE '^ +16 -> 31 +: 1 ' '$OUT/bd.out' && grep -qE '^ +1024 -> 2047 +: 1 ' '$OUT/bd.out' && ! grep -qE '^ +2048 -> 4095 +: [1-9]' '$OUT/bd.out'"
 	( cd "$FIX/lost-records" && "$IOMON" lat -Q -P -i nullb0 ) >"$OUT/lr.P"
 	check "lat -Q -P, lost-records: W's max 448.258 us, not the lost read's 140 ms" grep -qE '^nullb0 +W +6722 .* 448\.258$' "$OUT/lr.P"
 	( cd "$FIX/sameblock" && "$IOMON" lat -Q -P -i dm-0 ) >"$OUT/sb.P"

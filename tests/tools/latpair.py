@@ -6,7 +6,9 @@ the start is D (with -Q: Q) at its sector; a request without a size (a
 flush) is kept apart from one with a size at its sector (a flush's C FN
 and C W do not end a write there); two requests in flight at one sector
 at once (two readers of one block) are both kept, a third taking the
-second's place; a record goes to the one its process started when only
+second's place; a record goes to the one of its own direction (R W F D)
+when only one of them is (a discard's C after a read that never
+completes at its start: brd), then to the one its process started when only
 one of them is its (a bio-based device completes in the submitter's
 context), else to the older (by its start) for a D, a requeue or a C,
 the newer for a back-merged bio (M, with -Q); a front merge (F, with -Q) moves the request that
@@ -31,11 +33,13 @@ class Pairing:
         self.queued, self.start = queued, {}	# (dev, sector, flush, second) -> [time, dir, pid]
         self.seq, self.lost = {}, -1	# (dev, cpu) -> the next sequence number; the last record after a skip
 
-    def _pick(self, key, pid, newer):
+    def _pick(self, key, pid, newer, d):
         q, o = key + (False,), key + (True,)
         a, b = self.start.get(q), self.start.get(o)
         if not a or not b:
             return q if a else o if b else None
+        if (a[1] == d) != (b[1] == d):
+            return q if a[1] == d else o
         if (a[2] == pid) != (b[2] == pid):
             return q if a[2] == pid else o
         return o if (b[0] < a[0]) != newer else q
@@ -53,11 +57,11 @@ class Pairing:
             # one this process started before records were lost has lost its end
             s[key + (first is not None and (first[0] >= self.lost or first[2] != pid),)] = [t, op(rwbs, n), pid]
         elif act == 'D' and self.queued:
-            k = self._pick(key, pid, False)
+            k = self._pick(key, pid, False, op(rwbs, n))
             if k:
                 s[k][1] = op(rwbs, n)
         elif act == 'M' and self.queued:
-            k = self._pick(key, pid, True)
+            k = self._pick(key, pid, True, op(rwbs, n))
             if k:
                 del s[k]
         elif act == 'F' and self.queued:
@@ -68,11 +72,11 @@ class Pairing:
                 else:
                     s[key + (False,)] = old
         elif act == 'R' and not self.queued:
-            k = self._pick(key, pid, False)
+            k = self._pick(key, pid, False, op(rwbs, n))
             if k:
                 del s[k]
         elif act == 'C':
-            k = self._pick(key, pid, False)
+            k = self._pick(key, pid, False, op(rwbs, n))
             return s.pop(k) if k else None
         return None
 
