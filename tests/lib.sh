@@ -8,6 +8,11 @@ IOMON=${IOMON:-$TOP/iomon}
 IOMON_TINY=$TOP/build/tiny/iomon
 FIX=$TOP/tests/fixtures
 TOOLS=$TOP/tests/tools	# helpers the tests run: *.py, gentrace, peakrss, ...
+# blkparse's text as latbtt.py reads it: every record's sector, which the
+# plain text leaves out where a record has no size (jbd2's Q FWFSM, which a
+# loop under dm-linear completes as C WSM at that sector: t-vmdiff's seed
+# 36073 w6)
+SECFMT='%D %2c %8s %5T.%9t %5p %2a %3d %S + %n\n'
 OUT_ROOT=$TOP/tests/out
 OUT=$OUT_ROOT	# run.sh sets each file's own
 T_RESULTS=$OUT_ROOT/results	# one line per result: PASS|FAIL|SKIP, file, name

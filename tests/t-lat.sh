@@ -71,14 +71,14 @@ lat_btt() {	# NAME DIR DEV...: DIR's trace of DEV (or - : DIR/DEV.stream)
 	for d; do
 		W=$OUT/lb-$n-$d src=$dir; rm -rf "$W"; mkdir -p "$W"
 		if [ "$d" = - ]; then
-			blkparse -i - <"$dir/nullb0.stream" >"$W/text" 2>/dev/null
+			blkparse -i - -f "$SECFMT" <"$dir/nullb0.stream" >"$W/text" 2>/dev/null
 			blkparse -i - -d "$W/dump" -O <"$dir/nullb0.stream" >/dev/null 2>&1
 		else
 			if is_v8 "$dir/$d.blktrace.0"; then
 				src=$W/v7; mkdir -p "$src"
 				for b in "$dir/$d".blktrace.*; do python3 "$TOOLS/traceconv.py" "$b" "$src/${b##*/}"; done
 			fi
-			{ ( cd "$src" && blkparse -i "$d" ) >"$W/text"; } 2>/dev/null; rc=$?
+			{ ( cd "$src" && blkparse -i "$d" -f "$SECFMT" ) >"$W/text"; } 2>/dev/null; rc=$?
 			if [ $rc -ge 128 ]; then
 				skip "lat -i $n $d against btt" "Debian's blkparse dies on it (signal $((rc - 128)))"
 				continue

@@ -228,11 +228,7 @@ if { [ -n "$KEPT" ] || vm_ok "differential harness"; } && have_oracle "t-vmdiff.
 			for d in $devs; do
 				B=$OUT/pd-$d; rm -rf "$B"; mkdir -p "$B"
 				( cd "$w" && blkparse -i "$d" ) >"$B/text" 2>/dev/null
-				# (for latbtt.py, every record's sector: the plain text has
-				# none for a record without a size, such as jbd2's Q FWFSM,
-				# which loop under dm-linear completes as C WSM at its sector;
-				# seed 36073 w6)
-				( cd "$w" && blkparse -i "$d" -f '%D %2c %8s %5T.%9t %5p %2a %3d %S + %n\n' ) >"$B/texts" 2>/dev/null
+				( cd "$w" && blkparse -i "$d" -f "$SECFMT" ) >"$B/texts" 2>/dev/null	# (latbtt.py's)
 				( cd "$w" && blkparse -i "$d" -d "$B/dump" -O ) >/dev/null 2>&1
 				( cd "$B" && btt -i dump -l d2c -q q2c -z q2d -o out >/dev/null 2>&1 )
 				# (inw: where an applet says its pool of requests in flight
