@@ -198,6 +198,24 @@ gone() { [ -n "$1" ] && [ ! -d "$TRACEFS/instances/iomon-$1" ]; }
 # is a SKIP naming it.
 have_oracle() { if [ $# = 0 ]; then command -v blkparse >/dev/null 2>&1; else need "$1" blkparse; fi; }
 
+# gaporacle STREAM CLOSED OUT [OPTION...]: what iomon parse -i - prints for
+# a stream that lost records, into OUT and OUT.err.  blkparse holds every
+# record after a gap to the end of input where iomon goes on (blkparse.1,
+# DIFFERENCES); going on is blkparse's own way where nothing was lost, so
+# this is blkparse on CLOSED (closegaps.py stream: the gaps closed; iomon's
+# numbers are mapped the same way by closegaps.py text), with the Skips
+# lines and -v's "skipping" lines of blkparse on STREAM as it is, whose own
+# text is left in OUT.asis.  False where CLOSED still has a gap.
+gaporacle() {
+	local in=$1 closed=$2 o=$3; shift 3
+	blkparse -i - "$@" <"$in" >"$o.asis" 2>"$o.asis.err"
+	blkparse -i - "$@" <"$closed" >"$o.c" 2>"$o.c.err"
+	awk 'FILENAME == ARGV[1] { s[n++] = $0; next } /^Skips:/ { $0 = s[k++] } 1' \
+		<(grep '^Skips:' "$o.asis") "$o.c" >"$o"
+	{ cat "$o.c.err"; grep -E '^\([0-9]+,[0-9]+\): skipping [0-9]+ -> [0-9]+$' "$o.asis.err"; } >"$o.err"
+	! grep -q ': skipping ' "$o.c.err" && ! grep '^Skips:' "$o.c" | grep -qv '^Skips: 0 forward'
+}
+
 # Dumps in the host's order (parse -d, monitor -d write what btt and
 # blkiomon's readers on that host read).  Expected dumps come from Debian's
 # x86_64 tools, so on a big-endian host every 48-byte header is compared

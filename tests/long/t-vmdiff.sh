@@ -4,8 +4,9 @@
 # seed (the mix, request sizes, queue depths, threads, devices: null_blk
 # blk-mq and bio-based, brd, loop, dm-linear, dm-delay, dm-flakey), one
 # fixed (dm-linear, 48 MiB through the page cache: -t's table past
-# full) and one more drawn (ext4's traffic or discards on brd or loop,
-# alone or under dm-linear), then
+# full) and two more drawn (ext4's traffic or discards on brd or loop,
+# alone or under dm-linear; a dm-stripe or an error target over two
+# null_blk disks), then
 # every output compared with Debian's own tools on the host: blkparse's
 # text (plain, -t, -s, a format, a stream on stdin), btt (every option,
 # every file, a time window), blkiomon's intervals; biolatency and biosnoop against btt's
@@ -33,23 +34,12 @@ ip() {
 		[ -z "$GAPS" ] || python3 "$TOOLS/closegaps.py" text "$OUT/stream" "$OUT/ip"
 	else ( cd "$w" && "${X:-$IOMON}" parse $ins "$@" ) >"$OUT/ip" 2>"$OUT/ip.err"; fi
 }
-# blkparse -i - OPTIONS on $OUT/stream into $OUT/bp and $OUT/bp.err.  After
-# a lost record (GAPS: how many), blkparse holds every later record to the
-# end of input and iomon goes on (blkparse.1, DIFFERENCES); going on is what
-# blkparse does where nothing was lost, so the oracle is then blkparse on
-# the stream with the gaps closed (closegaps.py renumbers each CPU's
-# records; ip maps iomon's numbers the same way), with the Skips lines and
-# -v's "skipping" lines of blkparse on the stream as it is
+# blkparse -i - OPTIONS on $OUT/stream into $OUT/bp and $OUT/bp.err; after
+# lost records (GAPS: how many), gaporacle's text of it (tests/lib.sh)
 bps() {
-	blkparse -i - "$@" <"$OUT/stream" >"$OUT/bp" 2>"$OUT/bp.err"
-	[ -n "$GAPS" ] || return 0
-	grep '^Skips:' "$OUT/bp" >"$OUT/bp.skips"
-	grep -E '^\([0-9]+,[0-9]+\): skipping [0-9]+ -> [0-9]+$' "$OUT/bp.err" >"$OUT/bp.skipping"
-	blkparse -i - "$@" <"$OUT/stream.closed" >"$OUT/bp.c" 2>"$OUT/bp.err"
+	if [ -z "$GAPS" ]; then blkparse -i - "$@" <"$OUT/stream" >"$OUT/bp" 2>"$OUT/bp.err"; return 0; fi
 	check "seed $SEED $n ($what): blkparse -i -${*:+ $*}: the stream with its gaps closed has none" \
-		sh -c "! grep -q ': skipping ' '$OUT/bp.err' && ! grep '^Skips:' '$OUT/bp.c' | grep -qv '^Skips: 0 forward'"
-	awk 'FILENAME == ARGV[1] { s[n++] = $0; next } /^Skips:/ { $0 = s[k++] } 1' "$OUT/bp.skips" "$OUT/bp.c" >"$OUT/bp"
-	cat "$OUT/bp.skipping" >>"$OUT/bp.err"
+		gaporacle "$OUT/stream" "$OUT/stream.closed" "$OUT/bp" "$@"
 }
 # inw POOL OUT ERR ARGS...: iomon ARGS in $w (stdout to OUT, stderr to ERR,
 # or with ERR "-" to OUT too); where it says requests aged out of POOL,
@@ -129,9 +119,10 @@ if { [ -n "$KEPT" ] || vm_ok "differential harness"; } && have_oracle "t-vmdiff.
 	fi
 	python3 "$TOOLS/vmdiffgen.py" "$SEED" >"$OUT/diff.sh"
 	if [ -n "$KEPT" ]; then SEED=kept; else grep '^# w[0-9]' "$OUT/diff.sh"; fi
-	# dmsetup and its libraries beside it (the guest has no udev)
+	# dmsetup and its libraries beside it (the guest has no udev); SMP=N
+	# (vm-capture.sh's CPUs) also as vm-capture-sid.sh's VMSMP
 	libs=$(ldd /usr/sbin/dmsetup | grep -o '/[^ ]*\.so[^ ]*' | grep -v ld-linux | tr '\n' ' ')
-	if [ -n "$KEPT" ] || K=$K MODS="md/dm-mod.ko md/dm-delay.ko md/dm-flakey.ko block/loop.ko" EXTRA_BIN="/usr/sbin/dmsetup $libs" \
+	if [ -n "$KEPT" ] || K=$K VMSMP=${SMP:-} MODS="md/dm-mod.ko md/dm-delay.ko md/dm-flakey.ko block/loop.ko" EXTRA_BIN="/usr/sbin/dmsetup $libs" \
 	   timeout -k 10 900 bash "$VMC" "$V" "$(guest_scenario "$OUT/diff.sh")" >"$OUT/vm.log" 2>&1 && [ -f "$V/done" ]; then
 		[ -n "$KEPT" ] || pass "VM ${KERNEL:-6.1} ran seed $SEED's workloads"
 		# (a program the guest lacks leaves a workload with no I/O, which

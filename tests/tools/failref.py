@@ -14,13 +14,18 @@ def name(e):
     return "EOPNOTSUPP" if e == errno.EOPNOTSUPP else errno.errorcode.get(e, str(e))
 
 
-by = {}
-for line in open(sys.argv[1]) if len(sys.argv) > 1 else sys.stdin:
-    w = line.split()
-    if len(w) > 9 and w[5] == "C" and w[-1] != "[0]":
-        e = 65536 - int(w[-1][1:-1])
-        by.setdefault(name(e), []).append(w[7])
-n = sum(len(v) for v in by.values())
-print("%d I/O%s failed (%s)" % (n, "" if n == 1 else "s", "; ".join(
-    "%s: sector%s %s%s" % (e, "" if len(v) == 1 else "s", " ".join(v[:8]), " ..." if len(v) > 8 else "")
-    for e, v in by.items())))
+def main():
+    by = {}
+    for line in open(sys.argv[1]) if len(sys.argv) > 1 else sys.stdin:
+        w = line.split()
+        if len(w) > 9 and w[5] == "C" and w[-1] != "[0]":
+            e = 65536 - int(w[-1][1:-1])
+            by.setdefault(name(e), []).append(w[7])
+    n = sum(len(v) for v in by.values())
+    print("%d I/O%s failed (%s)" % (n, "" if n == 1 else "s", "; ".join(
+        "%s: sector%s %s%s" % (e, "" if len(v) == 1 else "s", " ".join(v[:8]), " ..." if len(v) > 8 else "")
+        for e, v in by.items())))
+
+
+if __name__ == "__main__":
+    main()

@@ -11,17 +11,12 @@ same trace; [65531] is -5, EIO), by device, direction and errno.
 A direction as monitor counts it: write for a write or a discard, else
 read.  Prints "ok N" (N failures), else what differs; exit 1 then.
 """
-import errno
 import json
 import re
 import sys
 from collections import Counter
 
-
-def name(e):
-    """e's name as the kernel's (blk_status_to_errno gives -EOPNOTSUPP for a
-    request the device cannot do; Python names 95 by its alias ENOTSUP)"""
-    return "EOPNOTSUPP" if e == errno.EOPNOTSUPP else errno.errorcode.get(e, str(e))
+from failref import name
 
 
 text, kind, out = sys.argv[1:4]
