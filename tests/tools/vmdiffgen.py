@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """vmdiffgen.py SEED: the guest scenario of the differential harness
 (tests/long/t-vmdiff.sh): four workloads drawn from SEED, a fifth the
-same every run (issue 29's: -t's table past full) and a sixth drawn
-from SEED by a generator of its own (a filesystem's traffic or
-discards), each traced by
+same every run (issue 29's: -t's table past full), a sixth and a
+seventh drawn from SEED by generators of their own (a filesystem's
+traffic or discards; a dm-stripe or an error target over two null_blk
+disks), each traced by
 Debian's blktrace into /out/wN (its devices in /out/wN/devs, a line saying
 what it is in /out/wN/what), then /out/done.  busybox sh; nb, said and
 load come from tests/vm/guest.sh.
@@ -162,5 +163,46 @@ if under:
     out.append("%s remove_all" % DM)
 if dev6 == "loop":
     out.append("losetup -d /dev/loop0; umount /lo")
+# w7, from a generator of its own too: a device-mapper table over two
+# null_blk disks: dm-stripe, whose chunks split every bio that crosses
+# one and remap the pieces to both disks (traced with the stripe: three
+# devices in one trace), or dm-linear beside an error target, so that
+# every I/O to the table's second half fails at the dm device (EIO)
+r7 = random.Random("w7 %s" % sys.argv[1])
+kind7 = r7.choice(["stripe", "stripe", "error"])
+depth7, irq7 = r7.choice([2, 32, 128]), r7.choice([0, 2])
+nb7 = "nb queue_mode=2 gb=1 nr_devices=2 hw_queue_depth=%d submit_queues=1 irqmode=%d%s" % (
+    depth7, irq7, " completion_nsec=%d" % r7.choice([1000, 40000]) if irq7 == 2 else "")
+if kind7 == "stripe":
+    chunk7 = r7.choice([8, 64, 256])
+    table7 = "0 4194304 striped 2 %d /dev/nullb0 0 /dev/nullb1 0" % chunk7
+    devs7 = ["dm-0"] + (["nullb0", "nullb1"] if r7.random() < 0.6 else [])
+    words7 = "dm-stripe, 2 x null_blk, chunk %d sectors" % chunk7
+else:
+    table7 = "0 1048576 linear /dev/nullb0 0\\n1048576 1048576 error"
+    devs7 = ["dm-0"] + (["nullb0"] if r7.random() < 0.5 else [])
+    words7 = "dm-linear (1048576 sectors of null_blk) then an error target (1048576)"
+words7 += " (null_blk mq depth %d, irqmode %d)%s" % (depth7, irq7, ", the disks traced too" if len(devs7) > 1 else "")
+if r7.random() < 0.7:
+    mode7, th7 = r7.choice(["randrw", "randr", "seqw"]), r7.choice([1, 2])
+    bs7 = r7.choice([4096, 16384, 65536, 262144, 1048576])
+    cmd7 = "iogen /dev/dm-0 %s %d %d %d" % (mode7, r7.choice([2, 3]), th7, bs7)
+    lw7 = "iogen %s %d thread(s) %d B" % (mode7, th7, bs7)
+else:
+    bs7, n7 = r7.choice([("4k", 200), ("64k", 60), ("1M", 16)])
+    skip7 = r7.choice([0, 100, 510])	# (1M blocks: 510 reaches the error half's start)
+    cmd7 = ("dd if=/dev/zero of=/dev/dm-0 bs=%s count=%d seek=%d oflag=direct 2>/dev/null; "
+            "dd if=/dev/dm-0 of=/dev/null bs=%s count=%d skip=%d iflag=direct 2>/dev/null" % (bs7, n7, skip7, bs7, n7, skip7))
+    lw7 = "dd %s x %d from block %d, direct, then direct reads" % (bs7, n7, skip7)
+if kind7 == "error":
+    cmd7 += " 2>/dev/null"
+out += ["# w7: %s; %s" % (words7, lw7),
+        "%s remove_all 2>/dev/null" % DM, nb7,
+        "n=0; while [ ! -b /dev/nullb1 ] && [ $n -lt 100 ]; do n=$((n + 1)); sleep 0.1; done",
+        "printf '%s\\n' | %s create t" % (table7, DM),
+        "mkdir -p /out/w7; echo '%s; %s' > /out/w7/what; echo %s > /out/w7/devs" % (words7, lw7, " ".join(devs7)),
+        "blktrace.real %s -D /out/w7 -w 8 > /out/w7/blktrace.log 2>&1 &" % " ".join("-d /dev/" + d for d in devs7),
+        "made /sys/kernel/debug/block/%s/trace0" % devs7[-1],
+        cmd7, "wait", "%s remove_all" % DM]
 out.append("touch /out/done")
 print("\n".join(out))
