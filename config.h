@@ -499,7 +499,7 @@
 #define PLOT_BIN_NS 1000000	/* a column's first width: 1 ms */
 #endif
 #ifndef BTT_OPT_FILES
-#define BTT_OPT_FILES 32	/* btt -B -s -m -Q -L -P: their files, all devices */
+#define BTT_OPT_FILES (17 * (BTT_DEVS + 1))	/* btt -B -s -m -Q -L -P -Z: their files, 17 kinds a device and sys's (touched as made) */
 #endif
 #ifndef BTT_OPT_QS
 #define BTT_OPT_QS 1024	/* -p -P: the Qs one D or C meets that they see */

@@ -3,8 +3,9 @@
  * files when it first meets the device and removes those left empty at
  * its end: here a file is made at its first line (the -P file, which btt
  * keeps empty, and the -u file, written at the end, for every device).
- * The files share BTT_OPT_FILES buffers; past them a file is not written,
- * and that is said.  -m's file is btt's two streams (the D2D and the Q2Q
+ * The files share BTT_OPT_FILES buffers, by default one for every kind of
+ * file of every device there is room for; past them a file is not
+ * written, and that is said.  -m's file is btt's two streams (the D2D and the Q2Q
  * seeks) opened on one name: each writes its own bytes from the start
  * through a stdio buffer of a page, so the later write of a place wins;
  * the same chunks, written at the same moments, give the same file. */
@@ -20,6 +21,7 @@ enum { F_BR, F_BW, F_BC, F_DR, F_DW, F_DC, F_QR, F_QW, F_QC, F_SPSD, F_SPSQ, F_A
 struct bttopt_cfg btt_opt;
 unsigned long long btt_opt_dropped;
 
+_Static_assert(BTT_OPT_FILES < 0xffff, "BTT_OPT_FILES: at[]'s u16");
 static struct obuf of[BTT_OPT_FILES];
 static char sps_buf[BTT_OPT_FILES][4096] __attribute__((aligned(4096)));	/* -m's, a stdio page (the others': the pool's) */
 static u32 nof;

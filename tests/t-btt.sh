@@ -239,16 +239,21 @@ if need "every output at once vs Debian's btt" btt; then
 		check "btt with a pool of 3 chunks: build/pool/iomon builds" false
 		POOL3=
 	fi
-	for f in mq-randrw split two-devs ext4; do
+	for f in mq-randrw split two-devs ext4 dm-stripe; do
 		[ -s "$OUT/$f.dump" ] || continue
 		btt_pair "all-$f" -i "$OUT/$f.dump" $ALL_OUT
 		btt_same "all-$f" "every output at once"
+		check "btt all-$f: every output at once, every file written (nothing said)" \
+			test ! -s "$OUT/all-$f/got.err"
 		[ -n "$POOL3" ] || continue
 		d=$OUT/all3-$f
 		rm -rf "$d" && mkdir -p "$d/got" && cp -r "$OUT/all-$f/ref" "$d/ref"
 		(cd "$d/got" && "$POOL3" btt -i "$OUT/$f.dump" $ALL_OUT >stdout 2>../got.err)
 		btt_same "all3-$f" "3 chunks for every output"
 	done
+	# (three devices: more option files than the 32 the table once had)
+	check "every output at once, dm-stripe: btt writes over 32 option files" \
+		test "$(cd "$OUT/all-dm-stripe/ref" 2>/dev/null && ls B_* S_* M_* Q2_* *_plat.dat *_pit.dat *_live.dat | wc -l)" -gt 32
 	check "every output at once: -p's file past the pool's 128 KiB (the pool ran out)" \
 		test "$(stat -c %s "$OUT/all-mq-randrw/ref/P" 2>/dev/null || echo 0)" -gt 131072
 fi
