@@ -144,9 +144,12 @@ for l in open(bttf):
 nbtt = sum(got.values())
 
 
-# Exact values first, every line's; then each one left takes the nearest
-# a microsecond away (a line taking a neighbour's value first would leave
-# that neighbour without its own: seed 5869's two Qs 1.6 us apart)
+# Each line's value as btt prints it: "%lf" of the nanoseconds / 1e9, a
+# double, rounded to the microsecond as printf rounds it (3,500 ns is
+# 0.000003 there, where round() gives 4).  Every line takes its exact
+# value first; a line left takes the nearest a microsecond away (one
+# taking a neighbour's value first would leave that neighbour without
+# its own: seeds 5869 and 38587, two Qs a microsecond or two apart)
 NEAR = sorted(((a, b) for a in (0, -1, 1) for b in (0, -1, 1)), key=lambda d: abs(d[0]) + abs(d[1]))
 
 
@@ -159,7 +162,11 @@ def take(k, near):
     return None
 
 
-keys = [[(round(a / 1000), round(b / 1000)) for a, b in r[2]] for r in reqs]
+def printed(t):
+    return us("%.6f" % (t / 1e9))
+
+
+keys = [[(printed(a), printed(b)) for a, b in r[2]] for r in reqs]
 found = [[take(k, NEAR[:1]) for k in ks] for ks in keys]
 for r, ks, vals in zip(reqs, keys, found):
     vals[:] = [v if v is not None else take(k, NEAR[1:]) for k, v in zip(ks, vals)]
