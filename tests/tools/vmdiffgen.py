@@ -4,7 +4,8 @@
 same every run (issue 29's: -t's table past full), a sixth and a
 seventh drawn from SEED by generators of their own (a filesystem's
 traffic or discards; a dm-stripe or an error target over two null_blk
-disks), each traced by
+disks), and in Debian's 6.1 (VIRTIO=1) an eighth on a virtio disk,
+each traced by
 Debian's blktrace into /out/wN (its devices in /out/wN/devs, a line saying
 what it is in /out/wN/what), then /out/done.  busybox sh; nb, said and
 load come from tests/vm/guest.sh.
@@ -15,6 +16,7 @@ bio-based, brd, loop over a file, and device-mapper stacks over null_blk
 disk beneath them.  Loads: iogen (mix, request size, threads) or dd
 (sizes, direct or through the page cache).
 """
+import os
 import random
 import sys
 
@@ -204,5 +206,36 @@ out += ["# w7: %s; %s" % (words7, lw7),
         "blktrace.real %s -D /out/w7 -w 8 > /out/w7/blktrace.log 2>&1 &" % " ".join("-d /dev/" + d for d in devs7),
         "made /sys/kernel/debug/block/%s/trace0" % devs7[-1],
         cmd7, "wait", "%s remove_all" % DM]
+# w8, where the VM has a virtio disk (VIRTIO=1 in the environment: Debian
+# 6.1's vm-capture.sh gives one, sid's script none), from a generator of
+# its own: qemu's virtio-blk, a disk whose completions come from another
+# thread at their own pace, its queue full at times (requeues), behind
+# the kernel's scheduler, sometimes throttled by qemu (DISK_OPTS, which
+# t-vmdiff takes from the "# DISK_OPTS" line); raw I/O or an ext4
+r8 = random.Random("w8 %s" % sys.argv[1])
+if os.environ.get("VIRTIO"):
+    iops8 = r8.choice([0, 0, 200, 1000])
+    sched8 = r8.choice(["mq-deadline", "none", "bfq"])
+    if r8.random() < 0.4:
+        cmd8 = ("mke2fs.real -q -t ext4 -F /dev/vda >/dev/null 2>&1; mount -t ext4 /dev/vda /mnt && { "
+                "dd if=/dev/zero of=/mnt/big bs=1M count=16 conv=fsync 2>/dev/null; i=0; "
+                "while [ $i -lt 40 ]; do echo $i >/mnt/f$i; i=$((i + 1)); done; sync; umount /mnt; }")
+        lw8 = "mke2fs, ext4: 16 MiB fsynced, 40 small files"
+    else:
+        mode8, th8 = r8.choice(["randrw", "randr", "seqw", "flush"]), r8.choice([1, 2, 4])
+        bs8 = r8.choice([4096, 16384, 65536, 524288])
+        cmd8 = "iogen /dev/vda %s 2 %d %d" % (mode8, th8, bs8)
+        lw8 = "iogen %s %d thread(s) %d B" % (mode8, th8, bs8)
+    words8 = "virtio-blk (qemu, %s)%s" % (sched8, ", throttled to %d IOPS" % iops8 if iops8 else "")
+    if iops8:
+        out.insert(1, "# DISK_OPTS=throttling.iops-total=%d" % iops8)
+    out += ["# w8: %s; %s" % (words8, lw8),
+            "for m in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci virtio_blk; do insmod /lib/mod/$m.ko; done",
+            "n=0; while [ ! -b /dev/vda ] && [ $n -lt 100 ]; do n=$((n + 1)); sleep 0.1; done",
+            "insmod /lib/mod/bfq.ko 2>/dev/null; echo %s > /sys/block/vda/queue/scheduler" % sched8,
+            "mkdir -p /out/w8; echo '%s; %s' > /out/w8/what; echo vda > /out/w8/devs" % (words8, lw8),
+            "blktrace.real -d /dev/vda -D /out/w8 -w 12 > /out/w8/blktrace.log 2>&1 &",
+            "made /sys/kernel/debug/block/vda/trace0",
+            cmd8, "wait"]
 out.append("touch /out/done")
 print("\n".join(out))
