@@ -3,9 +3,9 @@
  * files when it first meets the device and removes those left empty at
  * its end: here a file is made at its first line (the -P file, which btt
  * keeps empty, and the -u file, written at the end, for every device).
- * The files share BTT_OPT_FILES buffers, by default one for every kind of
- * file of every device there is room for; past them a file is not
- * written, and that is said.  -m's file is btt's two streams (the D2D and the Q2Q
+ * The files share BTT_OPT_FILES buffers, one for every kind of file of
+ * every device and sys (at[]'s slots), so none goes unwritten for want of
+ * one.  -m's file is btt's two streams (the D2D and the Q2Q
  * seeks) opened on one name: each writes its own bytes from the start
  * through a stdio buffer of a page, so the later write of a place wins;
  * the same chunks, written at the same moments, give the same file. */
@@ -19,13 +19,12 @@ enum { F_BR, F_BW, F_BC, F_DR, F_DW, F_DC, F_QR, F_QW, F_QC, F_SPSD, F_SPSQ, F_A
        F_PIT, F_LIVE, F_N };
 #define SYS (&btt_devs[BTT_DEVS])	/* -Z's sys_live.dat: a row past the devices' */
 struct bttopt_cfg btt_opt;
-unsigned long long btt_opt_dropped;
 
-_Static_assert(BTT_OPT_FILES < 0xffff, "BTT_OPT_FILES: at[]'s u16");
 static struct obuf of[BTT_OPT_FILES];
 static char sps_buf[BTT_OPT_FILES][4096] __attribute__((aligned(4096)));	/* -m's, a stdio page (the others': the pool's) */
 static u32 nof;
 static u16 at[BTT_DEVS + 1][F_N];		/* of's index + 1; 0: not made yet */
+_Static_assert(BTT_OPT_FILES >= F_N * (BTT_DEVS + 1) && BTT_OPT_FILES < 0xffff, "BTT_OPT_FILES: a buffer for each of at[]'s slots, its index a u16");
 static u8 sps_made[BTT_DEVS];		/* -m: the file made by one stream */
 static struct dev_opt {
 	s64 last[2][2];			/* -s: the D2D and Q2Q seeks' last start and end */
@@ -72,10 +71,6 @@ static struct obuf *f_get(const struct btt_dev *d, int k)
 	if (*a)
 		return *a == 0xffff ? NULL : &of[*a - 1];
 	*a = 0xffff;
-	if (nof == BTT_OPT_FILES) {
-		btt_opt_dropped++;
-		return NULL;
-	}
 	dev_nm(dn, d);
 	if ((size_t)sfmt(path, sizeof(path), f_fmt[k], f_pre(k), dn) >= sizeof(path)) {
 		warn_msg("%s: name too long", f_pre(k));
@@ -494,7 +489,6 @@ static int sps_end(const struct btt_dev *d)
 TEXT(bttopt_i_os_one, "%llu I/Os one D or C met past %d (BTT_OPT_QS), or busy periods "
 	"one record let go of past %d (BTT_FOLDS), left out of -p -P "
 	"-Z's files")
-TEXT(bttopt_files_past_btt, "%llu files past %d (BTT_OPT_FILES) not written")
 /* after the run: the last lines, the files btt writes at its end */
 int btt_opt_end(void)
 {
@@ -525,8 +519,6 @@ int btt_opt_end(void)
 	for (k = 0; k < nof; k++)
 		if (of[k].fd >= 0)
 			rc |= ob_close(&of[k]);
-	if (btt_opt_dropped)
-		warn_text(U_bttopt_files_past_btt, btt_opt_dropped, BTT_OPT_FILES);
 	if (btt_opt_lost)
 		warn_text(U_bttopt_i_os_one,
 			 btt_opt_lost, BTT_OPT_QS, BTT_FOLDS);
