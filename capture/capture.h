@@ -21,9 +21,11 @@ _Static_assert(offsetof(struct rec, sector) == 8 && offsetof(struct rec, pdu_len
 /* The action as blkparse classifies it: 32 bits, cgroup flag aside. */
 #define ACT32(r) ((u32)(r)->action & ~TA_CGROUP)
 #define REC_IS_NOTE(r) ((ACT32(r) & TC(TC_NOTIFY)) && ACT32(r) != TN_MESSAGE)
-/* A message carrying a cgroup id: blkparse 1.2.0 takes it for a note and
- * drops it; we print it, but let it not count in blkparse's read batches. */
-#define REC_IS_CG_MSG(r) ((u32)(r)->action == (TN_MESSAGE | TA_CGROUP))
+/* A note as blkparse 1.2.0's readers take one: a message carrying a
+ * cgroup id (bfq's, several an I/O) is one too, so it acts (is dropped)
+ * as read, takes no room in a batch and decides nothing in the merge;
+ * parse counts and says how many (blkparse.1). */
+#define REC_IS_BP_NOTE(r) (((u32)(r)->action & TC(TC_NOTIFY)) && (u32)(r)->action != TN_MESSAGE)
 
 /* capture/record.c: records in and out */
 enum { DEC_MORE = 0, DEC_BADMAGIC = -1, DEC_BADVERSION = -2 };

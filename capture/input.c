@@ -368,7 +368,11 @@ COLD int in_stream(const struct in_stream *st, const char *name, struct cap_cfg 
 		}
 		S = st;
 		s_live = fstat(fd, &sb) || !S_ISREG(sb.st_mode);
-		src_init(&PS, fd, fd ? name : "(stdin)", merge_mem(0), STREAM_BUF);
+		/* every input's buffer, none of them used here: a batch's
+		 * records stay where they were read, and notes between them
+		 * (bfq's messages with a cgroup id, several an I/O) must not
+		 * cut it short of blkparse's; low pages are reused as before */
+		src_init(&PS, fd, fd ? name : "(stdin)", merge_mem(0), STREAM_BUF * MERGE_INPUTS);
 		while (!*st->wc.stop && batch() >= 0)
 			;
 		if (fd)

@@ -90,7 +90,7 @@ static u32 prime(struct merge_in *m, u32 n)
 				 m->path, r.cpu, m->cpu, (unsigned long long)(s->base + at));
 			continue;
 		}
-		if (REC_IS_NOTE(&r)) {
+		if (REC_IS_BP_NOTE(&r)) {
 			G.note(&r);
 			/* notes act now; those ahead of every record need no room */
 			if (!done && s->keep == at)
@@ -98,8 +98,6 @@ static u32 prime(struct merge_in *m, u32 n)
 			i--;
 			continue;
 		}
-		if (REC_IS_CG_MSG(&r))
-			i--;
 		done++;
 	}
 	m->more = n - i;
@@ -123,7 +121,7 @@ static int next_head(struct merge_in *m)
 			m->cons += REC_V7_LEN;	/* counted when primed */
 			continue;
 		}
-		if (r->cpu == m->cpu && !REC_IS_NOTE(r))
+		if (r->cpu == m->cpu && !REC_IS_BP_NOTE(r))
 			return 1;
 		m->cons += (u32)n;
 	}

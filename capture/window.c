@@ -42,10 +42,10 @@ static int ready(int fd)
 u32 window_fill(struct src *s, const struct window_cfg *c, int *end)
 {
 	u64 base;
-	u32 n = 0, counted = 0, i;
+	u32 n = 0, i;
 
 	s->keep = s->pos;
-	while (counted < c->batch && n < PIPE_WINDOW && !*c->stop) {
+	while (n < c->batch && n < PIPE_WINDOW && !*c->stop) {
 		struct rec *r = &window_rec[n];
 		int rc;
 
@@ -67,12 +67,11 @@ u32 window_fill(struct src *s, const struct window_cfg *c, int *end)
 			*end = 1;
 			break;
 		}
-		if (REC_IS_NOTE(r)) {
+		if (REC_IS_BP_NOTE(r)) {
 			c->note(r);
 			continue;
 		}
 		c->seen(r);
-		counted += !REC_IS_CG_MSG(r);
 		n++;
 	}
 	s->keep = NO_KEEP;	/* the batch's bytes stay until the next read */

@@ -36,7 +36,7 @@ struct parse_state {
 	const char *input_dir, *pipe_name, *out_name, *dump_name;
 	int text, dumping, bin_msgs, track, per_proc, sort_key, show_stats;
 	int verbose, have_drv_data, notes_direct;
-	u64 cpu_overflow, dev_overflow;
+	u64 cpu_overflow, dev_overflow, cg_msgs;
 };
 extern struct parse_state P;
 

@@ -96,7 +96,8 @@ void handle_note(const struct rec *r)
 		P.start_ts = r->time;
 		abs_start_sec = ne32_load(r->pdu, r->swapped);
 		abs_start_nsec = ne32_load(r->pdu + 4, r->swapped);
-	}
+	} else if (a == TN_MESSAGE)
+		P.cg_msgs++;	/* a message with a cgroup id (REC_IS_BP_NOTE): not shown */
 	dump_rec(r, r->time, r->dev);
 }
 

@@ -267,6 +267,7 @@ TEXT(bploop_process_table_full, "process table full: %llu names dropped (PROC_MA
 TEXT(bploop_process_statistics_fu, "process statistics full: %llu events unattributed (PPI_MAX %d)")
 TEXT(bploop_cpu_table_full, "cpu table full: %llu events uncounted (CPUS_MAX %d)")
 TEXT(bploop_device_table_full, "device table full: %llu events dropped (DEVS_MAX %d)")
+TEXT(bploop_cg_msgs, "%llu messages with a cgroup id not shown (as blkparse)")
 TEXT(bploop_late_record_table, "late-record table full: %llu records printed early (HOLD_MAX "
 	"%d, HOLD_BYTES %d)")
 TEXT(bploop_gap_table_full, "gap table full: %llu gaps uncounted (SKIPS_MAX %d)")
@@ -304,6 +305,8 @@ COLD int bp_end(int rc)
 		warn_text(U_bploop_cpu_table_full, (unsigned long long)P.cpu_overflow, CPUS_MAX);
 	if (P.dev_overflow)
 		warn_text(U_bploop_device_table_full, (unsigned long long)P.dev_overflow, DEVS_MAX);
+	if (P.cg_msgs)
+		warn_text(U_bploop_cg_msgs, (unsigned long long)P.cg_msgs);
 	if (window_hold_overflow)
 		warn_text(U_bploop_late_record_table,
 			 (unsigned long long)window_hold_overflow, HOLD_MAX, HOLD_BYTES);

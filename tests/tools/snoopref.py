@@ -12,8 +12,9 @@ LAT: every request btt lists has a snoop line completed at the same time
 whose LAT(ms) is btt's D2C rounded to two places; btt lists no request
 without a Q (a split's rest, a flush) and leaves out some others (a
 sector written again), so snoop's other lines are counted and printed,
-not compared.  QUE (-Q): the sorted QUE(ms) of the lines matched equal
-btt's sorted Q2D values (for traces where each
+not compared.  QUE (-Q): the sorted QUE(ms) of the lines matched are
+among btt's sorted Q2D values, which also hold the requests issued but
+not completed by the trace's end (for traces where each
 request has one Q: btt writes a D2C and a Q2D per merged bio, the same
 D2C each time, so with merges only LAT is compared).
 
@@ -110,19 +111,28 @@ def main():
     elif skipped:
         print("QUE not compared: btt's D2C lines and requests differ where two shared a sector")
     elif len(sys.argv) > 3:
+        # (btt's Q2D also has the requests issued and never completed
+        # before the trace ended, which snoop does not list: each QUE is
+        # one of btt's values, in sorted order, and those left over are
+        # as many as that)
         q = sorted((l["QUE(ms)"] for i, l in enumerate(snoop) if i in used), key=float)
         w = sorted((l.split()[1] for l in open(sys.argv[3]) if l.strip()), key=float)
-        if len(q) != len(w):
+        if len(q) > len(w):
             print("%d QUE values for btt's requests, btt has %d Q2D values" % (len(q), len(w)))
             bad += 1
-        for g, b in zip(q, w):
-            if g not in allowed(b):
-                print("QUE %s against btt's Q2D %s s (sorted)" % (g, b))
+        j = 0
+        for g in q:
+            while j < len(w) and g not in allowed(w[j]) and float(w[j]) * 1000 < float(g):
+                j += 1
+            if j == len(w) or g not in allowed(w[j]):
+                print("QUE %s: not among btt's Q2D values (sorted)" % g)
                 bad += 1
                 if bad > 10:
                     break
+            j += 1
         if not bad:
-            print("%d QUE values equal btt's Q2D" % len(q))
+            print("%d QUE values equal btt's Q2D" % len(q) if len(q) == len(w) else
+                  "%d QUE values among btt's %d Q2D (the rest not completed by the trace's end)" % (len(q), len(w)))
     return 1 if bad else 0
 
 
