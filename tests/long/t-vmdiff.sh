@@ -23,8 +23,9 @@ SEED=${SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
 # text may then differ, and it says how much), a file's cut last record
 # (Debian's blktrace can leave one; blkparse drops it without a word)
 POOLMSG='requests forgotten \(TRACK_MAX|late-record table full'
-OWNMSG="$POOLMSG|truncated record at byte"
+OWNMSG="$POOLMSG|truncated record at byte|messages with a cgroup id not shown"
 GAPS=	# records lost in the stream under test (bps)
+CGM=	# the capture's messages with a cgroup id (ip)
 # iomon parse OPTIONS into $OUT/ip, its stderr into $OUT/ip.err: the files
 # of $ins (cd $w), or with a first word "-", the stream $OUT/stream;
 # X: which binary (build/big for the pools as large as a capture)
@@ -34,6 +35,10 @@ ip() {
 		# (a stream with lost records: its numbers as bps's oracle has them)
 		[ -z "$GAPS" ] || python3 "$TOOLS/closegaps.py" text "$OUT/stream" "$OUT/ip"
 	else ( cd "$w" && "${X:-$IOMON}" parse $ins "$@" ) >"$OUT/ip" 2>"$OUT/ip.err"; fi
+	# (messages with a cgroup id, bfq's: blkparse drops them as it reads,
+	# so does iomon, and says how many, blkparse.1)
+	[ -z "$CGM" ] || check "seed $SEED $n ($what): parse ${*:+$* }says its $CGM messages with a cgroup id were not shown" \
+		grep -q "^parse: $CGM messages with a cgroup id not shown (as blkparse)$" "$OUT/ip.err"
 }
 # blkparse -i - OPTIONS on $OUT/stream into $OUT/bp and $OUT/bp.err; after
 # lost records (GAPS: how many), gaporacle's text of it (tests/lib.sh)
@@ -143,6 +148,8 @@ if { [ -n "$KEPT" ] || vm_ok "differential harness"; } && have_oracle "t-vmdiff.
 			fi
 			bad=$(grep -c '^FAIL' "$T_RESULTS")
 			ins=""; for d in $devs; do ins="$ins -i $d"; done
+			CGM=$(python3 "$TOOLS/cgmsg.py" "$w"/*.blktrace.*)
+			[ "$CGM" != 0 ] || CGM=
 			# (stdout compared; stderr: blkparse's, but for iomon's own lines, told true)
 			( cd "$w" && blkparse $ins ) >"$OUT/bp" 2>"$OUT/bp.err"
 			ip

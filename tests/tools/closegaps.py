@@ -2,8 +2,8 @@
 """closegaps.py stream IN OUT: copy a little-endian trace (a stream or a
 CPU's file) with each (device, CPU)'s sequence numbers renumbered so that
 the gaps lost records left are closed: the k-th smallest number a stream
-has becomes its smallest plus k.  Notes (PROCESS, cgroup names) keep
-theirs: blkparse takes them aside without a sequence check.  Prints the
+has becomes its smallest plus k.  Notes and messages keep theirs:
+blkparse checks no sequence of theirs.  Prints the
 records lost (the numbers closed over).
 
 closegaps.py text IN TEXT: blkparse-style text read from IN (the original
@@ -21,7 +21,6 @@ import struct
 import sys
 
 NOTIFY = 1 << 26	# BLK_TC_ACT(BLK_TC_NOTIFY)
-MESSAGE = NOTIFY | 2	# BLK_TN_MESSAGE: sorted and sequence-checked as a record
 
 
 def records(data):
@@ -34,7 +33,10 @@ def records(data):
 
 
 def counted(act):
-    return not act & NOTIFY or (act & ~(1 << 8)) == MESSAGE	# (cgroup flag, __BLK_TN_CGROUP, aside)
+    """blkparse checks the sequence of every record but the notes: a
+    message (sequence 0) is sorted among the records unchecked, and one
+    with a cgroup id (__BLK_TN_CGROUP) is dropped as a note is"""
+    return not act & NOTIFY
 
 
 def mapping(data):
