@@ -165,7 +165,7 @@ if [ -x "$GT" ]; then
 	# fixtures/bfq-cgroup), from the files and as a stream, blkparse's
 	# text and order byte for byte, and their number said
 	if have_oracle "t-differences.sh: bfq's messages against Debian's blkparse"; then
-		cgm=$(python3 "$TOOLS/cgmsg.py" "$FIX/bfq-cgroup/"vda.blktrace.*)
+		cgm=$(python3 "$TOOLS/dropcg.py" -c "$FIX/bfq-cgroup/"vda.blktrace.*)
 		cat "$FIX/bfq-cgroup/vda.blktrace.0" "$FIX/bfq-cgroup/vda.blktrace.1" >"$OUT/bfq.stream"
 		for o in "-i vda" "-i vda -t" "-i - -b 1000" "-i -"; do
 			( cd "$FIX/bfq-cgroup" && "$IOMON" parse $o <"$OUT/bfq.stream" ) >"$OUT/bfq.got" 2>"$OUT/bfq.err"

@@ -148,7 +148,7 @@ if { [ -n "$KEPT" ] || vm_ok "differential harness"; } && have_oracle "t-vmdiff.
 			fi
 			bad=$(grep -c '^FAIL' "$T_RESULTS")
 			ins=""; for d in $devs; do ins="$ins -i $d"; done
-			CGM=$(python3 "$TOOLS/cgmsg.py" "$w"/*.blktrace.*)
+			CGM=$(python3 "$TOOLS/dropcg.py" -c "$w"/*.blktrace.*)
 			[ "$CGM" != 0 ] || CGM=
 			# (stdout compared; stderr: blkparse's, but for iomon's own lines, told true)
 			( cd "$w" && blkparse $ins ) >"$OUT/bp" 2>"$OUT/bp.err"

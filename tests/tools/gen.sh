@@ -7,11 +7,11 @@ G=$OUT/gen
 # strip_cg: blkparse 1.2.0 drops MESSAGE notes that carry a cgroup id
 # as it reads, and so does iomon (saying how many): the same text with
 # them and without them (tests/tools/dropcg.py; one python3 for them all:
-# it takes many IN OUT pairs).
+# it takes many IN OUT pairs).  Prints how many there were.
 strip_cg() {	# FROM TO: every file of FROM into TO, stripped
 	local f a=()
 	for f in "$1"/*; do a+=("$f" "$2/${f##*/}"); done
-	python3 "$TOOLS/dropcg.py" "${a[@]}" >/dev/null
+	python3 "$TOOLS/dropcg.py" "${a[@]}" | awk '{ n += $1 } END { print n + 0 }'
 }
 inputs() { ls "$1" | sed -n 's/\.blktrace\.0$//p' | sed 's/^/-i /' | tr '\n' ' '; }
 gen_seed() {	# SEED [NEW]
@@ -20,7 +20,7 @@ gen_seed() {	# SEED [NEW]
 		tag="seed $seed [$mode]"
 		rm -rf "$G"; mkdir -p "$G/full" "$G/cg"
 		"$GT" -s "$seed" $mode -D "$G/full" 2>/dev/null
-		strip_cg "$G/full" "$G/cg"
+		extra=$(strip_cg "$G/full" "$G/cg")
 		in=$(inputs "$G/full")
 		for args in "" "-s" "-q -a write -a complete" "-w 0.0005:0.002" "-b 5" "-h -s" \
 			"-f %a|%d|%C|%e|%n|%N|%S|%s|%T.%t|%p|%c|%M,%m|%P\n"; do
@@ -35,7 +35,6 @@ gen_seed() {	# SEED [NEW]
 		( cd "$G/full" && "$IOMON" parse $in ) >"$G/got.full" 2>"$G/got.err"
 		( cd "$G/cg" && "$IOMON" parse $in ) >"$G/got.cg" 2>/dev/null
 		same "gen $tag: iomon drops cgroup messages as blkparse does" "$G/got.full" "$G/got.cg"
-		extra=$(python3 "$TOOLS/cgmsg.py" "$G/full"/*)
 		check "gen $tag: iomon says it dropped the $extra cgroup messages" \
 			sh -c "test $extra -gt 0 && grep -qx 'parse: $extra messages with a cgroup id not shown (as blkparse)' '$G/got.err'"
 		# -t: equal but where blkparse shows uninitialised figures (on
