@@ -19,6 +19,7 @@ nb queue_mode=2 nr_devices=1 irqmode=0 gb=1 memory_backed=1 cache_size=64
 mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 D=/dev/nullb0
 N_SLOW=6 N_FAST=2000 PATIENCE=6000
+PER=1	# writes a slow step (sectors 8000 + 8 PER I up): 2 for biopattern
 L=/out/live.log
 : > $L
 ms() { read -r u _ < /proc/uptime; f=${u#*.}; MS=$(( ${u%.*} * 1000 + (1$f - 100) * 10 )); }
@@ -37,7 +38,7 @@ slow_load() {	# LOG
 	j=0
 	while [ $j -lt $N_SLOW ]; do
 		ms; s=$MS
-		dd if=/dev/zero of=$D bs=4k count=1 seek=$((1000 + j)) oflag=direct 2>/dev/null & p=$!
+		dd if=/dev/zero of=$D bs=4k count=$PER seek=$((1000 + PER * j)) oflag=direct 2>/dev/null & p=$!
 		wait $p; ms
 		echo "$j $s $MS $p" >> "$1"
 		j=$((j + 1)); sleep 0.5
@@ -145,9 +146,13 @@ start sn snoop -t $D; loads snoop $PID; ended snoop $PID
 KIND=count COUNT=lat VIEW=v_lat
 v_lat() { cp /out/lat.out /tmp/view.txt; }
 start lat lat -D -t $D 1; loads lat $PID; ended lat $PID
-COUNT=pattern VIEW=v_pat
+# (a completion alone in its interval only sets where the disk stands, and
+# no line shows it: each slow step is two writes back to back, so every
+# interval the loads reach has two, and a line counts them all)
+COUNT=pattern VIEW=v_pat PER=2
 v_pat() { cp /out/pat.out /tmp/view.txt; }
 start pat biopattern -t $D 1; loads biopattern $PID; ended biopattern $PID
+PER=1
 # bitesize prints its table at the end only (as BCC's): the same loads
 # while it runs, each waited for, then Ctrl-C
 start bs bitesize -t $D

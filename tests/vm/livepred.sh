@@ -3,7 +3,9 @@
 # writes the consumer's output to $VIEWF, read as $KIND: text (blkparse's
 # lines), snoop (biosnoop's lines), top (biotop's rows, dd's by pid), count
 # ($COUNT: monitor's, btt's, btt -l's file's, biolatency's or biopattern's
-# writes counted so far).  Slow writes: sector 8000 + 8 i; fast: 32000 up.
+# writes counted so far).  Slow writes: sector 8000 + 8 i (PER writes a
+# step: 8000 + 8 PER i up); fast: 32000 up.
+: "${PER:=1}"
 io_in() { grep -qE " Q +WS? $2 \+ 8 \[dd\]" "$1" && grep -qE " C +WS? $2 \+ 8 \[" "$1"; }
 fast_n() { grep -cE " $2 +WS? (3[2-9]|4[0-7])[0-9]{3} \+ 8 \[" "$1"; }
 sn_in() { grep -qE " W +$1 +4096 " "$VIEWF"; }
@@ -26,7 +28,7 @@ has_slow() {	# I PID
 	text) io_in "$VIEWF" $((8000 + 8 * $1)) ;;
 	snoop) sn_in $((8000 + 8 * $1)) ;;
 	top) [ "$(top_n "$2")" -ge 1 ] ;;
-	count) [ "$(count_n)" -ge $(($1 + 1)) ] ;;
+	count) [ "$(count_n)" -ge $((PER * ($1 + 1))) ] ;;
 	esac
 }
 has_first_fast() {
@@ -35,7 +37,7 @@ has_first_fast() {
 	text) io_in "$VIEWF" 32000 ;;
 	snoop) sn_in 32000 ;;
 	top) [ "$(top_n "$FAST_PID")" -ge 1 ] ;;
-	count) [ "$(count_n)" -gt $N_SLOW ] ;;
+	count) [ "$(count_n)" -gt $((PER * N_SLOW)) ] ;;
 	esac
 }
 has_fast() {
@@ -44,6 +46,6 @@ has_fast() {
 	text) [ "$(fast_n "$VIEWF" Q)" = $N_FAST ] && [ "$(fast_n "$VIEWF" C)" = $N_FAST ] ;;
 	snoop) [ "$(sn_fast)" = $N_FAST ] ;;
 	top) [ "$(top_n "$FAST_PID")" = $N_FAST ] ;;
-	count) [ "$(count_n)" -ge $((N_SLOW + N_FAST)) ] ;;
+	count) [ "$(count_n)" -ge $((PER * N_SLOW + N_FAST)) ] ;;
 	esac
 }
