@@ -91,7 +91,7 @@
 
 /* Devices one run can report on (-i names, or devices seen in a stream). */
 #ifndef DEVS_MAX
-#define DEVS_MAX 32
+#define DEVS_MAX 64
 #endif
 
 /* (device, cpu) statistic slots shared by all devices. */
@@ -176,7 +176,7 @@
 
 /* Devices one capture can trace, and CPUs it can follow. */
 #ifndef CAP_DEVS
-#define CAP_DEVS 16
+#define CAP_DEVS 64
 #endif
 #ifndef CAP_CPUS
 #define CAP_CPUS 256
@@ -253,7 +253,7 @@
 #define NET_HOSTS 16
 #endif
 #ifndef NET_DEVS
-#define NET_DEVS 32
+#define NET_DEVS 64
 #endif
 /* Streams (parse, monitor, btt --listen): the most of a record cut
  * between two messages a connection keeps; a longer record (its payload

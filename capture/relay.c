@@ -13,6 +13,7 @@
  * of that CPU is half written.  STOP flushes the last sub-buffers. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -420,7 +421,7 @@ struct percpu {
 	int failed;
 	u64 bytes[CAP_DEVS], lost[CAP_DEVS];
 };
-_Static_assert(sizeof(struct percpu) <= 512, "struct percpu: one write to a pipe, whole (PIPE_BUF)");
+_Static_assert(sizeof(struct percpu) <= PIPE_BUF, "struct percpu: one write to a pipe, whole (PIPE_BUF)");
 
 static __attribute__((noreturn)) void reader(u32 c, u32 n, size_t chunk, int stop, int out)
 {

@@ -57,6 +57,17 @@ else
 	grep '^254,0 ' "$OUT/tdev.txt" | wc -l >"$OUT/tdev.n"; grep '^254,0 ' "$OUT/tdev0.txt" | wc -l >"$OUT/tdev0.n"
 	same "tiny: the device that fit has all its lines" "$OUT/tdev.n" "$OUT/tdev0.n"
 	check "tiny: no line of the dropped device" test "$(grep -c '^254,1 ' "$OUT/tdev.txt")" = 0
+	# and the product's: a stream of 48 devices (a server's LUNs) is
+	# blkparse's whole, where 32 kept (DEVS_MAX before) dropped 32 records
+	python3 "$TOOLS/manydevs.py" 48 "$OUT/48.stream"
+	"$IOMON" parse -i - <"$OUT/48.stream" >"$OUT/48.txt" 2>"$OUT/48.err"
+	check "parse -i -, 48 devices: a write issued and completed on each ($(grep -cE '^ *8,[0-9]+ .* C +WS? +[0-9]+ \+ 8 ' "$OUT/48.txt"))" \
+		test "$(grep -cE '^ *8,[0-9]+ .* C +WS? +[0-9]+ \+ 8 ' "$OUT/48.txt")" = 48
+	check "parse -i -, 48 devices: nothing dropped or said" test ! -s "$OUT/48.err"
+	if have_oracle; then
+		blkparse -i - <"$OUT/48.stream" >"$OUT/48.bp" 2>/dev/null
+		same "parse -i -, 48 devices: blkparse's text" "$OUT/48.txt" "$OUT/48.bp"
+	fi
 	# MON_DEVS: a second device's requests are counted and said on stderr
 	"$T" monitor -I 1 --clock=trace -h "$OUT/tmd.txt" <"$OUT/two.stream" 2>"$OUT/tmd.err"
 	check "tiny: monitor device table overflow reported on stderr" grep -qE 'device table full: [1-9][0-9]* requests unreported \(MON_DEVS 1\)' "$OUT/tmd.err"

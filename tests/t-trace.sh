@@ -64,6 +64,48 @@ if live_ok "live capture"; then
 	rm -f "$OUT/capI.err"; "$IOMON" trace -I "$OUT/devs.txt" -D "$OUT/capI" >/dev/null 2>"$OUT/capI.err" &
 	pid=$!; capturing "$OUT/capI.err" $pid; load; kill -INT $pid; wait $pid
 	check "trace -I FILE: the listed device traced" test -s "$OUT/capI/$LN.blktrace.0" -o -s "$OUT/capI/$LN.blktrace.1"
+	# 40 devices at once (a server's disks): more than the 16 a capture
+	# took (CAP_DEVS) and the 32 a parse kept (DEVS_MAX) before; a write
+	# on each, each device's files and the stream of all read as blkparse
+	# reads them (a device at a time: 40 devices' files on every CPU can
+	# pass the STREAMS_MAX files one parse opens)
+	: >"$OUT/many.devs"
+	for i in $(seq 40); do truncate -s 1M "$OUT/many$i.img"; losetup -f --show "$OUT/many$i.img" >>"$OUT/many.devs" || break; done
+	if [ "$(wc -l <"$OUT/many.devs")" = 40 ]; then
+		manyload() { local d; for d in $(cat "$OUT/many.devs"); do dd if=/dev/zero of="$d" bs=4k count=1 oflag=direct 2>/dev/null; done; }
+		rm -rf "$OUT/many"; mkdir -p "$OUT/many"
+		rm -f "$OUT/many.err"; "$IOMON" trace $(sed 's/^/-d /' "$OUT/many.devs") -D "$OUT/many" >"$OUT/many.sum" 2>"$OUT/many.err" &
+		pid=$!; capturing "$OUT/many.err" $pid; manyload; kill -INT $pid; wait $pid
+		check "trace, 40 devices: exit 0, a summary for each" sh -c "test $? = 0 && test \$(grep -c '^  Total:' '$OUT/many.sum') = 40"
+		check "trace, 40 devices: nothing refused" sh -c "! grep -q CAP_DEVS '$OUT/many.err'"
+		: >"$OUT/many.txt"; : >"$OUT/many.perr"; : >"$OUT/many.ip"; : >"$OUT/many.bp"
+		for d in $(sed 's,^/dev/,,' "$OUT/many.devs"); do
+			"$IOMON" parse -D "$OUT/many" -i "$d" >>"$OUT/many.txt" 2>>"$OUT/many.perr"
+			if have_oracle; then
+				( cd "$OUT/many" && blkparse -i "$d" ) >>"$OUT/many.bp" 2>&1
+				( cd "$OUT/many" && "$IOMON" parse -i "$d" ) >>"$OUT/many.ip" 2>&1
+			fi
+		done
+		check "parse, 40 devices' files: each device's write ($(grep -cE ' Q +WS? 0 \+ 8 \[dd\]' "$OUT/many.txt"))" \
+			test "$(grep -cE ' Q +WS? 0 \+ 8 \[dd\]' "$OUT/many.txt")" = 40
+		check "parse, 40 devices' files: nothing said" test ! -s "$OUT/many.perr"
+		rm -f "$OUT/manys.err"; "$IOMON" trace -o - $(sed 's/^/-d /' "$OUT/many.devs") >"$OUT/many.bin" 2>"$OUT/manys.err" &
+		pid=$!; capturing "$OUT/manys.err" $pid; manyload; kill -INT $pid; wait $pid
+		"$IOMON" parse -i - <"$OUT/many.bin" >"$OUT/manys.txt" 2>"$OUT/manys.perr"
+		check "parse -i -, a stream of 40 devices: each device's write ($(grep -cE ' Q +WS? 0 \+ 8 \[dd\]' "$OUT/manys.txt"))" \
+			test "$(grep -cE ' Q +WS? 0 \+ 8 \[dd\]' "$OUT/manys.txt")" = 40
+		check "parse -i -, a stream of 40 devices: nothing dropped" test ! -s "$OUT/manys.perr"
+		if have_oracle "t-trace.sh: 40 devices against Debian's blkparse"; then
+			same "trace, 40 devices: Debian's blkparse reads each device's files as iomon does" "$OUT/many.ip" "$OUT/many.bp"
+			blkparse -i - <"$OUT/many.bin" >"$OUT/manys.bp" 2>&1
+			same "trace -o -, 40 devices: Debian's blkparse reads the stream as iomon does" "$OUT/manys.txt" "$OUT/manys.bp"
+		fi
+	else
+		skip "trace, 40 devices" "only $(wc -l <"$OUT/many.devs") loop devices could be made"
+	fi
+	for d in $(cat "$OUT/many.devs"); do losetup -d "$d"; done
+	rm -f "$OUT"/many*.img
+
 	mkdir -p "$OUT/bin"; "$IOMON" --install "$OUT/bin" >/dev/null 2>&1
 	if command -v blktrace >/dev/null; then
 		check "blktrace -V as Debian's prints it" test "$(PATH=$OUT/bin:$PATH blktrace -V)" = "$(blktrace -V)"
