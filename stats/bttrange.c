@@ -5,7 +5,7 @@
  * taking its ranges in the order they were made. */
 #include "stats/stats.h"
 
-struct btt_range btt_ranges[BTT_RANGES];
+struct btt_range btt_ranges[BTT_RANGES] __attribute__((aligned(4096)));	/* (a page of its own, as bttseek.c's pools) */
 u32 btt_nranges, btt_rtail[2];
 u64 btt_range_gap = 100000000;	/* btt's -d 0.1 */
 unsigned long long btt_range_dropped;

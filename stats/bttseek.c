@@ -30,8 +30,11 @@ typedef u32 seek_ix;
 #endif
 _Static_assert(BTT_SEEKS < (1u << 24) && BTT_SEEK_HASH <= (1u << 24), "BTT_SEEKS, BTT_SEEK_HASH: a hash of 24 bits");
 _Static_assert(BTT_DEVS < 32768, "BTT_DEVS: a tree's number (two a device) is a u16");
-static struct seek_node sn[BTT_SEEKS];
-static seek_ix ord[2][BTT_SEEKS];	/* tree t's nodes (slot + 1) in the order they came */
+/* The pools below fill from their start: each begins a page of its own,
+ * so what a run holds of them is its own use, whatever lies before them
+ * in bss (a table grown elsewhere moved them by 20 KiB of pages) */
+static struct seek_node sn[BTT_SEEKS] __attribute__((aligned(4096)));
+static seek_ix ord[2][BTT_SEEKS + 1] __attribute__((aligned(4096)));	/* tree t's nodes (slot + 1) in the order they came; rows of whole pages */
 static u32 sn_used, nord[2];
 /* The run's hash chains (a bucket's first node, each node's next: slot + 1,
  * 0: none), then the report's trees in the same pages: children (left,
@@ -43,7 +46,7 @@ static u32 sn_used, nord[2];
 static union {
 	struct { seek_ix next[BTT_SEEKS + 1], bucket[BTT_SEEK_HASH]; } run;	/* next first: under the trees */
 	struct { seek_ix kid[BTT_SEEKS + 1][2]; u8 red[BTT_SEEKS + 1]; } rep;
-} mem;
+} mem __attribute__((aligned(4096)));
 #define bucket mem.run.bucket
 #define next mem.run.next
 static seek_ix (*kid)[2];
