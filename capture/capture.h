@@ -194,7 +194,7 @@ static inline int in_note(const struct rec *r, s64 *wall0)
 		*wall0 = ne32_load(r->pdu, r->swapped);
 		return 1;
 	}
-	return REC_IS_NOTE(r) || (a & TC(TC_NOTIFY));
+	return (a & TC(TC_NOTIFY)) != 0;
 }
 struct input {
 	char *const *names;

@@ -37,7 +37,7 @@ static void bite_record(const struct rec *r)
 		proc_add(r->pid, r->pdu, r->pdu_len);
 		return;
 	}
-	if (REC_IS_NOTE(r) || (a & TC(TC_NOTIFY)) || (a & 0xffff) != TA_ISSUE)
+	if ((a & TC(TC_NOTIFY)) || (a & 0xffff) != TA_ISSUE)
 		return;
 	if (!(n = proc_name(r->pid)) && (B.replay || sys_comm(r->pid, comm)))
 		n = "?";

@@ -99,7 +99,7 @@ static void snoop_record(const struct rec *r)
 		proc_add(r->pid, r->pdu, r->pdu_len);
 		return;
 	}
-	if (REC_IS_NOTE(r) || (a & TC(TC_NOTIFY)) || !want_dev(r->dev))
+	if ((a & TC(TC_NOTIFY)) || !want_dev(r->dev))
 		return;
 	if (snoop_event(r, &io))
 		line(&io);
