@@ -7,8 +7,8 @@ traffic or discards; a dm-stripe or an error target over two null_blk
 disks), and in Debian's 6.1 (VIRTIO=1) an eighth on a virtio disk,
 each traced by
 Debian's blktrace into /out/wN (its devices in /out/wN/devs, a line saying
-what it is in /out/wN/what), then /out/done.  busybox sh; nb, said and
-load come from tests/vm/guest.sh.
+what it is in /out/wN/what), then /out/done.  busybox sh; nb, waitb, said
+and load come from tests/vm/guest.sh.
 
 Devices: null_blk blk-mq (depth, queues, completion time drawn) and
 bio-based, brd, loop over a file, and device-mapper stacks over null_blk
@@ -61,7 +61,7 @@ for w in range(1, 5):
         setup, devs = [s], [d]
     elif kind == "brd":
         setup = ["rmmod brd 2>/dev/null; insmod /lib/mod/brd.ko rd_nr=1 rd_size=65536",
-                 "n=0; while [ ! -b /dev/ram0 ] && [ $n -lt 100 ]; do n=$((n + 1)); sleep 0.1; done"]
+                 "waitb /dev/ram0"]
         devs, words = ["ram0"], "brd (bio-based ram disk)"
     elif kind == "loop":
         setup = ["losetup -d /dev/loop0 2>/dev/null; rm -f /tmp/lo.img",
@@ -124,7 +124,7 @@ under = r6.random() < 0.4
 load6 = r6.choice(["ext4", "ext4", "discard"]) if dev6 == "loop" else "ext4"
 if dev6 == "brd":
     setup6 = ["rmmod brd 2>/dev/null; insmod /lib/mod/brd.ko rd_nr=1 rd_size=65536",
-              "n=0; while [ ! -b /dev/ram0 ] && [ $n -lt 100 ]; do n=$((n + 1)); sleep 0.1; done"]
+              "waitb /dev/ram0"]
     base6, words6 = "ram0", "brd (bio-based ram disk)"
 else:
     setup6 = ["losetup -d /dev/loop0 2>/dev/null; mkdir -p /lo; mount -t tmpfs lo /lo",
@@ -200,7 +200,7 @@ if kind7 == "error":
     cmd7 += " 2>/dev/null"
 out += ["# w7: %s; %s" % (words7, lw7),
         "%s remove_all 2>/dev/null" % DM, nb7,
-        "n=0; while [ ! -b /dev/nullb1 ] && [ $n -lt 100 ]; do n=$((n + 1)); sleep 0.1; done",
+        "waitb /dev/nullb1",
         "printf '%s\\n' | %s create t" % (table7, DM),
         "mkdir -p /out/w7; echo '%s; %s' > /out/w7/what; echo %s > /out/w7/devs" % (words7, lw7, " ".join(devs7)),
         "blktrace.real %s -D /out/w7 -w 8 > /out/w7/blktrace.log 2>&1 &" % " ".join("-d /dev/" + d for d in devs7),
@@ -231,7 +231,7 @@ if os.environ.get("VIRTIO"):
         out.insert(1, "# DISK_OPTS=throttling.iops-total=%d" % iops8)
     out += ["# w8: %s; %s" % (words8, lw8),
             "for m in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci virtio_blk; do insmod /lib/mod/$m.ko; done",
-            "n=0; while [ ! -b /dev/vda ] && [ $n -lt 100 ]; do n=$((n + 1)); sleep 0.1; done",
+            "waitb /dev/vda",
             "insmod /lib/mod/bfq.ko 2>/dev/null; echo %s > /sys/block/vda/queue/scheduler" % sched8,
             "mkdir -p /out/w8; echo '%s; %s' > /out/w8/what; echo vda > /out/w8/devs" % (words8, lw8),
             "blktrace.real -d /dev/vda -D /out/w8 -w 12 > /out/w8/blktrace.log 2>&1 &",

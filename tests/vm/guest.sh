@@ -3,7 +3,11 @@
 # nb ARGS: null_blk afresh; returns once its first disk's node is there
 nb() {
 	rmmod null_blk 2>/dev/null; insmod /lib/mod/null_blk.ko "$@"
-	n=0; while [ ! -b /dev/nullb0 ] && [ "$n" -lt 100 ]; do n=$((n + 1)); sleep 0.1; done
+	waitb /dev/nullb0
+}
+# waitb DEV: returns once the block device node DEV is there (10 s at most)
+waitb() {
+	n=0; while [ ! -b "$1" ] && [ "$n" -lt 100 ]; do n=$((n + 1)); sleep 0.1; done
 }
 # said FILE: wait (30 s at most) until the iomon capture whose stderr is
 # FILE says the kernel traces; TCG under a loaded host is slow to start.
