@@ -35,6 +35,23 @@ vm_checks() {	# TAG DIR VERSION
 	else
 		skip "$t partitions" "fdisk made no partition in the VM"
 	fi
+	# 20 disks through relay at once: each one's write, each read as
+	# Debian's blkparse reads it (version 7)
+	check "$t relay, 20 disks: exit 0, a summary for each" \
+		sh -c "grep -q '^rc=0\$' '$V/many.err' && test \$(grep -c '^  Total:' '$V/many.sum') = 20"
+	local i n=0 same_all=1
+	for i in $(seq 0 19); do
+		( cd "$V/many" && "$IOMON" parse -i nullb$i ) >"$OUT/vm.many" 2>&1
+		grep -qE ' Q +WS? 0 \+ 8 \[dd\]' "$OUT/vm.many" && n=$((n + 1))
+		if have_oracle && [ "$3" = 7 ]; then
+			( cd "$V/many" && blkparse -i nullb$i ) >"$OUT/vm.manybp" 2>&1
+			cmp -s "$OUT/vm.many" "$OUT/vm.manybp" || same_all=0
+		fi
+	done
+	check "$t relay, 20 disks: each disk's write in its files ($n of 20)" test $n = 20
+	if [ "$3" = 7 ] && have_oracle; then
+		check "$t relay, 20 disks: each disk's files read as Debian's blkparse reads them" test $same_all = 1
+	fi
 }
 if vm_ok "VM relay capture"; then
 	V=$OUT/vm; rm -rf "$V"

@@ -57,3 +57,14 @@ iomon trace -d /dev/nullb0p1 -w 2 -D /out/part > /out/part.sum 2> /out/part.err 
 said /out/part.err
 dd if=/dev/zero of=/dev/nullb0p1 bs=4k count=50 oflag=direct 2>/dev/null
 wait
+# 8. 20 disks at once through relay (more than the 16 a capture took
+#    before: CAP_DEVS), a write on each, then SIGINT
+nb queue_mode=2 nr_devices=20 irqmode=0 gb=1
+waitb /dev/nullb19
+mkdir -p /out/many
+i=0 devs=
+while [ $i -lt 20 ]; do devs="$devs -d /dev/nullb$i"; i=$((i + 1)); done
+iomon trace $devs -D /out/many > /out/many.sum 2> /out/many.err &
+P=$!; said /out/many.err
+i=0; while [ $i -lt 20 ]; do dd if=/dev/zero of=/dev/nullb$i bs=4k count=1 oflag=direct 2>/dev/null; i=$((i + 1)); done
+kill -INT $P; wait $P; echo "rc=$?" >> /out/many.err
