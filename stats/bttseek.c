@@ -34,7 +34,7 @@ _Static_assert(BTT_DEVS < 32768, "BTT_DEVS: a tree's number (two a device) is a 
  * so what a run holds of them is its own use, whatever lies before them
  * in bss (a table grown elsewhere moved them by 20 KiB of pages) */
 static struct seek_node sn[BTT_SEEKS] __attribute__((aligned(4096)));
-static seek_ix ord[2][BTT_SEEKS + 1] __attribute__((aligned(4096)));	/* tree t's nodes (slot + 1) in the order they came; rows of whole pages */
+static seek_ix ord[2][BTT_SEEKS + 1] __attribute__((aligned(4096)));	/* tree t's nodes (slot + 1) in the order they came; each row whole pages (BTT_SEEKS + 1 a multiple of 2048, as by default) */
 static u32 sn_used, nord[2];
 /* The run's hash chains (a bucket's first node, each node's next: slot + 1,
  * 0: none), then the report's trees in the same pages: children (left,
