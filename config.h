@@ -31,9 +31,12 @@
 #define STREAM_READ (32 * 1024)
 #endif
 
-/* Per-CPU trace files open at once (all devices together). */
+/* Per-CPU trace files one parse reads (all devices together): a
+ * capture's CAP_CPUS files of one device.  They share one pool
+ * (capture.h's MERGE_POOL): STREAM_BUF each up to 64 files, less past
+ * that, and never less than a record of the largest payload. */
 #ifndef STREAMS_MAX
-#define STREAMS_MAX 64
+#define STREAMS_MAX 256
 #endif
 
 /* zstd input (make ZSTD=1): compressed sources decoded at once, the
@@ -83,8 +86,10 @@
 #define ZSTD_PIPE (1024 * 1024)
 #endif
 
-/* Per-CPU files monitor and top replay together (-i); each gets
- * STREAM_BUF / REPLAY_FILES bytes, which bounds one record there. */
+/* Trace names monitor takes (-i).  Their per-CPU files, replayed
+ * together by monitor, top and the other applets' -i, are STREAMS_MAX,
+ * each read STREAM_BUF / REPLAY_FILES bytes at a time, which bounds one
+ * record there. */
 #ifndef REPLAY_FILES
 #define REPLAY_FILES 16
 #endif

@@ -126,8 +126,9 @@ extern unsigned long long src_errors, src_zero_records, src_zero_first_off;
 extern const char *src_zero_first;
 
 /* capture/merge.c: per-CPU trace files merged by time; see its head for
- * the two orders.  The caller adds inputs, then takes merge_head(), uses
- * it and calls merge_pop() until merge_head() is NULL. */
+ * the two orders.  The caller adds inputs (merge_files), calls
+ * merge_start, then takes merge_head(), uses it and calls merge_pop()
+ * until merge_head() is NULL. */
 enum { MERGE_BLKPARSE, MERGE_TIME };
 struct merge_in {		/* one NAME.blktrace.CPU file */
 	struct src s;
@@ -138,16 +139,24 @@ struct merge_in {		/* one NAME.blktrace.CPU file */
 	u32 cpu;
 	char path[PATH_LEN];
 };
-#define MERGE_INPUTS (STREAMS_MAX > REPLAY_FILES ? STREAMS_MAX : REPLAY_FILES)
+#define MERGE_INPUTS STREAMS_MAX
+/* the inputs' pool: STREAM_BUF each for up to 64 of them (blkparse's
+ * batch of large records, and room for one more), and for MERGE_INPUTS
+ * at least room for one more each, in whole pages (17 MiB for 256: a
+ * batch that does not fit is read in parts, its notes further on acting
+ * later, which moves them in a dump); a stream read without a merge
+ * takes it all */
+#define MERGE_SLOT_MIN ((REC_ROOM + 4095) / 4096 * 4096)
+#define MERGE_POOL (MERGE_INPUTS * MERGE_SLOT_MIN > 64 * STREAM_BUF ? MERGE_INPUTS * MERGE_SLOT_MIN : 64 * STREAM_BUF)
 extern struct merge_in merge_in[MERGE_INPUTS];
 extern int merge_first;		/* the input whose head is next; -1: all ended */
 extern u32 merge_n;
 static inline struct merge_in *merge_head(void) { return merge_first < 0 ? 0 : &merge_in[merge_first]; }
 void merge_begin(int mode, u32 batch, void (*note)(const struct rec *r), volatile sig_atomic_t *stop);
-int merge_add(int fd, const char *path, u32 cpu, u16 tag, u32 cap);	/* index; -1: table full */
+void merge_start(void);		/* every input added: read each one's first records */
 void merge_pop(void);
 int merge_end(void);		/* closes the inputs; 1 if one was damaged */
-u8 *merge_mem(u32 i);		/* input i's buffer (STREAM_BUF), for a stream read without a merge */
+u8 *merge_mem(void);		/* the pool (MERGE_POOL), for a stream read without a merge */
 int trace_there(const char *name);	/* NAME.blktrace.0 (or .zst) is there */
 u32 merge_files(const char *dir, const char *name, u16 tag, u32 max, const char *lim, u32 cap,
 		 int skip_empty, void (*added)(const char *path));

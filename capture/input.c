@@ -59,7 +59,7 @@ static int read_dump(int from_stdin)
 		err_sys(I->names[0]);
 		return 1;
 	}
-	src_init(&s, fd, fd ? I->names[0] : "(stdin)", merge_mem(0), STREAM_BUF);
+	src_init(&s, fd, fd ? I->names[0] : "(stdin)", merge_mem(), STREAM_BUF);
 	while ((n = src_next(&s, &r)) > 0)
 		fn(&r);
 	close(fd);
@@ -112,6 +112,7 @@ static COLD int read_traces(void)
 	for (i = 0; i < I->n; i++)
 		if (!in_open_name(I->names[i], (u16)i, &in_dir, NULL))
 			return 1;
+	merge_start();
 	if ((m = merge_head()))
 		genesis = m->head.time;
 	for (; (m = merge_head()); merge_pop())
@@ -253,7 +254,7 @@ static COLD void push_begin(const struct in_stream *st)
 {
 	S = st;
 	s_live = 1;
-	src_init(&PS, -1, "(capture)", merge_mem(0), STREAM_BUF);
+	src_init(&PS, -1, "(capture)", merge_mem(), STREAM_BUF);
 	PS.eof = 0;
 	PS.push = 1;
 }
@@ -372,7 +373,7 @@ COLD int in_stream(const struct in_stream *st, const char *name, struct cap_cfg 
 		 * records stay where they were read, and notes between them
 		 * (bfq's messages with a cgroup id, several an I/O) must not
 		 * cut it short of blkparse's; low pages are reused as before */
-		src_init(&PS, fd, fd ? name : "(stdin)", merge_mem(0), STREAM_BUF * MERGE_INPUTS);
+		src_init(&PS, fd, fd ? name : "(stdin)", merge_mem(), MERGE_POOL);
 		while (!*st->wc.stop && batch() >= 0)
 			;
 		if (fd)
@@ -432,8 +433,9 @@ static COLD int read_names(void)
 
 	merge_begin(MERGE_TIME, 1, NULL, stop);
 	for (i = 0; i < I->n; i++)
-		if (!merge_files(NULL, I->names[i], 0, REPLAY_FILES, "REPLAY_FILES", STREAM_BUF / REPLAY_FILES, 0, NULL))
+		if (!merge_files(NULL, I->names[i], 0, STREAMS_MAX, "STREAMS_MAX", STREAM_BUF / REPLAY_FILES, 0, NULL))
 			return 1;
+	merge_start();
 	while (!*stop && merge_first >= 0) {
 		I->rec(&merge_in[merge_first].head);
 		merge_pop();
@@ -462,7 +464,7 @@ static COLD int read_stdin_as_read(void)
 	struct rec r;
 	int got;
 
-	src_init(&s, 0, "(stdin)", merge_mem(0), STREAM_BUF);
+	src_init(&s, 0, "(stdin)", merge_mem(), STREAM_BUF);
 	while (!*stop) {
 		u64 next, now, ms;
 		struct pollfd p = { 0, POLLIN, 0 };
@@ -539,7 +541,7 @@ static COLD int kernel(const struct input *in, void (*t)(void))
 	take = t;
 	if (in->n)
 		return in->n > 1 || strcmp(in->names[0], "-") ? read_names() : read_stdin_as_read();
-	src_init_push(&LS, merge_mem(0), STREAM_BUF);
+	src_init_push(&LS, merge_mem(), STREAM_BUF);
 	rc = cap_run_plain(in->cap, live_push, trace_round);
 	if (live_bad)
 		warn_text(U_input_bytes_of_the, live_bad);

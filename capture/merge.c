@@ -1,8 +1,8 @@
 /* capture/merge.c: capture: per-CPU trace files merged by time (blkparse's batched merge, replay's plain one) */
 /*
- * One merge per process, over a fixed table of inputs (parse's STREAMS_MAX
- * or replay's REPLAY_FILES, the larger), each with its buffer from one
- * pool.  Two orders, because two originals differ and their users see it:
+ * One merge per process, over a fixed table of inputs (STREAMS_MAX),
+ * each with its buffer from one pool.  Two orders, because two originals
+ * differ and their users see it:
  * - MERGE_BLKPARSE (parse): each file is read ahead in batches of `batch`
  *   records; notes act when read (the note callback), not in time order;
  *   a record of another CPU is warned of and skipped; the inputs form a
@@ -13,7 +13,8 @@
  * - MERGE_TIME (monitor -i, top -i): one record at a time, notes in time
  *   order among the records, the earliest head first, ties to the lower
  *   file; a damaged file ends quietly (merge_end says so).
- * The caller takes the head (merge_head), consumes it and calls merge_pop.
+ * The caller adds its inputs, calls merge_start, then takes the head
+ * (merge_head), consumes it and calls merge_pop.
  */
 #include <fcntl.h>
 #include <string.h>
@@ -32,10 +33,14 @@ static struct {
 	volatile sig_atomic_t *stop;
 } G;
 
-/* virtual until read into: a stream touches only the pages it uses */
-static u8 pool[MERGE_INPUTS][STREAM_BUF];
+/* The inputs' buffers, one pool shared out once they are all known
+ * (merge_start): each input an equal share in whole pages, at most the
+ * cap it asked for, and at least room for a record of the largest payload
+ * (MERGE_POOL).  Virtual until read into: a stream touches only the pages
+ * it uses. */
+static u8 pool[MERGE_POOL] __attribute__((aligned(4096)));
 
-u8 *merge_mem(u32 i) { return pool[i]; }
+u8 *merge_mem(void) { return pool; }
 
 COLD void merge_begin(int mode, u32 batch, void (*note)(const struct rec *r), volatile sig_atomic_t *stop)
 {
@@ -187,29 +192,40 @@ static void read_head(struct merge_in *m)
 /* ---- both ---- */
 
 /* Add fd (path for messages, cpu its records must carry under
- * MERGE_BLKPARSE, tag the caller's) with cap bytes of buffer; -1 when the
- * table is full (the caller says so). */
-COLD int merge_add(int fd, const char *path, u32 cpu, u16 tag, u32 cap)
+ * MERGE_BLKPARSE, tag the caller's) with at most cap bytes of buffer;
+ * merge_files keeps their count within MERGE_INPUTS. */
+static COLD void merge_add(int fd, const char *path, u32 cpu, u16 tag, u32 cap)
 {
-	struct merge_in *m;
+	struct merge_in *m = &merge_in[merge_n++];
 
-	if (merge_n == MERGE_INPUTS)
-		return -1;
-	m = &merge_in[merge_n];
 	memset(m, 0, sizeof(*m) - sizeof(m->path));
 	sfmt(m->path, sizeof(m->path), "%s", path);
-	src_init(&m->s, fd, m->path, pool[merge_n], cap < STREAM_BUF ? cap : STREAM_BUF);
+	src_init(&m->s, fd, m->path, NULL, cap);
 	m->tag = tag;
 	m->cpu = cpu;
 	m->next = -1;
-	if (G.mode == MERGE_TIME)
-		read_head(m);
-	else if (prime(m, G.batch) && next_head(m))
-		list_insert((int)merge_n);
-	merge_n++;
+}
+
+/* The inputs added: each its share of the pool, then read in the order
+ * they came (blkparse's first batches, notes acting as read) */
+COLD void merge_start(void)
+{
+	u32 i, share;
+
+	for (i = 0; i < merge_n; i++) {
+		struct merge_in *m = &merge_in[i];
+
+		share = MERGE_POOL / merge_n & ~4095u;
+		m->s.buf = pool + (size_t)i * share;
+		if (m->s.cap > share)
+			m->s.cap = share;
+		if (G.mode == MERGE_TIME)
+			read_head(m);
+		else if (prime(m, G.batch) && next_head(m))
+			list_insert((int)i);
+	}
 	if (G.mode == MERGE_TIME)
 		pick_earliest();
-	return (int)merge_n - 1;
 }
 
 void merge_pop(void)

@@ -51,6 +51,7 @@ int bp_files(void)
 	for (i = 0; i < P.ndevs; i++)
 		if (!(P.devs[i].name = in_open_name(P.devs[i].name, (u16)i, &P.input_dir, file_added)))
 			return -1;
+	merge_start();
 	if ((m = merge_head()))
 		P.genesis = m->head.time;
 	while ((m = merge_head()) && !stop_now) {

@@ -20,7 +20,7 @@ for f in mq-randrw ext4 discard-flush remap split brd-seq two-devs ext4-be remap
 		if [ -x "$IOMON_TINY" ]; then
 			( cd "$FIX/$f" && "$IOMON_TINY" extents -i "$d" ) >"$OUT/t.out" 2>/dev/null
 			c=$(sed -n '1s/.* chunk \([0-9]*\)$/\1/p' "$OUT/t.out")
-			# (REPLAY_FILES 1: CPU 0's file only)
+			# (STREAMS_MAX 1: CPU 0's file only)
 			python3 "$TOOLS/extref.py" "$OUT/p.txt" "${c:-1}" 0 >"$OUT/t.exp"
 			grep -v '^#' "$OUT/t.out" >"$OUT/t.got"
 			[ -s "$OUT/t.exp" ] &&

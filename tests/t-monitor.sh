@@ -173,6 +173,18 @@ same "monitor -i A -i B: B's device as -i B alone gives it" "$M/i-1.got" "$M/i-1
 check "monitor -t with -i: refused, not one of them ignored" sh -c "test $rc = 1 && grep -q -- '-t or -i, not both' '$M/i-t.err'"
 "$IOMON" monitor -I 1 $(printf -- '-i x%d ' $(seq 17)) </dev/null >/dev/null 2>"$M/i-17.err"; rc=$?
 check "monitor: 17 -i are refused, naming the limit" sh -c "test $rc = 1 && grep -q 'more than 16 -i (REPLAY_FILES)' '$M/i-17.err'"
+# a machine of many CPUs: the same records in the per-CPU files of 256
+# (cpuspread.py) give what the 2 files give, in monitor and extents (before,
+# a replay read 16 files and named the 17th)
+mkdir -p "$M/cpus"
+python3 "$TOOLS/cpuspread.py" 256 "$FIX/mq-randrw/nullb0" "$M/cpus/nullb0" >/dev/null
+( cd "$FIX/mq-randrw" && "$IOMON" monitor -I 1 -i nullb0 -h - ) >"$M/cpus2.exp" 2>&1
+( cd "$M/cpus" && "$IOMON" monitor -I 1 -i nullb0 -h - ) >"$M/cpus256.got" 2>&1
+check "monitor -i: 256 CPUs' files read, their writes counted" grep -q '^sizes write (bytes): num [1-9]' "$M/cpus256.got"
+same "monitor -i: 256 CPUs' files give the 2 files' text" "$M/cpus256.got" "$M/cpus2.exp"
+( cd "$FIX/mq-randrw" && "$IOMON" extents -i nullb0 ) >"$M/ext2.exp" 2>&1
+( cd "$M/cpus" && "$IOMON" extents -i nullb0 ) >"$M/ext256.got" 2>&1
+same "extents -i: 256 CPUs' files give the 2 files' extents" "$M/ext256.got" "$M/ext2.exp"
 # exports: Prometheus text (checked by promtool when Debian's prometheus is
 # installed) and JSON lines (parsed strictly, values as in the text)
 ( cd "$FIX/mq-randrw" && "$IOMON" monitor -I 1 -i nullb0 -h "$M/x.txt" --prom "$M/x.prom" --json "$M/x.json" )

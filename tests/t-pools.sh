@@ -91,10 +91,10 @@ else
 	# PATH_LEN: a name too long for a path is refused, named
 	"$T" parse -i "$(printf 'n%.0s' $(seq 600))" >/dev/null 2>"$OUT/tpl.err"
 	check "tiny: a name beyond PATH_LEN refused" grep -q 'path too long' "$OUT/tpl.err"
-	# REPLAY_FILES: per-CPU files beyond it are named and make exit 1
+	# STREAMS_MAX: replayed per-CPU files beyond it are named and make exit 1
 	"$T" monitor -I 1 -i "$FIX/ext4/nullb0" -h "$OUT/trf.txt" 2>"$OUT/trf.err"
-	check "tiny: replay files beyond REPLAY_FILES: exit 1" test $? = 1
-	check "tiny: replay files beyond REPLAY_FILES named" grep -q 'nullb0.blktrace.1: more than 1 trace files, ignored (REPLAY_FILES)' "$OUT/trf.err"
+	check "tiny: replay files beyond STREAMS_MAX: exit 1" test $? = 1
+	check "tiny: replay files beyond STREAMS_MAX named" grep -q 'nullb0.blktrace.1: more than 1 trace files, ignored (STREAMS_MAX)' "$OUT/trf.err"
 	check "tiny: monitor still reports the files that fit" grep -q '^sizes write (bytes): num [1-9]' "$OUT/trf.txt"
 	# NOTICE_BUF: notices longer than the buffer go out in pieces, whole
 	( cd "$FIX/ext4" && "$T" parse -i nullb0 -o "$OUT/tnb.txt" ) >"$OUT/tnb.out" 2>/dev/null
