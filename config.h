@@ -31,24 +31,22 @@
 #define STREAM_READ (32 * 1024)
 #endif
 
-/* Per-CPU trace files one parse reads (all devices together): a
- * capture's CAP_CPUS files of one device.  They share one pool
- * (capture.h's MERGE_POOL): STREAM_BUF each up to 64 files, less past
- * that, and never less than a record of the largest payload. */
+/* Per-CPU trace files one parse reads (all devices together), sharing
+ * one pool (capture.h's MERGE_POOL): STREAM_BUF each up to 64 files, less
+ * past that, never less than a record of the largest payload. */
 #ifndef STREAMS_MAX
 #define STREAMS_MAX 256
 #endif
 
 /* zstd input (make ZSTD=1): compressed sources decoded at once, the
  * largest window a frame may ask for (8 MiB: the most the zstd CLI picks
- * at any level up to 19, and what RFC 8878 asks decoders to accept; only
- * --ultra and --long go past it), and the static workspace that window
- * needs (ZSTD_estimateDStreamSize, checked when a decoder starts).  Each
- * compressed read goes into ZSTD_IN_BUF, at least a source's first read
- * (STREAM_BUF).  All of it virtual until a compressed input uses it, and
- * then only the pages its frames' own windows fill. */
+ * at any level up to 19, and what RFC 8878 asks decoders to accept), the
+ * workspace it needs, and each compressed read (at least a source's
+ * first, STREAM_READ).  Decoders take workspace and buffer from one arena
+ * (zsrc.c): eight of 8 MiB, or about a hundred of -z's chunks.  Virtual
+ * until used, then only the pages the frames' windows fill. */
 #ifndef ZSTD_DECODERS
-#define ZSTD_DECODERS 8
+#define ZSTD_DECODERS STREAMS_MAX
 #endif
 #ifndef ZSTD_WINDOW_LOG
 #define ZSTD_WINDOW_LOG 23
@@ -57,7 +55,10 @@
 #define ZSTD_DWORK ((1u << ZSTD_WINDOW_LOG) + 512 * 1024)
 #endif
 #ifndef ZSTD_IN_BUF
-#define ZSTD_IN_BUF STREAM_BUF
+#define ZSTD_IN_BUF (64 * 1024)
+#endif
+#ifndef ZSTD_ARENA
+#define ZSTD_ARENA (8 * (ZSTD_DWORK + ZSTD_IN_BUF))
 #endif
 /* zstd output (trace -z): each output gathers ZSTD_CHUNK bytes into one
  * frame (so no frame's window exceeds it), ZSTD_OUTS outputs at once; one
@@ -86,10 +87,8 @@
 #define ZSTD_PIPE (1024 * 1024)
 #endif
 
-/* Trace names monitor takes (-i).  Their per-CPU files, replayed
- * together by monitor, top and the other applets' -i, are STREAMS_MAX,
- * each read STREAM_BUF / REPLAY_FILES bytes at a time, which bounds one
- * record there. */
+/* Trace names monitor takes (-i); their per-CPU files (STREAMS_MAX) are
+ * read STREAM_BUF / REPLAY_FILES bytes at a time, a record's bound. */
 #ifndef REPLAY_FILES
 #define REPLAY_FILES 16
 #endif

@@ -2,13 +2,15 @@
 /*
  * A source whose first bytes are zstd's frame magic is read through a
  * decoder from a fixed table (ZSTD_DECODERS at once), each on a static
- * workspace sized for ZSTD_WINDOW_LOG: a frame that needs a larger window
- * is refused by name, never allocated for.  Damage is named by the
+ * workspace from one arena (ZSTD_ARENA), sized for its first frame's
+ * window: a frame that needs a larger one, or past ZSTD_WINDOW_LOG, is
+ * refused by name, never allocated for.  Damage is named by the
  * compressed file's byte offset; everything decoded before it is used.
  * Without zstd (make ZSTD=0) such an input is named and refused.
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "capture/capture.h"
 
@@ -64,15 +66,23 @@ void *iomon_zmalloc(size_t n) { (void)n; return 0; }
 void *iomon_zcalloc(size_t n, size_t k) { (void)n, (void)k; return 0; }
 void iomon_zfree(void *p) { (void)p; }
 
+/* Each decoder's workspace and compressed reads' buffer are carved from
+ * one arena as it starts: the workspace for the window its input's first
+ * frame declares (a capture's -z chunk at least, ZSTD_WINDOW_LOG's at
+ * most: a later frame past it is refused), the buffer its source's size
+ * up to ZSTD_IN_BUF.  So a capture's many -z files (a frame a chunk) fit
+ * where few files of the zstd CLI's 8 MiB windows do.  The arena is used
+ * from its start again once no decoder is left. */
 static struct zdec {
 	ZSTD_DStream *d;
 	struct src *s;		/* the source using it; 0: free */
 	u64 zoff;		/* compressed bytes consumed */
 	size_t hint;		/* 0 at the end of a frame */
-	u32 ipos, ilen;
-	u8 in[ZSTD_IN_BUF];
+	u32 ipos, ilen, isize;
+	u8 *in;
 } zd[ZSTD_DECODERS];
-static u8 zwork[ZSTD_DECODERS][ZSTD_DWORK] __attribute__((aligned(64)));
+static u8 arena[ZSTD_ARENA] __attribute__((aligned(4096)));
+static size_t aused;
 
 static void release(struct src *s)
 {
@@ -83,6 +93,8 @@ static void release(struct src *s)
 TEXT(zsrc_zstd_frame_at, "%s: zstd frame at compressed byte %llu needs a window over %u "
 	"KiB (ZSTD_WINDOW_LOG %d): recompress with zstd --zstd=wlog=%d")
 TEXT(zsrc_damaged_zstd_data, "%s: damaged zstd data at compressed byte %llu: %s")
+TEXT(zsrc_frame_window_past, "%s: zstd frame at compressed byte %llu needs a larger window than "
+	"the first")
 static long zfail(struct src *s, size_t r)
 {
 	struct zdec *z = &zd[s->z - 1];
@@ -90,6 +102,8 @@ static long zfail(struct src *s, size_t r)
 	if (ZSTD_getErrorCode(r) == ZSTD_error_frameParameter_windowTooLarge)
 		warn_text(U_zsrc_zstd_frame_at, s->name, (unsigned long long)z->zoff,
 			 (1u << ZSTD_WINDOW_LOG) >> 10, ZSTD_WINDOW_LOG, ZSTD_WINDOW_LOG);
+	else if (ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation)
+		warn_text(U_zsrc_frame_window_past, s->name, (unsigned long long)z->zoff);
 	else
 		warn_text(U_zsrc_damaged_zstd_data, s->name,
 			 (unsigned long long)z->zoff, ZSTD_getErrorName(r));
@@ -108,7 +122,7 @@ long zsrc_read(struct src *s, u32 ask)
 		size_t r;
 
 		if (z->ipos == z->ilen) {
-			ssize_t n = read(s->fd, z->in, sizeof(z->in));
+			ssize_t n = read(s->fd, z->in, z->isize);
 
 			if (n < 0 && errno == EINTR)
 				continue;
@@ -138,34 +152,52 @@ long zsrc_read(struct src *s, u32 ask)
 	}
 }
 
-TEXT(zsrc_zstd_workspace_too, "%s: zstd workspace too small (ZSTD_DWORK)")
+TEXT(zsrc_no_room_for, "%s: no room for another zstd decoder (ZSTD_ARENA)")
 TEXT(zsrc_first_read_of, "%s: first read of %u bytes beyond ZSTD_IN_BUF")
 TEXT(zsrc_more_than_zstd, "%s: more than %d zstd inputs at once (ZSTD_DECODERS)")
 long zsrc_start(struct src *s, u32 n, u32 ask)
 {
 	struct zdec *z = 0;
-	int i;
+	ZSTD_frameHeader h;
+	struct stat st;
+	size_t win = (size_t)1 << ZSTD_WINDOW_LOG, need;
+	int i, live = 0;
 
 	/* a slot whose source was set up again (src_init) is free */
-	for (i = 0; i < ZSTD_DECODERS && !z; i++)
-		if (!zd[i].s || zd[i].s->z != i + 1)
+	for (i = 0; i < ZSTD_DECODERS; i++)
+		if (zd[i].s && zd[i].s->z == i + 1)
+			live = 1;
+		else if (!z)
 			z = &zd[i];
+	if (!live)
+		aused = 0;
 	if (!z) {
 		warn_text(U_zsrc_more_than_zstd, s->name, ZSTD_DECODERS);
 		return -2;
 	}
-	/* the window's needs, not only the context's: else a frame fails later */
-	if (ZSTD_estimateDStreamSize((size_t)1 << ZSTD_WINDOW_LOG) > sizeof(zwork[0]) ||
-	    (!z->d && !(z->d = ZSTD_initStaticDStream(zwork[z - zd], sizeof(zwork[0]))))) {
-		warn_text(U_zsrc_zstd_workspace_too, s->name);
-		return -2;
+	z->isize = s->cap < ZSTD_IN_BUF ? s->cap : ZSTD_IN_BUF;
+	/* a file of this one frame (an idle CPU's) needs its window only;
+	 * else later frames may need a chunk's */
+	if (!ZSTD_getFrameHeader(&h, s->buf + s->len, n) && h.frameType == ZSTD_frame && h.windowSize < win) {
+		win = h.windowSize < ZSTD_CHUNK ? ZSTD_CHUNK : (size_t)h.windowSize;
+		if (!fstat(s->fd, &st) && ZSTD_findFrameCompressedSize(s->buf + s->len, n) == (size_t)st.st_size) {
+			win = (size_t)h.windowSize;
+			z->isize = n;
+		}
 	}
-	ZSTD_DCtx_reset(z->d, ZSTD_reset_session_only);
-	ZSTD_DCtx_setParameter(z->d, ZSTD_d_windowLogMax, ZSTD_WINDOW_LOG);
-	if (n > sizeof(z->in)) {	/* a first read is never larger than a source */
+	if (n > z->isize) {	/* a first read is never larger than a source */
 		warn_text(U_zsrc_first_read_of, s->name, n);
 		return -2;
 	}
+	/* the window's needs, not only the context's: else a frame fails later */
+	need = (ZSTD_estimateDStreamSize(win) + 63) & ~(size_t)63;
+	if (aused + need + z->isize > sizeof(arena) || !(z->d = ZSTD_initStaticDStream(arena + aused, need))) {
+		warn_text(U_zsrc_no_room_for, s->name);
+		return -2;
+	}
+	z->in = arena + aused + need;
+	aused += need + ((z->isize + 63) & ~63u);
+	ZSTD_DCtx_setParameter(z->d, ZSTD_d_windowLogMax, ZSTD_WINDOW_LOG);
 	memcpy(z->in, s->buf + s->len, n);
 	z->s = s, z->zoff = 0, z->hint = 1, z->ipos = 0, z->ilen = n;
 	s->z = (int)(z - zd) + 1;

@@ -164,15 +164,52 @@ check "zstd --ultra -22 --long=27 (128 MiB window): exit 1" test $? = 1
 check "zstd --ultra -22 --long=27: refused, with what to do" \
 	grep -q '^parse: (stdin): zstd frame at compressed byte 0 needs a window over 8192 KiB (ZSTD_WINDOW_LOG 23): recompress with zstd --zstd=wlog=23$' "$Z/far.err"
 
-# more compressed inputs at once than ZSTD_DECODERS (8): 9 devices of 2 files
-a=()
-for i in 1 2 3 4 5 6 7 8 9; do
-	for c in 0 1; do cp "$Z/mq-randrw/nullb0.blktrace.$c.zst" "$Z/many$i.blktrace.$c.zst"; done
-	a+=(-i "many$i")
-done
-(cd "$Z" && "$IOMON" parse "${a[@]}") >/dev/null 2>"$Z/many.err"
-check "zstd: decoders past ZSTD_DECODERS: exit 1" test $? = 1
-check "zstd: decoders past ZSTD_DECODERS are named" grep -q 'more than 8 zstd inputs at once (ZSTD_DECODERS)' "$Z/many.err"
+# a machine of many CPUs (cpuspread.py), each CPU's file compressed: its
+# decoder takes from one arena what its first frame's window needs (a
+# file of one frame: that window; else a -z chunk's at least).  Before,
+# eight decoders of 8 MiB each were all there was: a 9th file was refused.
+# zchunks DIR: each plain file there as trace -z writes it, a frame for
+# every SIZE bytes (its windows a chunk's at most), the plain file kept
+zchunks() {
+	local f c
+	for f in "$1"/p.blktrace.*; do
+		split -b "$2" -d "$f" "$1/chunk."
+		for c in "$1"/chunk.*; do zstd -q -c "$c"; done >"$1/nullb0.${f##*/p.}.zst"
+		rm -f "$1"/chunk.*
+	done
+}
+zmany() {	# NAME N SIZE [TRACE]: N CPUs' files, frames of SIZE bytes, parsed as the plain ones
+	rm -rf "$Z/$1"; mkdir -p "$Z/$1"
+	python3 "$TOOLS/cpuspread.py" "$2" "${4:-$E/nullb0}" "$Z/$1/p" >/dev/null
+	zchunks "$Z/$1" "$3"
+	(cd "$Z/$1" && "$IOMON" parse -i p -o p.txt) >/dev/null 2>&1
+	(cd "$Z/$1" && "$IOMON" parse -i nullb0 -o z.txt) >/dev/null 2>"$Z/$1.err"
+}
+zmany z256 256 1M
+check "zstd: 256 CPUs' files of one frame each: exit 0, nothing said" test $? = 0 -a ! -s "$Z/z256.err"
+sed 's/(p)/(nullb0)/' "$Z/z256/p.txt" >"$Z/z256.exp"
+same "zstd: 256 CPUs' files of one frame each: parse prints what the plain files give" "$Z/z256/z.txt" "$Z/z256.exp"
+zmany z72 72 8k
+check "zstd: 72 CPUs' files of -z's shape (several frames): exit 0, nothing said" test $? = 0 -a ! -s "$Z/z72.err"
+sed 's/(p)/(nullb0)/' "$Z/z72/p.txt" >"$Z/z72.exp"
+same "zstd: 72 CPUs' files of -z's shape: parse prints what the plain files give" "$Z/z72/z.txt" "$Z/z72.exp"
+# past the arena (ZSTD_ARENA: about a hundred decoders of a chunk's
+# window), files long enough that every decoder is still reading when
+# the next starts (a decoder at its file's end gives its room back)
+python3 "$TOOLS/bigtrace.py" "$E/nullb0" "$Z/big" 110000 >/dev/null
+zmany z120 120 8k "$Z/big"
+check "zstd: 120 CPUs' files of -z's shape, past the arena: exit 1" test $? = 1
+rm -f "$Z"/big.blktrace.*
+check "zstd: ... the files past it named" grep -q 'nullb0.blktrace.1[01][0-9].zst: no room for another zstd decoder (ZSTD_ARENA)' "$Z/z120.err"
+check "zstd: ... and the records of those that fit printed" test "$(grep -c '^ *254,0 ' "$Z/z120/z.txt")" -gt 50000
+rm -rf "$Z/z256" "$Z/z72" "$Z/z120"
+# a file of several frames whose first is small and a later one's window
+# past a chunk (two zstd runs concatenated): refused there, by name
+mkdir -p "$Z/grow"
+{ head -c 1000 "$E/nullb0.blktrace.0" | zstd -q -c; tail -c +1001 "$E/nullb0.blktrace.0" | zstd -q -19 -c; } >"$Z/grow/nullb0.blktrace.0.zst"
+(cd "$Z/grow" && "$IOMON" parse -i nullb0) >/dev/null 2>"$Z/grow.err"
+check "zstd: a later frame's window past the first one's room: exit 1" test $? = 1
+check "zstd: ... named, with its offset" grep -q '^parse: nullb0.blktrace.0.zst: zstd frame at compressed byte [1-9][0-9]* needs a larger window than the first$' "$Z/grow.err"
 
 # the tiny build decodes with a 128 KiB window (ZSTD_WINDOW_LOG=17)
 if "$IOMON_TINY" parse -i - <"$Z/probe.zst" 2>&1 >/dev/null | grep -q 'built without it'; then
