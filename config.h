@@ -43,7 +43,7 @@
  * at any level up to 19, and what RFC 8878 asks decoders to accept), the
  * workspace it needs, and each compressed read (at least a source's
  * first, STREAM_READ).  Decoders take workspace and buffer from one arena
- * (zsrc.c): eight of 8 MiB, or about a hundred of -z's chunks.  Virtual
+ * (zsrc.c): eight of 8 MiB, or about 160 of -z's chunks.  Virtual
  * until used, then only the pages the frames' windows fill. */
 #ifndef ZSTD_DECODERS
 #define ZSTD_DECODERS STREAMS_MAX

@@ -67,12 +67,13 @@ void *iomon_zcalloc(size_t n, size_t k) { (void)n, (void)k; return 0; }
 void iomon_zfree(void *p) { (void)p; }
 
 /* Each decoder's workspace and compressed reads' buffer are carved from
- * one arena as it starts: the workspace for the window its input's first
- * frame declares (a capture's -z chunk at least, ZSTD_WINDOW_LOG's at
- * most: a later frame past it is refused), the buffer its source's size
- * up to ZSTD_IN_BUF.  So a capture's many -z files (a frame a chunk) fit
- * where few files of the zstd CLI's 8 MiB windows do.  The arena is used
- * from its start again once no decoder is left. */
+ * one arena as it starts: the workspace what its input's first frame
+ * needs (frame_needs: a file of more frames a -z chunk's at least; the
+ * largest window's where the header does not say; a later frame past it
+ * is refused), the buffer its source's size up to ZSTD_IN_BUF.  So a
+ * capture's many -z files (a frame a chunk, 352 KiB a workspace) fit
+ * where few of the zstd CLI's 8 MiB windows do.  The arena is used from
+ * its start again once no decoder is left. */
 static struct zdec {
 	ZSTD_DStream *d;
 	struct src *s;		/* the source using it; 0: free */
@@ -152,6 +153,16 @@ long zsrc_read(struct src *s, u32 ask)
 	}
 }
 
+/* What a static decoder holds for a frame of window w and content c
+ * (zstd's own sum): its context, a block's input, and the window with a
+ * block and a literals block, or the content where that is smaller (-z's
+ * frames and the zstd CLI's files say theirs) */
+static size_t frame_needs(u64 w, u64 c)
+{
+	return ZSTD_estimateDCtxSize() + (size_t)(w < ZSTD_BLOCKSIZE_MAX ? w : ZSTD_BLOCKSIZE_MAX) +
+	       (size_t)ZSTD_decodingBufferSize_min(w, c);
+}
+
 TEXT(zsrc_no_room_for, "%s: no room for another zstd decoder (ZSTD_ARENA)")
 TEXT(zsrc_first_read_of, "%s: first read of %u bytes beyond ZSTD_IN_BUF")
 TEXT(zsrc_more_than_zstd, "%s: more than %d zstd inputs at once (ZSTD_DECODERS)")
@@ -160,7 +171,7 @@ long zsrc_start(struct src *s, u32 n, u32 ask)
 	struct zdec *z = 0;
 	ZSTD_frameHeader h;
 	struct stat st;
-	size_t win = (size_t)1 << ZSTD_WINDOW_LOG, need;
+	size_t need;
 	int i, live = 0;
 
 	/* a slot whose source was set up again (src_init) is free */
@@ -176,21 +187,23 @@ long zsrc_start(struct src *s, u32 n, u32 ask)
 		return -2;
 	}
 	z->isize = s->cap < ZSTD_IN_BUF ? s->cap : ZSTD_IN_BUF;
-	/* a file of this one frame (an idle CPU's) needs its window only;
-	 * else later frames may need a chunk's */
-	if (!ZSTD_getFrameHeader(&h, s->buf + s->len, n) && h.frameType == ZSTD_frame && h.windowSize < win) {
-		win = h.windowSize < ZSTD_CHUNK ? ZSTD_CHUNK : (size_t)h.windowSize;
-		if (!fstat(s->fd, &st) && ZSTD_findFrameCompressedSize(s->buf + s->len, n) == (size_t)st.st_size) {
-			win = (size_t)h.windowSize;
+	/* the largest window's needs unless the first frame says less: a
+	 * file of that one frame (an idle CPU's) needs its own only, else
+	 * later frames may fill a -z chunk */
+	need = ZSTD_estimateDStreamSize((size_t)1 << ZSTD_WINDOW_LOG);
+	if (!ZSTD_getFrameHeader(&h, s->buf + s->len, n) && h.frameType == ZSTD_frame &&
+	    h.windowSize <= (1ull << ZSTD_WINDOW_LOG)) {
+		need = frame_needs(h.windowSize, h.frameContentSize);
+		if (!fstat(s->fd, &st) && ZSTD_findFrameCompressedSize(s->buf + s->len, n) == (size_t)st.st_size)
 			z->isize = n;
-		}
+		else if (need < frame_needs(ZSTD_CHUNK, ZSTD_CHUNK))
+			need = frame_needs(ZSTD_CHUNK, ZSTD_CHUNK);
 	}
 	if (n > z->isize) {	/* a first read is never larger than a source */
 		warn_text(U_zsrc_first_read_of, s->name, n);
 		return -2;
 	}
-	/* the window's needs, not only the context's: else a frame fails later */
-	need = (ZSTD_estimateDStreamSize(win) + 63) & ~(size_t)63;
+	need = (need + 127) & ~(size_t)63;	/* (and room for the 4 bytes an empty frame's block asks) */
 	if (aused + need + z->isize > sizeof(arena) || !(z->d = ZSTD_initStaticDStream(arena + aused, need))) {
 		warn_text(U_zsrc_no_room_for, s->name);
 		return -2;
