@@ -29,7 +29,7 @@ for c, data in enumerate(files):
     cpus = list(range(c, n, c_in))
     off = k = 0
     while off + 48 <= len(data):
-        e = "<" if data[off:off + 4] in (b"\x07\x74\x61\x65",) else ">"
+        e = "<" if data[off:off + 4] == b"\x07\x74\x61\x65" else ">"
         act, = struct.unpack_from(e + "I", data, off + 28)
         plen, = struct.unpack_from(e + "H", data, off + 46)
         rec = bytearray(data[off:off + 48 + plen])
