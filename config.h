@@ -13,20 +13,17 @@
 #define OUT_BUF (32 * 1024)
 #endif
 
-/* Binary dump (-d) buffer. */
 #ifndef DUMP_BUF
-#define DUMP_BUF (16 * 1024)
+#define DUMP_BUF (16 * 1024)	/* the binary dump's (-d) buffer */
 #endif
 
-/* Per input stream (one per-CPU file, or stdin).  It holds the batch of
- * records blkparse would have read ahead (see BATCH_DEFAULT) plus room for
- * one record with the largest pdu (64 + 65535 bytes).  This is virtual
- * size: only the pages a batch actually needs are ever touched. */
+/* Per input stream (one per-CPU file, or stdin): the batch of records
+ * blkparse would have read ahead (BATCH_DEFAULT) and one record of the
+ * largest pdu (64 + 65535 bytes).  Virtual: a batch touches what it needs. */
 #ifndef STREAM_BUF
 #define STREAM_BUF (256 * 1024)
 #endif
-/* One read(2) asks for this much; only the pages a batch needs are touched,
- * which is what keeps resident memory small with many CPUs. */
+/* One read(2) asks for this much: few pages touched with many CPUs. */
 #ifndef STREAM_READ
 #define STREAM_READ (32 * 1024)
 #endif
@@ -43,8 +40,8 @@
  * at any level up to 19, and what RFC 8878 asks decoders to accept), the
  * workspace it needs, and each compressed read (at least a source's
  * first, STREAM_READ).  Decoders take workspace and buffer from one arena
- * (zsrc.c): eight of 8 MiB, or about 160 of -z's chunks.  Virtual
- * until used, then only the pages the frames' windows fill. */
+ * (zsrc.c): eight of 8 MiB, or ZSTD_ZFILES files of -z's chunks (352 KiB
+ * a decoder).  Virtual until used, then only the pages the frames fill. */
 #ifndef ZSTD_DECODERS
 #define ZSTD_DECODERS STREAMS_MAX
 #endif
@@ -57,8 +54,12 @@
 #ifndef ZSTD_IN_BUF
 #define ZSTD_IN_BUF (64 * 1024)
 #endif
+#ifndef ZSTD_ZFILES	/* the profile initramfs: 0, the eight windows' room */
+#define ZSTD_ZFILES STREAMS_MAX
+#endif
 #ifndef ZSTD_ARENA
-#define ZSTD_ARENA (8 * (ZSTD_DWORK + ZSTD_IN_BUF))
+#define ZSTD_ARENA (ZSTD_ZFILES * (352 * 1024 + ZSTD_IN_BUF) > 8 * (ZSTD_DWORK + ZSTD_IN_BUF) ? \
+	ZSTD_ZFILES * (352 * 1024 + ZSTD_IN_BUF) : 8 * (ZSTD_DWORK + ZSTD_IN_BUF))
 #endif
 /* zstd output (trace -z): each output gathers ZSTD_CHUNK bytes into one
  * frame (so no frame's window exceeds it), ZSTD_OUTS outputs at once; one

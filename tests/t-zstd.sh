@@ -193,14 +193,28 @@ zmany z72 72 8k
 check "zstd: 72 CPUs' files of -z's shape (several frames): exit 0, nothing said" test $? = 0 -a ! -s "$Z/z72.err"
 sed 's/(p)/(nullb0)/' "$Z/z72/p.txt" >"$Z/z72.exp"
 same "zstd: 72 CPUs' files of -z's shape: parse prints what the plain files give" "$Z/z72/z.txt" "$Z/z72.exp"
-# past the arena (ZSTD_ARENA: about 160 decoders of a chunk's window;
-# their room comes back only once no decoder is left)
-zmany z200 200 8k "$Z/big"
-check "zstd: 200 CPUs' files of -z's shape, past the arena: exit 1" test $? = 1
+# the arena holds every CPU's -z file (STREAMS_MAX of them, all busy);
+# before, about 160 fit and the rest were refused
+zmany z256b 256 8k "$Z/big"
+check "zstd: 256 busy CPUs' files of -z's shape: exit 0, nothing said" test $? = 0 -a ! -s "$Z/z256b.err"
 rm -f "$Z"/big.blktrace.*
-check "zstd: ... the files past it named (about 160 fit)" grep -q 'nullb0.blktrace.1[5-9][0-9].zst: no room for another zstd decoder (ZSTD_ARENA)' "$Z/z200.err"
-check "zstd: ... and the records of those that fit printed" test "$(grep -c '^ *254,0 ' "$Z/z200/z.txt")" -gt 50000
-rm -rf "$Z/z256" "$Z/z72" "$Z/z200"
+sed 's/(p)/(nullb0)/' "$Z/z256b/p.txt" >"$Z/z256b.exp"
+same "zstd: 256 busy CPUs' files of -z's shape: parse prints what the plain files give" "$Z/z256b/z.txt" "$Z/z256b.exp"
+check "zstd: ... ($(grep -c '^ *254,0 ' "$Z/z256b/z.txt") event lines, more than 50,000)" test "$(grep -c '^ *254,0 ' "$Z/z256b/z.txt")" -gt 50000
+# past the arena: files whose frames declare an 8 MiB window and no size
+# (each takes the largest window's room, 8.6 MiB): about 12 fit
+rm -rf "$Z/zw"; mkdir -p "$Z/zw"
+python3 "$TOOLS/cpuspread.py" 16 "$E/nullb0" "$Z/zw/p" >/dev/null
+for f in "$Z"/zw/p.blktrace.*; do zstd -q -1 --zstd=wlog=23 <"$f" >"$Z/zw/nullb0.${f##*/p.}.zst"; done
+(cd "$Z/zw" && "$IOMON" parse -i nullb0 -o z.txt) >/dev/null 2>"$Z/zw.err"
+check "zstd: 16 files of 8 MiB windows, past the arena: exit 1" test $? = 1
+check "zstd: ... the files past it named" grep -q 'nullb0.blktrace.1[0-5].zst: no room for another zstd decoder (ZSTD_ARENA)' "$Z/zw.err"
+check "zstd: ... and 10 or more of them read ($(grep -c 'no room' "$Z/zw.err") refused)" test "$(grep -c 'no room' "$Z/zw.err")" -le 6
+mkdir -p "$Z/zw/fit"
+for i in $(seq 0 15); do grep -q "blktrace.$i.zst: no room" "$Z/zw.err" || cp "$Z/zw/p.blktrace.$i" "$Z/zw/fit/"; done
+(cd "$Z/zw/fit" && "$IOMON" parse -i p -o p.txt) >/dev/null 2>&1; sed 's/(p)/(nullb0)/' "$Z/zw/fit/p.txt" >"$Z/zw.exp"
+same "zstd: ... what those read print, as their plain files alone" "$Z/zw/z.txt" "$Z/zw.exp"
+rm -rf "$Z/z256" "$Z/z72" "$Z/z256b" "$Z/zw"
 # a file of several frames whose first is small and a later one's window
 # past a chunk (two zstd runs concatenated): refused there, by name
 mkdir -p "$Z/grow"
