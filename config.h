@@ -61,15 +61,18 @@
 #define ZSTD_ARENA (ZSTD_ZFILES * (352 * 1024 + ZSTD_IN_BUF) > 8 * (ZSTD_DWORK + ZSTD_IN_BUF) ? \
 	ZSTD_ZFILES * (352 * 1024 + ZSTD_IN_BUF) : 8 * (ZSTD_DWORK + ZSTD_IN_BUF))
 #endif
-/* zstd output (trace -z): each output gathers ZSTD_CHUNK bytes into one
- * frame (so no frame's window exceeds it), ZSTD_OUTS outputs at once; one
- * context for the highest level allowed (ZSTD_getCParams for a chunk:
- * 2.9 MB at level 19), checked when -z is given. */
+/* zstd output (trace -z): ZSTD_FILES outputs (the child's 1024 fds), each
+ * gathering ZSTD_CHUNK bytes, a frame's window at most, in one of ZSTD_OUTS
+ * buffers (past them the fullest one's frame goes early); one context for
+ * the highest level (ZSTD_getCParams for a chunk: 2.9 MB at level 19). */
 #ifndef ZSTD_CHUNK
 #define ZSTD_CHUNK (128 * 1024)
 #endif
 #ifndef ZSTD_OUTS
 #define ZSTD_OUTS 64
+#endif
+#ifndef ZSTD_FILES
+#define ZSTD_FILES 1024
 #endif
 #ifndef ZSTD_LEVEL_MAX
 #define ZSTD_LEVEL_MAX 19
@@ -88,8 +91,8 @@
 #define ZSTD_PIPE (1024 * 1024)
 #endif
 
-/* Trace names monitor takes (-i); their per-CPU files (STREAMS_MAX) are
- * read STREAM_BUF / REPLAY_FILES bytes at a time, a record's bound. */
+/* Trace names monitor takes (-i); their per-CPU files (STREAMS_MAX) read
+ * STREAM_BUF / REPLAY_FILES bytes at a time (a record's bound). */
 #ifndef REPLAY_FILES
 #define REPLAY_FILES 16
 #endif
@@ -111,8 +114,7 @@
 #endif
 
 /* Pipe mode sorts each batch before printing it; this bounds the batch
- * (-b) and so the reorder window.  blkparse instead holds everything after
- * a lost record until EOF. */
+ * (-b), the reorder window (blkparse holds all after a lost record). */
 #ifndef PIPE_WINDOW
 #define PIPE_WINDOW 1024
 #endif
@@ -142,9 +144,8 @@
 #define PROC_MAX 4096
 #endif
 
-/* Per-process statistics for -s. */
 #ifndef PPI_MAX
-#define PPI_MAX 1024
+#define PPI_MAX 1024	/* per-process statistics for -s */
 #endif
 
 /* In-flight requests tracked by sector for -t.  blkparse keeps a request
@@ -421,7 +422,6 @@
 #define CPU_DIRECT 64
 #endif
 
-/* Fixed buffers. */
 #ifndef DEVLIST_BUF
 #define DEVLIST_BUF 4096		/* trace -I: the device list file */
 #endif

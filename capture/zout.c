@@ -1,8 +1,11 @@
 /* capture/zout.c: capture: zstd-compressed trace output (-z), frames of ZSTD_CHUNK bytes, no heap */
 /*
- * Each output (a per-CPU file, or the one stream) gathers ZSTD_CHUNK bytes
- * in a buffer from a fixed table (ZSTD_OUTS), keyed by its fd, and writes
- * them as one zstd frame; the end of the run writes what is left.  So a
+ * Each output (a per-CPU file, or the one stream; ZSTD_FILES at once)
+ * gathers ZSTD_CHUNK bytes in a buffer from a fixed table (ZSTD_OUTS) and
+ * writes them as one zstd frame; the end of the run writes what is left.
+ * With every buffer held, the fullest one's bytes go out as a frame of
+ * their own and the buffer changes hands, so outputs past ZSTD_OUTS (more
+ * CPUs, more devices) cost compression ratio, never their records.  So a
  * file is a sequence of frames that `zstd -d` restores to the very bytes an
  * uncompressed capture writes, each frame's window no larger than a chunk,
  * and one compression context on a static workspace serves every output.
@@ -37,14 +40,14 @@ int zout_finish(void) { return 0; }
 #define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
-static struct zout { int fd; u32 len, frames; u8 buf[ZSTD_CHUNK]; } zo[ZSTD_OUTS];
-static u32 nzo;
+static struct zfile { int fd; u32 frames; u16 b; u8 live; } zf[ZSTD_FILES];	/* b: its buffer + 1, 0: none */
+static struct zbuf { u32 len, f; u8 data[ZSTD_CHUNK]; } zb[ZSTD_OUTS];		/* f: its output + 1, 0: free */
 static int level, zin = -1, behind;	/* zin: the child's pipe; behind: its backlog limit */
 static unsigned long long stored, chunks;	/* frames stored to keep up, frames in all */
 static ZSTD_CCtx *cc;
 static u8 cwork[ZSTD_CWORK] __attribute__((aligned(64)));
 static u8 frame[ZSTD_COMPRESSBOUND(ZSTD_CHUNK)];
-_Static_assert(ZSTD_CHUNK <= 131072, "ZSTD_CHUNK: a stored frame is one block of at most 128 KiB");
+_Static_assert(ZSTD_CHUNK <= 131072 && ZSTD_OUTS < 65536, "ZSTD_CHUNK: a stored frame is one block of at most 128 KiB");
 
 TEXT(zout_z_a_level, "-z%s: a level from 0 (stored) to %d")
 TEXT(zout_z_its_workspace, "-z%d: its workspace is larger than ZSTD_CWORK")
@@ -86,43 +89,45 @@ static int put(int fd, const u8 *b, size_t n)
 /* A frame of one raw block, written from z's buffer as it is: a
  * single-segment header with the size, then the bytes (zstd's format,
  * RFC 8878); no copy, since this runs when the CPU is short */
-static int stored_frame(const struct zout *z)
+static int stored_frame(int fd, const u8 *p, u32 n)
 {
-	u32 n = z->len, b = n << 3 | 1;	/* the last block, raw */
+	u32 b = n << 3 | 1;	/* the last block, raw */
 	u8 h[12] = { 0x28, 0xb5, 0x2f, 0xfd, 0xa0, (u8)n, (u8)(n >> 8), (u8)(n >> 16), (u8)(n >> 24),
 		     (u8)b, (u8)(b >> 8), (u8)(b >> 16) };
 
-	return put(z->fd, h, sizeof(h)) || put(z->fd, z->buf, n) ? -1 : 0;
+	return put(fd, h, sizeof(h)) || put(fd, p, n) ? -1 : 0;
 }
 
-/* A frame of what z holds; at the end (last) an empty one for an output
+/* A frame of what output s holds; at the end (last) an empty one for an output
  * that has none, so even a CPU without events gives a file zstd -d takes.
  * Stored, not compressed, at level 0 and while the capture is ahead of
  * the child by more than half the pipe: a slow CPU costs ratio, never
  * events. */
-static int emit(struct zout *z, int last)
+static int emit(u32 s, int last)
 {
+	struct zfile *f = &zf[s];
+	const u8 *p = f->b ? zb[f->b - 1].data : (const u8 *)"";
+	u32 n = f->b ? zb[f->b - 1].len : 0;
 	size_t r;
 	int q = 0;
 
-	if (!z->len && !(last && !z->frames))
+	if (!n && !(last && !f->frames))
 		return 0;
-	z->frames++;
+	f->frames++;
 	chunks++;
+	if (f->b)
+		zb[f->b - 1].len = 0;
 	if (!level || (zin >= 0 && !ioctl(zin, FIONREAD, &q) && q > behind)) {
 		stored += level != 0;
-		q = stored_frame(z);
-		z->len = 0;
-		return q;
+		return stored_frame(f->fd, p, n);
 	}
-	r = ZSTD_compressCCtx(cc, frame, sizeof(frame), z->buf, z->len, level);
-	z->len = 0;
+	r = ZSTD_compressCCtx(cc, frame, sizeof(frame), p, n, level);
 	if (ZSTD_isError(r)) {
 		warn_msg("zstd: %s", ZSTD_getErrorName(r));
 		errno = EIO;
 		return -1;
 	}
-	return put(z->fd, frame, r);
+	return put(f->fd, frame, r);
 }
 
 /* One frame of the n bytes at p (at most ZSTD_CHUNK), made in this
@@ -146,50 +151,56 @@ u32 zout_frame(const void *p, u32 n, const u8 **out)
 	return ZSTD_isError(r) ? 0 : (u32)r;
 }
 
-TEXT(zout_z_more_than, "-z: more than %d compressed outputs (ZSTD_OUTS)")
-/* n bytes for fd, compressed; -1 with errno (or said) when they cannot be */
-static int zput(int fd, const void *p, size_t n)
+/* Output s's buffer: its own, a free one, or the fullest one's once that
+ * output's bytes went out as a frame; NULL: that frame failed */
+static struct zbuf *zbuf_of(u32 s)
+{
+	u32 i, w = 0;
+
+	if (zf[s].b)
+		return &zb[zf[s].b - 1];
+	for (i = 0; i < ZSTD_OUTS && zb[i].f; i++)
+		if (zb[i].len > zb[w].len)
+			w = i;
+	if (i < ZSTD_OUTS)
+		w = i;
+	else if (emit(zb[w].f - 1, 0))
+		return NULL;
+	else
+		zf[zb[w].f - 1].b = 0;
+	zb[w].f = s + 1, zb[w].len = 0;
+	zf[s].b = (u16)(w + 1);
+	return &zb[w];
+}
+
+/* n bytes for output s, compressed; -1 with errno when they cannot be */
+static int zput(u32 s, const void *p, size_t n)
 {
 	const u8 *b = p;
-	struct zout *z = 0;
-	u32 i;
+	struct zbuf *z;
 
-	for (i = 0; i < nzo && !z; i++)
-		if (zo[i].fd == fd)
-			z = &zo[i];
-	if (!z) {
-		if (nzo == ZSTD_OUTS) {
-			warn_text(U_zout_z_more_than, ZSTD_OUTS);
-			errno = ENOSPC;
-			return -1;
-		}
-		z = &zo[nzo++];
-		z->fd = fd, z->len = z->frames = 0;
-	}
 	while (n) {
-		u32 k = ZSTD_CHUNK - z->len < n ? ZSTD_CHUNK - z->len : (u32)n;
+		u32 k;
 
-		memcpy(z->buf + z->len, b, k);
+		if (!(z = zbuf_of(s)))
+			return -1;
+		k = ZSTD_CHUNK - z->len < n ? ZSTD_CHUNK - z->len : (u32)n;
+		memcpy(z->data + z->len, b, k);
 		z->len += k, b += k, n -= k;
-		if (z->len == ZSTD_CHUNK && emit(z, 0))
+		if (z->len == ZSTD_CHUNK && emit(s, 0))
 			return -1;
 	}
 	return 0;
 }
 
-/* One output's last frame, its file closed, its entry free; 0 or -1. */
-static int zclose(int fd)
+/* One output's last frame, its file closed, its buffer free; 0 or -1. */
+static int zclose(u32 s)
 {
-	u32 i;
-	int rc;
+	int rc = emit(s, 1) | close(zf[s].fd);
 
-	for (i = 0; i < nzo && zo[i].fd != fd; i++)
-		;
-	if (i == nzo)
-		return -1;
-	rc = emit(&zo[i], 1) | close(fd);
-	memmove(&zo[i], &zo[nzo - 1], sizeof(zo[i]) - ZSTD_CHUNK + zo[nzo - 1].len);	/* the last takes its place */
-	nzo--;
+	if (zf[s].b)
+		zb[zf[s].b - 1].f = 0;
+	zf[s].b = 0, zf[s].live = 0;
 	return rc;
 }
 
@@ -199,8 +210,9 @@ static int flush_all(void)
 	int rc = 0;
 	u32 i;
 
-	for (i = 0; i < nzo; i++)
-		rc |= emit(&zo[i], 1);
+	for (i = 0; i < ZSTD_FILES; i++)
+		if (zf[i].live)
+			rc |= emit(i, 1);
 	return rc ? -1 : 0;
 }
 
@@ -218,7 +230,7 @@ struct zmsg { u32 slot, len; };
 #define ZCLOSE 0x40000000u
 
 static int zpipe = -1;
-static u8 taken[ZSTD_OUTS];
+static u8 taken[ZSTD_FILES];
 static pid_t zchild;
 
 static int get(int fd, void *p, size_t n)
@@ -246,7 +258,6 @@ TEXT(zout_z_writing_a, "-z: writing a compressed file: %s")
 static void child(int in, int (*create)(const char *path))
 {
 	static u8 data[ZSTD_CHUNK];
-	static int fds[ZSTD_OUTS];
 	struct zmsg m;
 	int n = 0;
 	u32 s;
@@ -263,17 +274,18 @@ static void child(int in, int (*create)(const char *path))
 	zin = in;
 	behind = fcntl(in, F_GETPIPE_SZ) / 2;
 	while (!get(in, &m, sizeof(m))) {
-		if (m.len > sizeof(data) - 1 || get(in, data, m.len) || (s = m.slot & ~(ZOPEN | ZCLOSE)) >= ZSTD_OUTS)
+		if (m.len > sizeof(data) - 1 || get(in, data, m.len) || (s = m.slot & ~(ZOPEN | ZCLOSE)) >= ZSTD_FILES)
 			_exit(1);
 		if (m.slot & ZOPEN) {
 			data[m.len] = 0;
-			if ((fds[s] = m.len ? create((char *)data) : 1) < 0 ||
-			    zput(fds[s], data, 0))	/* known from the start: an output without events gets its empty frame */
+			/* known from the start: an output without events gets its empty frame */
+			if ((zf[s].fd = m.len ? create((char *)data) : 1) < 0)
 				_exit(1);
+			zf[s].frames = 0, zf[s].b = 0, zf[s].live = 1;
 		} else if (m.slot & ZCLOSE) {
-			if (zclose(fds[s]))
+			if (zclose(s))
 				_exit(1);
-		} else if (zput(fds[s], data, m.len)) {
+		} else if (zput(s, data, m.len)) {
 			if (errno != EPIPE)
 				warn_text(U_zout_z_writing_a, strerror(errno));
 			_exit(1);
@@ -293,7 +305,7 @@ static int zsend(u32 slot, const void *p, u32 n)
 	return put(zpipe, (const u8 *)&m, sizeof(m)) || put(zpipe, p, n) ? -1 : 0;
 }
 
-TEXT(zout_z_more_than2, "-z: more than %d compressed outputs (ZSTD_OUTS)")
+TEXT(zout_z_more_than, "-z: more than %d compressed outputs (ZSTD_FILES)")
 /* An output named path (NULL: stdout, once for every CPU); its slot, or
  * -1 said.  The first starts the child. */
 int zout_open(const char *path, int (*create)(const char *path))
@@ -303,10 +315,10 @@ int zout_open(const char *path, int (*create)(const char *path))
 
 	if (!path && out_slot >= 0)
 		return out_slot;
-	for (slot = 0; slot < ZSTD_OUTS && taken[slot]; slot++)
+	for (slot = 0; slot < ZSTD_FILES && taken[slot]; slot++)
 		;
-	if (slot == ZSTD_OUTS) {
-		warn_text(U_zout_z_more_than2, ZSTD_OUTS);
+	if (slot == ZSTD_FILES) {
+		warn_text(U_zout_z_more_than, ZSTD_FILES);
 		return -1;
 	}
 	if (zpipe < 0) {

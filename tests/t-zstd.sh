@@ -266,6 +266,46 @@ if need "zstd: trace -l -z" python3; then
 	( cd "$Z"/srv-z/127.0.0.1-* && "$IOMON" parse -i sda -i sdb ) 2>&1 | sed 's/\.zst:/:/; /^Input file/d' >"$Z/srv-z.txt"
 	( cd "$Z"/srv-plain/127.0.0.1-* && "$IOMON" parse -i sda -i sdb ) 2>&1 | sed '/^Input file/d' >"$Z/srv-plain.txt"
 	same "zstd: trace -l -z: parse reads its .zst files as the plain ones" "$Z/srv-z.txt" "$Z/srv-plain.txt"
+	# more outputs than buffers (ZSTD_OUTS, 64): a client of 72 CPUs, each
+	# CPU's records in two parts, the second sent after every CPU's first;
+	# past 64 the fullest buffer's bytes go out early as a frame of their
+	# own.  Before, the 65th output was refused and the client dropped.
+	mkdir -p "$Z/c72/srv"
+	python3 "$TOOLS/cpuspread.py" 72 "$FIX/mq-randrw/nullb0" "$Z/c72/p" >/dev/null
+	python3 - "$Z"/c72/p.blktrace.* <<'PY'
+import struct, sys
+for f in sys.argv[1:]:	# two parts, cut between two records
+    d = open(f, 'rb').read(); o = cut = 0
+    while o < len(d):
+        if o <= len(d) // 2: cut = o
+        o += 48 + struct.unpack_from('<H', d, o + 46)[0]
+    open(f + '.a', 'wb').write(d[:cut]); open(f + '.b', 'wb').write(d[cut:])
+PY
+	port=$((PZ + 3)) st=
+	for c in $(seq 0 71); do st="$st open:sda:$c:72"; done
+	for h in a b; do for c in $(seq 0 71); do st="$st data:sda:$c:72:$Z/c72/p.blktrace.$c.$h"; done; done
+	for c in $(seq 0 71); do st="$st close:sda:0:72"; done
+	"$IOMON" trace -l -z -p $port -D "$Z/c72/srv" >"$Z/c72.out" 2>"$Z/c72.err" & sp=$!
+	poll 10 sh -c "ss -ltn | grep -q ':$port '"
+	python3 "$NC" $port $st >/dev/null
+	poll 10 grep -q 'end of run' "$Z/c72.out"
+	kill -INT $sp; wait $sp
+	check "zstd: trace -l -z, 72 CPUs' outputs: exit 0" test $? = 0
+	check "zstd: ... nothing said but frames stored to keep up" sh -c "! grep -v 'frames stored uncompressed' '$Z/c72.err'"
+	ok=0 multi=0
+	for c in $(seq 0 71); do
+		g=$(echo "$Z"/c72/srv/*/sda.blktrace.$c.zst)
+		zstd -q -d -c "$g" 2>/dev/null | cmp -s - "$Z/c72/p.blktrace.$c" && ok=$((ok + 1))
+		[ "$(zstd -lv "$g" 2>/dev/null | sed -n 's/^# Zstandard Frames: //p')" -gt 1 ] 2>/dev/null && multi=$((multi + 1))
+	done
+	check "zstd: ... zstd -d gives each of the 72 CPUs' records, byte for byte ($ok)" test $ok = 72
+	check "zstd: ... buffers changed hands: $multi files of more than one frame" test $multi -gt 0
+	rm -f "$Z"/c72/p.blktrace.*.[ab]
+	( cd "$Z"/c72/srv/* && "$IOMON" parse -i sda -o "$Z/c72/z.txt" ) >/dev/null 2>&1
+	( cd "$Z"/c72 && "$IOMON" parse -i p -o p.txt ) >/dev/null 2>&1
+	sed 's/(p)/(sda)/' "$Z/c72/p.txt" >"$Z/c72.exp"
+	same "zstd: ... parse reads them as the plain files" "$Z/c72/z.txt" "$Z/c72.exp"
+	rm -rf "$Z/c72"
 fi
 testcmd "zstd: a level past ZSTD_LEVEL_MAX" "trace -z20 -d /dev/null 2>&1; echo rc=\$?" "trace: -z20: a level from 0 (stored) to 19\nrc=1\n"
 # trace -z: two captures of one loop device at once (tracefs instances are
