@@ -215,6 +215,16 @@ for i in $(seq 0 15); do grep -q "blktrace.$i.zst: no room" "$Z/zw.err" || cp "$
 (cd "$Z/zw/fit" && "$IOMON" parse -i p -o p.txt) >/dev/null 2>&1; sed 's/(p)/(nullb0)/' "$Z/zw/fit/p.txt" >"$Z/zw.exp"
 same "zstd: ... what those read print, as their plain files alone" "$Z/zw/z.txt" "$Z/zw.exp"
 rm -rf "$Z/z256" "$Z/z72" "$Z/z256b" "$Z/zw"
+# a real trace -z of 72 CPUs (tests/fixtures-zstd/cpus72z: relay in the
+# VM, 72 outputs for -z's 64 buffers, so most files' first bytes went out
+# early as a frame of their own): parse prints what Debian's blkparse
+# prints of the files zstd -d gives
+ZF=$TOP/tests/fixtures-zstd/cpus72z
+(cd "$ZF" && "$IOMON" parse -i nullb0) 2>&1 | sed 's/\.zst added$/ added/' >"$Z/c72z.txt"
+gzip -dc "$ZF/nullb0.blkparse.txt.gz" >"$Z/c72z.exp"
+same "zstd: a real trace -z of 72 CPUs (fixtures-zstd/cpus72z): Debian blkparse's text of its zstd -d files" "$Z/c72z.txt" "$Z/c72z.exp"
+n=0; for f in "$ZF"/*.zst; do [ "$(zstd -lv "$f" 2>/dev/null | sed -n 's/^# Zstandard Frames: //p')" = 2 ] && n=$((n + 1)); done
+check "zstd: ... $n of its 72 files of two frames (buffers that changed hands)" test $n -gt 0
 # a file of several frames whose first is small and a later one's window
 # past a chunk (two zstd runs concatenated): refused there, by name
 mkdir -p "$Z/grow"
