@@ -141,7 +141,8 @@ CPPFLAGS += $(NO:%=-DIOMON_NO_%)
 # every header: a new one triggers rebuilds without naming it here
 HDRS := $(wildcard *.h */*.h)
 # The applets' USAGE() texts, packed into one generated source (iomon.h)
-USAGE_C := $(G)/usage.c
+# (usage-z.c with zstd: each has only the messages its code can say)
+USAGE_C := $(G)/usage$(if $(filter 1,$(ZSTD)),-z).c
 OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/$(USAGE_C:.c=.o) $(B)/obj/$(APPLETS_C:.c=.o)
 # Objects built for speed (HOT, with HOTFLAGS): none now.  btt's per-event
 # figures (stats/bttstat.o) were one: 2.3 KiB for 3 % of plain btt's time
@@ -190,7 +191,7 @@ build/packtext: tests/tools/packtext.c
 	cc -O2 -Wall -Wextra -o $@ $<
 # (srcs.mk: a build dir's applets changed, so its texts and link do)
 $(USAGE_C): build/packtext $(SRCS) $(G)/srcs.mk
-	build/packtext $@ $(SRCS)
+	build/packtext $(if $(filter 1,$(ZSTD)),-z) $@ $(SRCS)
 
 $(B)/obj/%.o: %.c $(HDRS) $(STAMP)
 	@mkdir -p $(dir $@)
@@ -324,7 +325,7 @@ tests/tools/netqcheck: tests/tools/netqcheck.c $(filter-out %/applet.o,$(OBJS)) 
 	$(CC) $(CPPFLAGS) -Os -Wall -Wextra $(LDFLAGS) -o $@ $^
 
 clean:
-	rm -rf build/obj build/tiny build/big build/periods build/pool build/cc.stamp build/packtext build/usage.c build/applets.c build/srcs.mk build/iomon.map build/iomon_nolto \
+	rm -rf build/obj build/tiny build/big build/periods build/pool build/cc.stamp build/packtext build/usage.c build/usage-z.c build/applets.c build/srcs.mk build/iomon.map build/iomon_nolto \
 		build/custom build/profile-* $(addprefix build/,$(CROSS_ARCHES)) \
 		iomon iomon_unstripped tests/tools/gentrace tests/tools/peakrss tests/tools/netqcheck
 

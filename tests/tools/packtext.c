@@ -1,6 +1,9 @@
 /* packtext: the build's packer of the applets' usage texts (and strerror's,
  * and the long messages).
- *   packtext OUT.c FILE.c...
+ *   packtext [-z] OUT.c FILE.c...
+ * (-z: a build with zstd.  The texts under "#ifdef IOMON_ZSTD" are left
+ * out without it, those under "#ifndef IOMON_ZSTD" with it: a build has
+ * only the messages its code can say.)
  * Each FILE's USAGE(id, "..." "...") (iomon.h) gives one text, each
  * TEXT(id, "...") one ending in a NUL (a format T(id) hands over); OUT.c gets
  * them all as one packed stream (usage_lz), where each text starts and
@@ -112,6 +115,37 @@ static void scan(const char *file, const char *s)
 			add(file, 0);
 		istext[nids] = nul;
 		span[nids++][1] = len;
+	}
+}
+
+/* The lines a build without zstd (or with it: zstd) leaves out, blanked:
+ * those under #ifdef IOMON_ZSTD or #ifndef IOMON_ZSTD, up to its #else or
+ * #endif (other conditionals count only for their nesting) */
+static void zstd_only(char *s, int zstd)
+{
+	int depth = 0, at = 0, out = 0;	/* at: the IOMON_ZSTD one's depth */
+	char *l, *e;
+
+	for (l = s; *l; l = *e ? e + 1 : e) {
+		int blank = out;
+
+		e = strchr(l, '\n');
+		if (!e)
+			e = l + strlen(l);
+		if (!strncmp(l, "#if", 3)) {
+			depth++;
+			if (!at && !strncmp(l, "#ifdef IOMON_ZSTD", 17))
+				at = depth, out = !zstd, blank = 0;
+			else if (!at && !strncmp(l, "#ifndef IOMON_ZSTD", 18))
+				at = depth, out = zstd, blank = 0;
+		} else if (!strncmp(l, "#else", 5) && depth == at) {
+			out = !out, blank = 0;
+		} else if (!strncmp(l, "#endif", 6)) {
+			if (depth-- == at)
+				at = 0, out = 0, blank = 0;
+		}
+		if (blank)
+			memset(l, ' ', (size_t)(e - l));
 	}
 }
 
@@ -321,10 +355,17 @@ int main(int argc, char **argv)
 	size_t i, n;
 	int a, pass, nl, nd;
 
+	int zstd = argc > 1 && !strcmp(argv[1], "-z");
+
+	argv += zstd, argc -= zstd;
 	if (argc < 3)
-		die("usage", "packtext OUT.c FILE.c...");
-	for (a = 2; a < argc; a++)
-		scan(argv[a], slurp(argv[a]));
+		die("usage", "packtext [-z] OUT.c FILE.c...");
+	for (a = 2; a < argc; a++) {
+		char *s = slurp(argv[a]);
+
+		zstd_only(s, zstd);
+		scan(argv[a], s);
+	}
 	for (i = 0; i < len; i++) {	/* each place's earlier ones, nearest first */
 		prev[i] = -1;
 		if (i + MINLEN <= len) {
