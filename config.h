@@ -61,7 +61,7 @@
 #define ZSTD_ARENA (ZSTD_ZFILES * (352 * 1024 + ZSTD_IN_BUF) > 8 * (ZSTD_DWORK + ZSTD_IN_BUF) ? \
 	ZSTD_ZFILES * (352 * 1024 + ZSTD_IN_BUF) : 8 * (ZSTD_DWORK + ZSTD_IN_BUF))
 #endif
-/* zstd output (trace -z): ZSTD_FILES outputs (the child's 1024 fds), each
+/* zstd output (trace -z): ZSTD_FILES outputs (16 devices of 256 CPUs), each
  * gathering ZSTD_CHUNK bytes, a frame's window at most, in one of ZSTD_OUTS
  * buffers (past them the fullest one's frame goes early); one context for
  * the highest level (ZSTD_getCParams for a chunk: 2.9 MB at level 19). */
@@ -72,7 +72,7 @@
 #define ZSTD_OUTS 64
 #endif
 #ifndef ZSTD_FILES
-#define ZSTD_FILES 1024
+#define ZSTD_FILES 4096
 #endif
 #ifndef ZSTD_LEVEL_MAX
 #define ZSTD_LEVEL_MAX 19

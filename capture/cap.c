@@ -532,6 +532,7 @@ int cap_run(const struct cap_cfg *c)
 	C.write_failed = 0;
 	C.ncpu = (u32)sys_cpus();
 	if (C.cfg.listen) {
+		sys_fd_room(NET_CONNS + (u64)NET_DEVS * CAP_CPUS + 64);	/* clients' connections, their files */
 		catch_signals();
 		rc = net_serve();
 		if (C.cfg.zlevel && zout_finish())	/* the compressor said why */
@@ -551,6 +552,7 @@ int cap_run(const struct cap_cfg *c)
 	catch_signals();
 	if (C.cfg.kill)
 		return relay_kill();
+	sys_fd_room((u64)cap_ndev() * C.ncpu * 2 + 64);	/* the kernel's files, the outputs */
 	if (C.cfg.dir && mkdir(C.cfg.dir, 0755) && errno != EEXIST) {
 		warn_text(U_cap_destination_dir_can, C.cfg.dir, strerror(errno));
 		return 1;

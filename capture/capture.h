@@ -256,6 +256,7 @@ int sys_devname(u32 dev, char *out, size_t len);	/* uevent DEVNAME; -1: none */
 int sys_partition(u32 dev, u32 *disk);	/* 1: a partition (of *disk), 0: not */
 int sys_comm(u32 pid, char out[16]);	/* /proc/PID/comm, no newline; -1: gone */
 int sys_cpus(void);			/* CPUs the kernel may number */
+void sys_fd_room(u64 n);		/* open files: the limit raised to n */
 
 /* capture/cap.c: live capture.  A driver fills a cap_cfg (cap_defaults,
  * then cap_opt for the options trace and btrace share), adds devices and

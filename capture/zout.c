@@ -42,6 +42,7 @@ int zout_finish(void) { return 0; }
 
 static struct zfile { int fd; u32 frames; u16 b; u8 live; } zf[ZSTD_FILES];	/* b: its buffer + 1, 0: none */
 static struct zbuf { u32 len, f; u8 data[ZSTD_CHUNK]; } zb[ZSTD_OUTS];		/* f: its output + 1, 0: free */
+static u32 nzf;		/* outputs up to the highest used */
 static int level, zin = -1, behind;	/* zin: the child's pipe; behind: its backlog limit */
 static unsigned long long stored, chunks;	/* frames stored to keep up, frames in all */
 static ZSTD_CCtx *cc;
@@ -210,7 +211,7 @@ static int flush_all(void)
 	int rc = 0;
 	u32 i;
 
-	for (i = 0; i < ZSTD_FILES; i++)
+	for (i = 0; i < nzf; i++)
 		if (zf[i].live)
 			rc |= emit(i, 1);
 	return rc ? -1 : 0;
@@ -220,6 +221,8 @@ static int flush_all(void)
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 /* a message: slot and length, then the bytes; ZOPEN|slot: the bytes are
@@ -259,12 +262,15 @@ static void child(int in, int (*create)(const char *path))
 {
 	static u8 data[ZSTD_CHUNK];
 	struct zmsg m;
-	int n = 0;
+	struct rlimit r;
+	int n = 0, top;
 	u32 s;
 
 	/* only the pipe and the outputs: a tracefs file held open here would
-	 * keep the capture from removing its instance */
-	for (n = 3; n < 1024; n++)
+	 * keep the capture from removing its instance (every descriptor the
+	 * limit allows, which the capture raised: sys_fd_room) */
+	top = syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, NULL, &r) || r.rlim_cur > 1u << 20 ? 1 << 20 : (int)r.rlim_cur;
+	for (n = 3; n < top; n++)
 		if (n != in)
 			close(n);
 	n = 0;
@@ -282,6 +288,8 @@ static void child(int in, int (*create)(const char *path))
 			if ((zf[s].fd = m.len ? create((char *)data) : 1) < 0)
 				_exit(1);
 			zf[s].frames = 0, zf[s].b = 0, zf[s].live = 1;
+			if (s >= nzf)
+				nzf = s + 1;
 		} else if (m.slot & ZCLOSE) {
 			if (zclose(s))
 				_exit(1);
