@@ -584,13 +584,18 @@ int net_serve(void)
 		dev[i].host = -1;
 	net_say(C.cfg.sink ? 2 : 1, "server: waiting for connections...\n", "", "");
 	while (!cap_stopping()) {
-		int n = 0;
+		int n = 0, k = 0;
 
-		pfd[n++] = (struct pollfd){ lfd, POLLIN, 0 };
+		/* up to the last connection only: poll refuses more entries
+		 * than the open-file limit (EINVAL), which would spin here */
 		for (i = 0; i < NET_CONNS; i++)
+			if (conn[i].fd >= 0)
+				k = i + 1;
+		pfd[n++] = (struct pollfd){ lfd, POLLIN, 0 };
+		for (i = 0; i < k; i++)
 			pfd[n++] = (struct pollfd){ conn[i].fd, POLLIN, 0 };
 		if (poll(pfd, (nfds_t)n, CAP_POLL_MS) > 0) {
-			for (i = 0; i < NET_CONNS; i++)
+			for (i = 0; i < k; i++)
 				if (conn[i].fd >= 0 && pfd[i + 1].revents)
 					readable(&conn[i]);
 			if (pfd[0].revents & POLLIN)
