@@ -152,22 +152,22 @@ u32 zout_frame(const void *p, u32 n, const u8 **out)
 	return ZSTD_isError(r) ? 0 : (u32)r;
 }
 
-/* Output s's buffer: its own, a free one, or the fullest one's once that
- * output's bytes went out as a frame; NULL: that frame failed */
+/* Output s's buffer: its own, a free or empty one, or the fullest one's
+ * once that output's bytes went out as a frame; NULL: that frame failed */
 static struct zbuf *zbuf_of(u32 s)
 {
 	u32 i, w = 0;
 
 	if (zf[s].b)
 		return &zb[zf[s].b - 1];
-	for (i = 0; i < ZSTD_OUTS && zb[i].f; i++)
+	for (i = 0; i < ZSTD_OUTS && zb[i].f && zb[i].len; i++)
 		if (zb[i].len > zb[w].len)
 			w = i;
 	if (i < ZSTD_OUTS)
-		w = i;
+		w = i;	/* free, or held empty (a chunk just written): no frame */
 	else if (emit(zb[w].f - 1, 0))
 		return NULL;
-	else
+	if (zb[w].f)
 		zf[zb[w].f - 1].b = 0;
 	zb[w].f = s + 1, zb[w].len = 0;
 	zf[s].b = (u16)(w + 1);
@@ -197,7 +197,9 @@ static int zput(u32 s, const void *p, size_t n)
 /* One output's last frame, its file closed, its buffer free; 0 or -1. */
 static int zclose(u32 s)
 {
-	int rc = emit(s, 1) | close(zf[s].fd);
+	int rc = emit(s, 1);	/* (before the close: | leaves the order open) */
+
+	rc |= close(zf[s].fd);
 
 	if (zf[s].b)
 		zb[zf[s].b - 1].f = 0;
@@ -270,6 +272,11 @@ static void child(int in, int (*create)(const char *path))
 	 * keep the capture from removing its instance (every descriptor the
 	 * limit allows, which the capture raised: sys_fd_room) */
 	top = syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, NULL, &r) || r.rlim_cur > 1u << 20 ? 1 << 20 : (int)r.rlim_cur;
+#ifdef SYS_close_range
+	/* (a limit of a million, as containers set, is that many closes) */
+	if (!syscall(SYS_close_range, 3u, (unsigned)in - 1, 0u) && !syscall(SYS_close_range, (unsigned)in + 1, ~0u, 0u))
+		top = 0;
+#endif
 	for (n = 3; n < top; n++)
 		if (n != in)
 			close(n);

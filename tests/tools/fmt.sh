@@ -15,8 +15,9 @@ musl_check() {	# NAME PROGRAM.c COUNT
 	local bin=$OUT/${2%.c}-musl
 	if ! command -v musl-gcc >/dev/null; then
 		skip "$1" "musl-gcc is not installed (tests/tools/setup-deps.sh)"
-	# (base.c's packed messages as the literals they are: build/usage.h)
-	elif musl-gcc -O1 -static -I"$TOP" -DTEXT_CHECK -include "$TOP/build/usage.h" -o "$bin" "$TOOLS/$2" "$TOP/text.c" "$TOP/textd.c" 2>"$OUT/musl-check.err"; then
+	# (base.c's packed messages as the literals they are: build/usage.h,
+	# usage-z.h in a build with zstd)
+	elif musl-gcc -O1 -static -I"$TOP" -DTEXT_CHECK -include "$TOP/build/usage$([ "${ZSTD:-0}" = 1 ] && echo -z).h" -o "$bin" "$TOOLS/$2" "$TOP/text.c" "$TOP/textd.c" 2>"$OUT/musl-check.err"; then
 		check "$1 (seed $FMT_SEED)" "$bin" "$FMT_SEED" "$3"
 	else
 		fail "$2 builds with musl-gcc" "$(head -c 400 "$OUT/musl-check.err")"
