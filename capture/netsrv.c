@@ -119,8 +119,7 @@ static int folder(const struct ndev *d, char *path)
 	return n;
 }
 
-/* Open the folder and the files of a new device (blktrace makes one per
- * CPU the client has, written or not).  -1: said why. */
+/* A new device's folder and files (blktrace's: one a CPU, written or not); -1: said */
 static int dev_files(struct ndev *d)
 {
 	char path[PATH_LEN];
@@ -584,18 +583,14 @@ int net_serve(void)
 		dev[i].host = -1;
 	net_say(C.cfg.sink ? 2 : 1, "server: waiting for connections...\n", "", "");
 	while (!cap_stopping()) {
-		int n = 0, k = 0;
+		int n = 1;
 
-		/* up to the last connection only: poll refuses more entries
-		 * than the open-file limit (EINVAL), which would spin here */
-		for (i = 0; i < NET_CONNS; i++)
-			if (conn[i].fd >= 0)
-				k = i + 1;
-		pfd[n++] = (struct pollfd){ lfd, POLLIN, 0 };
-		for (i = 0; i < k; i++)
-			pfd[n++] = (struct pollfd){ conn[i].fd, POLLIN, 0 };
+		pfd[0] = (struct pollfd){ lfd, POLLIN, 0 };
+		for (i = 0; i < NET_CONNS; i++)	/* to the last connection: poll refuses entries past the fd limit */
+			if ((pfd[i + 1] = (struct pollfd){ conn[i].fd, POLLIN, 0 }).fd >= 0)
+				n = i + 2;
 		if (poll(pfd, (nfds_t)n, CAP_POLL_MS) > 0) {
-			for (i = 0; i < k; i++)
+			for (i = 0; i + 1 < n; i++)
 				if (conn[i].fd >= 0 && pfd[i + 1].revents)
 					readable(&conn[i]);
 			if (pfd[0].revents & POLLIN)
