@@ -141,8 +141,10 @@ CPPFLAGS += $(NO:%=-DIOMON_NO_%)
 # every header: a new one triggers rebuilds without naming it here
 HDRS := $(wildcard *.h */*.h)
 # The applets' USAGE() texts, packed into one generated source (iomon.h)
-# (usage-z.c with zstd: each has only the messages its code can say)
-USAGE_C := $(G)/usage$(if $(filter 1,$(ZSTD)),-z).c
+# (usage-z.c with zstd, from packtext -z: each has only the messages its
+# code can say)
+ZT := $(if $(filter 1,$(ZSTD)),-z)
+USAGE_C := $(G)/usage$(ZT).c
 OBJS := $(SRCS:%.c=$(B)/obj/%.o) $(B)/obj/$(USAGE_C:.c=.o) $(B)/obj/$(APPLETS_C:.c=.o)
 # Objects built for speed (HOT, with HOTFLAGS): none now.  btt's per-event
 # figures (stats/bttstat.o) were one: 2.3 KiB for 3 % of plain btt's time
@@ -191,7 +193,7 @@ build/packtext: tests/tools/packtext.c
 	cc -O2 -Wall -Wextra -o $@ $<
 # (srcs.mk: a build dir's applets changed, so its texts and link do)
 $(USAGE_C): build/packtext $(SRCS) $(G)/srcs.mk
-	build/packtext $(if $(filter 1,$(ZSTD)),-z) $@ $(SRCS)
+	build/packtext $(ZT) $@ $(SRCS)
 
 $(B)/obj/%.o: %.c $(HDRS) $(STAMP)
 	@mkdir -p $(dir $@)
