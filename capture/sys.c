@@ -162,17 +162,25 @@ int sys_cpus(void)
 	return (int)hi + 1;
 }
 
-/* Files open at once: the soft limit raised to n where it is lower, as
- * far as the hard one goes (blktrace raises it when an open fails).  A
- * capture keeps a file of the kernel's and an output for every device and
- * CPU: 16 devices on 64 CPUs pass the usual 1024.  (The system call:
- * musl's setrlimit brings its every-thread machinery.) */
+/* Files open at once: the limit raised to n where it is lower, the hard
+ * one too where the process may (root: blktrace raises both when an open
+ * fails), else the soft one as far as the hard one goes.  A capture keeps
+ * a file of the kernel's and an output for every device and CPU: 16
+ * devices on 64 CPUs pass the usual 1024.  (The system call: musl's
+ * setrlimit brings its every-thread machinery.) */
 void sys_fd_room(u64 n)
 {
 	struct rlimit r;
+	u64 hard;
 
 	if (!syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, NULL, &r) && r.rlim_cur < n) {
-		r.rlim_cur = n < r.rlim_max ? n : r.rlim_max;
-		syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, &r, NULL);
+		hard = r.rlim_max;
+		r.rlim_cur = n;
+		if (hard < n)
+			r.rlim_max = n;
+		if (syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, &r, NULL) && hard < n) {
+			r.rlim_cur = r.rlim_max = hard;
+			syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, &r, NULL);
+		}
 	}
 }

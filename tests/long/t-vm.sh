@@ -52,6 +52,14 @@ vm_checks() {	# TAG DIR VERSION
 	if [ "$3" = 7 ] && have_oracle; then
 		check "$t relay, 20 disks: each disk's files read as Debian's blkparse reads them" test $same_all = 1
 	fi
+	# the same under a hard limit of 32 open files, raised as root
+	check "$t relay, 20 disks under a hard limit of 32 files: exit 0, a summary for each" \
+		sh -c "grep -q '^rc=0\$' '$V/manyh.err' && test \$(grep -c '^  Total:' '$V/manyh.sum') = 20"
+	n=0
+	for i in $(seq 0 19); do
+		( cd "$V/manyh" && "$IOMON" parse -i nullb$i ) 2>&1 | grep -qE ' Q +WS? 0 \+ 8 \[dd\]' && n=$((n + 1))
+	done
+	check "$t relay, 20 disks under a hard limit of 32 files: each disk's write ($n of 20)" test $n = 20
 }
 if vm_ok "VM relay capture"; then
 	V=$OUT/vm; rm -rf "$V"
