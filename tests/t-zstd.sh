@@ -429,5 +429,38 @@ if live_ok "zstd: trace -z live" zstd; then
 	poll 5 grep -q "zstd frames" "$Z/pz.err"; kill -INT $sp; wait $sp
 	check "parse -l and a -z client: its connection dropped, saying why" \
 		grep -q "^server: 127.0.0.1: zstd frames (its -z), which only trace -l without -z takes; connection dropped$" "$Z/pz.err"
+	# more outputs than -z's 64 buffers, live through tracefs: 40 loop
+	# devices written from every CPU (80 outputs on two CPUs), a plain
+	# capture beside it: every file decompresses to the plain one's bytes
+	# count, and each device parses as its plain files do
+	: >"$Z/many.devs"
+	for i in $(seq 40); do truncate -s 1M "$Z/many$i.img"; losetup -f --show "$Z/many$i.img" >>"$Z/many.devs" || break; done
+	if [ "$(wc -l <"$Z/many.devs")" = 40 ]; then
+		devs=$(sed 's/^/-d /' "$Z/many.devs")
+		rm -rf "$Z/mz" "$Z/mp" "$Z/md"; mkdir -p "$Z/mz" "$Z/mp" "$Z/md"; rm -f "$Z/mz.err" "$Z/mp.err"
+		"$IOMON" trace -z $devs -D "$Z/mz" >"$Z/mz.sum" 2>"$Z/mz.err" & pz=$!
+		"$IOMON" trace $devs -D "$Z/mp" >"$Z/mp.sum" 2>"$Z/mp.err" & pp=$!
+		capturing "$Z/mz.err" $pz; capturing "$Z/mp.err" $pp
+		for c in $(seq 0 $(($(nproc) - 1))); do
+			for d in $(cat "$Z/many.devs"); do taskset -c $c dd if=/dev/zero of="$d" bs=4k count=2 oflag=direct 2>/dev/null; done
+		done
+		kill -INT $pz $pp; wait $pz; rz=$?; wait $pp
+		n=$(cd "$Z/mz" && for f in *.zst; do zstd -q -d -c "$f" >"$Z/md/${f%.zst}" && [ -s "$Z/md/${f%.zst}" ] && echo "$f"; done | wc -l)
+		check "trace -z, 40 devices on $(nproc) CPUs, $n outputs with records (64 buffers): exit 0, a summary for each" \
+			sh -c "test $rz = 0 && test $n -gt 64 && test \$(grep -c '^  Total:' '$Z/mz.sum') = 40"
+		check "trace -z, 40 devices: zstd -d gives the plain capture's file sizes" \
+			test "$(cd "$Z/md" && stat -c '%n %s' * | tr '\n' ' ')" = "$(cd "$Z/mp" && stat -c '%n %s' * | tr '\n' ' ')"
+		ok=0
+		for d in $(sed 's,^/dev/,,' "$Z/many.devs"); do
+			a=$(cd "$Z/mz" && "$IOMON" parse -i "$d" 2>&1 | sed '/^Input file/d' | awk '{ $4 = ""; print }')
+			b=$(cd "$Z/mp" && "$IOMON" parse -i "$d" 2>&1 | sed '/^Input file/d' | awk '{ $4 = ""; print }')
+			[ "$a" = "$b" ] && echo "$a" | grep -qE ' Q +WS? 0 \+ 8 ' && ok=$((ok + 1))
+		done
+		check "trace -z, 40 devices: each device's .zst files parse as its plain ones, its writes there ($ok of 40)" test $ok = 40
+		rm -rf "$Z/mz" "$Z/mp" "$Z/md"
+	else
+		skip "trace -z, 40 devices" "only $(wc -l <"$Z/many.devs") loop devices could be made"
+	fi
+	for d in $(cat "$Z/many.devs"); do losetup -d "$d"; done; rm -f "$Z"/many*.img
 	losetup -d "$LOOP"; rm -f "$LI"
 fi
