@@ -23,9 +23,9 @@
 #ifndef STREAM_BUF
 #define STREAM_BUF (256 * 1024)
 #endif
-/* One read(2) asks for this much: few pages touched with many CPUs. */
+/* One read(2) asks for this much: 16 KiB touches fewer pages than 32, as fast. */
 #ifndef STREAM_READ
-#define STREAM_READ (32 * 1024)
+#define STREAM_READ (16 * 1024)
 #endif
 
 /* Per-CPU trace files one parse reads (all devices together), sharing
