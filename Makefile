@@ -205,7 +205,7 @@ $(B)/obj/capture/zsrc.o $(B)/obj/capture/zout.o: $(ZLIB)
 
 # The pools' layout: LTO's one unit puts its bss in one section, in its own
 # order, so a run's counters and flags lay among the tables, each on a page
-# of its own beside one (btt with every output: 40 KiB).  -fdata-sections
+# of its own beside one (btt with every output: 16 KiB).  -fdata-sections
 # gives each object a section of its own, and the linker lays them out by
 # alignment: the 4 KiB-aligned pools, the arrays (16 and more), then the
 # scalars and small structs together, at the end.
