@@ -252,6 +252,21 @@ live_ok() {
 		{ skip "$n" "no tracefs with block events on this kernel"; return 1; }
 }
 
+# many_loops N PREFIX: N loop devices on 1 MiB images PREFIX1.img ...,
+# listed in PREFIX.devs; false if fewer could be made (as many as were,
+# still listed, for many_loops_gone PREFIX to detach with their images)
+many_loops() {
+	local i
+	: >"$2.devs"
+	for i in $(seq "$1"); do truncate -s 1M "$2$i.img"; losetup -f --show "$2$i.img" >>"$2.devs" || break; done
+	[ "$(wc -l <"$2.devs")" = "$1" ]
+}
+many_loops_gone() {
+	local d
+	for d in $(cat "$1.devs"); do losetup -d "$d"; done
+	rm -f "$1"[0-9]*.img
+}
+
 # widowed CMD...: CMD with its stdout a pipe whose reader is already gone
 # (a FIFO opened by a reader that closes before CMD starts), so its first
 # write meets EPIPE for certain; returns CMD's status.

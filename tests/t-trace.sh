@@ -69,9 +69,7 @@ if live_ok "live capture"; then
 	# on each, each device's files and the stream of all read as blkparse
 	# reads them (a device at a time: 40 devices' files on every CPU can
 	# pass the STREAMS_MAX files one parse opens)
-	: >"$OUT/many.devs"
-	for i in $(seq 40); do truncate -s 1M "$OUT/many$i.img"; losetup -f --show "$OUT/many$i.img" >>"$OUT/many.devs" || break; done
-	if [ "$(wc -l <"$OUT/many.devs")" = 40 ]; then
+	if many_loops 40 "$OUT/many"; then
 		manyload() { local d; for d in $(cat "$OUT/many.devs"); do dd if=/dev/zero of="$d" bs=4k count=1 oflag=direct 2>/dev/null; done; }
 		rm -rf "$OUT/many"; mkdir -p "$OUT/many"
 		rm -f "$OUT/many.err"; "$IOMON" trace $(sed 's/^/-d /' "$OUT/many.devs") -D "$OUT/many" >"$OUT/many.sum" 2>"$OUT/many.err" &
@@ -136,8 +134,7 @@ if live_ok "live capture"; then
 	else
 		skip "trace, 40 devices" "only $(wc -l <"$OUT/many.devs") loop devices could be made"
 	fi
-	for d in $(cat "$OUT/many.devs"); do losetup -d "$d"; done
-	rm -f "$OUT"/many*.img
+	many_loops_gone "$OUT/many"
 
 	mkdir -p "$OUT/bin"; "$IOMON" --install "$OUT/bin" >/dev/null 2>&1
 	if command -v blktrace >/dev/null; then

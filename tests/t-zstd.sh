@@ -433,9 +433,7 @@ if live_ok "zstd: trace -z live" zstd; then
 	# devices written from every CPU (80 outputs on two CPUs), a plain
 	# capture beside it: every file decompresses to the plain one's bytes
 	# count, and each device parses as its plain files do
-	: >"$Z/many.devs"
-	for i in $(seq 40); do truncate -s 1M "$Z/many$i.img"; losetup -f --show "$Z/many$i.img" >>"$Z/many.devs" || break; done
-	if [ "$(wc -l <"$Z/many.devs")" = 40 ]; then
+	if many_loops 40 "$Z/many"; then
 		devs=$(sed 's/^/-d /' "$Z/many.devs")
 		rm -rf "$Z/mz" "$Z/mp" "$Z/md"; mkdir -p "$Z/mz" "$Z/mp" "$Z/md"; rm -f "$Z/mz.err" "$Z/mp.err"
 		"$IOMON" trace -z $devs -D "$Z/mz" >"$Z/mz.sum" 2>"$Z/mz.err" & pz=$!
@@ -461,6 +459,6 @@ if live_ok "zstd: trace -z live" zstd; then
 	else
 		skip "trace -z, 40 devices" "only $(wc -l <"$Z/many.devs") loop devices could be made"
 	fi
-	for d in $(cat "$Z/many.devs"); do losetup -d "$d"; done; rm -f "$Z"/many*.img
+	many_loops_gone "$Z/many"
 	losetup -d "$LOOP"; rm -f "$LI"
 fi
