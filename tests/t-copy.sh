@@ -73,7 +73,8 @@ if live_ok "copy" sfdisk mkfs.ext4 fsfreeze; then
 	for run in 1:"$IOMON" 2:"$IOMON" 3:"$IOMON" 4:"$TX"; do
 		seed=${run%%:*} bin=${run#*:}
 		[ -x "$bin" ] || { skip "copy, seed $seed" "no $bin"; continue; }
-		rm -f "$OUT/stop"; python3 "$TOOLS/cwriter.py" "$S" "$seed" "$OUT/stop" >"$OUT/w$seed.n" & wp=$!
+		rm -f "$OUT/stop" "$OUT/stop.on"; python3 "$TOOLS/cwriter.py" "$S" "$seed" "$OUT/stop" >"$OUT/w$seed.n" & wp=$!
+		wait_for 60 "copy seed $seed: the writers writing before it starts" test -e "$OUT/stop.on"
 		run_copy c$seed "$bin" "$S" "$D" </dev/null
 		wait_for 120 "copy seed $seed: the passes small, the writers still writing" grep -q 'press Enter' "$OUT/c$seed.err"
 		touch "$OUT/stop"; wait $wp
@@ -88,7 +89,8 @@ if live_ok "copy" sfdisk mkfs.ext4 fsfreeze; then
 	done
 
 	# ---- the tracer killed mid-copy: said, and a full pass before DST is equal ----
-	rm -f "$OUT/stop"; python3 "$TOOLS/cwriter.py" "$S" 9 "$OUT/stop" >/dev/null & wp=$!
+	rm -f "$OUT/stop" "$OUT/stop.on"; python3 "$TOOLS/cwriter.py" "$S" 9 "$OUT/stop" >/dev/null & wp=$!
+	wait_for 60 "copy: the writers writing before it starts" test -e "$OUT/stop.on"
 	run_copy ck "$IOMON" "$S" "$D" </dev/null
 	wait_for 120 "copy: the passes small" grep -q 'press Enter' "$OUT/ck.err"
 	tp=$(tracer_of $CI); kill -9 "$tp"

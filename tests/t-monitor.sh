@@ -55,17 +55,17 @@ fi
 # A paced stream (issue 27): blkiomon's interval thread wakes at start +
 # k*I, start read to the nanosecond, and its reader counts each record
 # when it arrives.  The stream's two halves arrive 0.6 s and 1.4 s after
-# the start (the feeder's clock; the monitor's starts within a few ms of
-# it), 0.4 s either side of the first interval's end at 1 s: each half is
-# one interval's.  (Ends on whole seconds, or a read's records counted
-# before the clock is looked at, put a boundary elsewhere or split a
-# half.)  The feeder ends the stream once two intervals are printed.
-# Expected: each half's counts computed from the half alone (monref.py;
-# a request whose D is in the first half and C in the second counts in
-# the second), and blkiomon's text and records on the same paced stream.
+# the monitor's start (the feeder starts it, then its clock), 0.4 s either
+# side of the first interval's end at 1 s: each half is one interval's.
+# (Ends on whole seconds, or a read's records counted before the clock is
+# looked at, put a boundary elsewhere or split a half.)  The feeder ends
+# the stream once two intervals are printed.  Expected: each half's counts
+# computed from the half alone (monref.py; a request whose D is in the
+# first half and C in the second counts in the second), and blkiomon's
+# text and records on the same paced stream.
 paced() {	# PREFIX MONITOR...: -I 1, text in PREFIX.txt, records in PREFIX.bin
 	local o=$1; shift
-	PACED_SPLIT=$o.half python3 "$TOOLS/paced.py" "$S" "$o.txt" 2 0.6 1.4 | "$@" -I 1 -h - -b "$o.bin" >"$o.txt"
+	PACED_SPLIT=$o.half python3 "$TOOLS/paced.py" "$S" "$o.txt" 2 0.6 1.4 -- "$@" -I 1 -h - -b "$o.bin" >"$o.txt"
 }
 counts() {	# TEXT: "N read R write W" for interval N
 	awk '/^device: / { n++ } /^sizes (read|write) / { c[n, $2] = $5 }

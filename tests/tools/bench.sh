@@ -160,8 +160,9 @@ if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null && [ -d /sys/kernel/traci
 	for f in cs cd; do rm -f "$B/$f.img"; truncate -s $M "$B/$f.img"; done
 	head -c $M /dev/urandom >"$B/cs.img"
 	S=$(losetup -f --show "$B/cs.img") D=$(losetup -f --show "$B/cd.img")
-	rm -f "$B/cstop"
+	rm -f "$B/cstop" "$B/cstop.on"
 	python3 "$OLDPWD/tests/tools/cwriter.py" "$S" 1 "$B/cstop" >"$B/cw.n" & wp=$!
+	i=0; while [ ! -e "$B/cstop.on" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done	# the writers writing first
 	"$OLDPWD/iomon" copy "$S" "$D" >"$B/copy.out" 2>"$B/copy.err" </dev/null & cpid=$!
 	i=0; while ! grep -q 'press Enter' "$B/copy.err" && kill -0 $cpid 2>/dev/null && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
 	touch "$B/cstop"; wait $wp

@@ -2,12 +2,16 @@
 """cwriter.py DEV SEED STOPFILE [THREADS]: random writes to DEV from
 THREADS threads (3), of 512 B to 64 KiB at 512-byte offsets drawn from
 SEED, each thread fsyncing after every 8, until STOPFILE exists; then
-prints how many writes were made."""
+prints how many writes were made.  Once every thread has made and synced
+its first 8, it creates STOPFILE.on: what is started after that runs
+beside writes already flowing (on a busy machine Python's own start can
+outlast a short copy's first pass)."""
 import os, random, sys, threading
 
 dev, seed, stop = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 nthreads = int(sys.argv[4]) if len(sys.argv) > 4 else 3
 count = [0] * nthreads
+going = threading.Barrier(nthreads, action=lambda: open(stop + ".on", "w").close())
 
 
 def run(i):
@@ -20,6 +24,11 @@ def run(i):
         count[i] += 1
         if count[i] % 8 == 0:
             os.fsync(fd)
+            if count[i] == 8:
+                try:
+                    going.wait(60)
+                except threading.BrokenBarrierError:
+                    pass	# a thread gone: no STOPFILE.on, which its waiter reports
     os.fsync(fd)
     os.close(fd)
 

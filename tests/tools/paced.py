@@ -6,8 +6,13 @@ monotonic clock); then, rather than guess when the reader has printed, it
 waits until the file WATCH holds N lines starting "device: " (PACED_WAIT
 seconds at most, 15 unless set) and ends, closing the stream.  With
 PACED_SPLIT=PREFIX set, burst i is also written to PREFIX.i, for an
-independent reference of each interval."""
-import os, struct, sys, time
+independent reference of each interval.
+
+paced.py STREAM WATCH N AT... -- CMD...: the same written to CMD's standard
+input, the bursts' times counted from CMD's start, not this program's (on a
+busy machine Python's own start can take longer than an interval's margin);
+exits with CMD's status once it has ended."""
+import os, struct, subprocess, sys, time
 
 def records(d):
     magic = struct.unpack_from("<I", d, 0)[0]
@@ -21,7 +26,10 @@ def records(d):
 
 def main():
     t0 = time.monotonic()
-    path, watch, want, at = sys.argv[1], sys.argv[2], int(sys.argv[3]), [float(a) for a in sys.argv[4:]]
+    args, cmd = sys.argv[1:], None
+    if "--" in args:
+        args, cmd = args[:args.index("--")], args[args.index("--") + 1:]
+    path, watch, want, at = args[0], args[1], int(args[2]), [float(a) for a in args[3:]]
     recs = records(open(path, "rb").read())
     k = len(at)
     cut = [len(recs) * i // k for i in range(k + 1)]
@@ -31,6 +39,9 @@ def main():
         for i, b in enumerate(bursts):
             open("%s.%d" % (split, i), "wb").write(b)
     out = sys.stdout.buffer
+    if cmd:	# (Popen returns once CMD is executing)
+        child = subprocess.Popen(cmd, stdin=subprocess.PIPE)
+        out, t0 = child.stdin, time.monotonic()
     for when, b in zip(at, bursts):
         pause = t0 + when - time.monotonic()
         if pause > 0:
@@ -39,6 +50,13 @@ def main():
             print("paced.py: burst due at %.1f s written %.2f s late" % (when, -pause), file=sys.stderr)
         out.write(b)
         out.flush()
+    rc = watched(watch, want)
+    if cmd:
+        out.close()
+        return child.wait()
+    return rc
+
+def watched(watch, want):
     wait = float(os.environ.get("PACED_WAIT", "15"))
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
