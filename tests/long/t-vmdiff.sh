@@ -7,7 +7,8 @@
 # full) and two more drawn (ext4's traffic or discards on brd or loop,
 # alone or under dm-linear; a dm-stripe or an error target over two
 # null_blk disks; in 6.1, a virtio disk: qemu's pace, its scheduler,
-# sometimes throttled), then
+# sometimes throttled; a disk in two partitions, the whole disk traced
+# or one partition alone), then
 # every output compared with Debian's own tools on the host: blkparse's
 # text (plain, -t, -s, a format, a stream on stdin), btt (every option,
 # every file, a time window), blkiomon's intervals; biolatency and biosnoop against btt's

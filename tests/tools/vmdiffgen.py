@@ -4,11 +4,11 @@
 same every run (issue 29's: -t's table past full), a sixth and a
 seventh drawn from SEED by generators of their own (a filesystem's
 traffic or discards; a dm-stripe or an error target over two null_blk
-disks), and in Debian's 6.1 (VIRTIO=1) an eighth on a virtio disk,
-each traced by
-Debian's blktrace into /out/wN (its devices in /out/wN/devs, a line saying
-what it is in /out/wN/what), then /out/done.  busybox sh; nb, waitb, said
-and load come from tests/vm/guest.sh.
+disks), an eighth on a virtio disk in Debian's 6.1 (VIRTIO=1), and a
+ninth on a disk in two partitions (brd, or in 6.1 the virtio disk), each
+traced by Debian's blktrace into /out/wN (its devices in /out/wN/devs,
+a line saying what it is in /out/wN/what), then /out/done.  busybox
+sh; nb, waitb, said and load come from tests/vm/guest.sh.
 
 Devices: null_blk blk-mq (depth, queues, completion time drawn) and
 bio-based, brd, loop over a file, and device-mapper stacks over null_blk
@@ -237,5 +237,37 @@ if os.environ.get("VIRTIO"):
             "blktrace.real -d /dev/vda -D /out/w8 -w 12 > /out/w8/blktrace.log 2>&1 &",
             "made /sys/kernel/debug/block/vda/trace0",
             cmd8, "wait"]
+# w9, from a generator of its own: a disk in two partitions (busybox
+# fdisk), brd (max_part) or, where the VM has one, the virtio disk; the
+# whole disk traced (every bio to a partition remapped onto it: an A
+# before its Q) or one partition alone (the kernel's filter on its
+# sectors, the records under the partition's own device number); ext4 on
+# the first partition or I/O to both
+r9 = random.Random("w9 %s" % sys.argv[1])
+disk9 = r9.choice(["brd", "virtio"]) if os.environ.get("VIRTIO") else "brd"
+if disk9 == "brd":
+    setup9 = ["rmmod brd 2>/dev/null; insmod /lib/mod/brd.ko rd_nr=1 rd_size=65536 max_part=4",
+              "waitb /dev/ram0"]
+    d9, p9, words9 = "ram0", "ram0p", "brd (bio-based ram disk)"
+else:
+    setup9, d9, p9, words9 = [], "vda", "vda", "virtio-blk"
+setup9.append("printf 'o\\nn\\np\\n1\\n\\n+24M\\nn\\np\\n2\\n\\n\\nw\\n' | fdisk /dev/%s >/dev/null 2>&1; waitb /dev/%s2" % (d9, p9))
+traced9 = r9.choice([d9, d9, p9 + "1", p9 + "2"])
+if r9.random() < 0.4:
+    cmd9 = ("mke2fs.real -q -t ext4 -F /dev/%s1 >/dev/null 2>&1; mount -t ext4 /dev/%s1 /mnt && { i=0; "
+            "while [ $i -lt 60 ]; do echo $i >/mnt/f$i; i=$((i + 1)); done; sync; "
+            "dd if=/dev/zero of=/mnt/big bs=1M count=4 conv=fsync 2>/dev/null; umount /mnt; }; "
+            "dd if=/dev/zero of=/dev/%s2 bs=64k count=32 oflag=direct 2>/dev/null" % (p9, p9, p9))
+    lw9 = "mke2fs, ext4 on partition 1: 60 small files, 4 MiB fsynced; 2 MiB direct to partition 2"
+else:
+    mode9, bs9 = r9.choice(["randrw", "randr", "seqw"]), r9.choice([4096, 65536, 524288])
+    cmd9 = "iogen /dev/%s1 %s 2 1 %d & iogen /dev/%s2 %s 2 1 %d" % (p9, mode9, bs9, p9, mode9, bs9)
+    lw9 = "iogen %s 1 thread %d B on each partition" % (mode9, bs9)
+words9 += ", two partitions, %s traced" % ("the whole disk" if traced9 == d9 else "partition " + traced9[-1] + " alone")
+out += ["# w9: %s; %s" % (words9, lw9)] + setup9
+out.append("mkdir -p /out/w9; echo '%s; %s' > /out/w9/what; echo %s > /out/w9/devs" % (words9, lw9, traced9))
+out.append("blktrace.real -d /dev/%s -D /out/w9 -w 10 > /out/w9/blktrace.log 2>&1 &" % traced9)
+out.append("made /sys/kernel/debug/block/%s/trace0" % traced9)
+out += [cmd9, "wait"]
 out.append("touch /out/done")
 print("\n".join(out))
