@@ -530,7 +530,7 @@ int cap_run(const struct cap_cfg *c)
 	C.cfg = *c;
 	C.buf = cap_buf;
 	C.write_failed = 0;
-	C.ncpu = (u32)sys_cpus();
+	C.ncpu = (u32)sys_cpus("possible");
 	if (C.cfg.listen) {
 		sys_fd_room(NET_CONNS + (u64)NET_DEVS * CAP_CPUS + 64);	/* clients' connections, their files */
 		catch_signals();
@@ -541,6 +541,11 @@ int cap_run(const struct cap_cfg *c)
 	}
 	if (check_overlap())
 		return 1;
+	/* a firmware's table may name hundreds of CPU slots a machine will
+	 * never fill ("hotplug CPUs"): past CAP_CPUS, the CPUs there now (as
+	 * the original counts them) */
+	if (C.ncpu > CAP_CPUS)
+		C.ncpu = (u32)sys_cpus("present");
 	if (C.ncpu > CAP_CPUS) {
 		warn_text(U_cap_cpus_this_build, C.ncpu, CAP_CPUS);
 		return 1;

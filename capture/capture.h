@@ -255,7 +255,7 @@ int sys_write(const char *path, const char *val);	/* 0: all written, -1 */
 int sys_devname(u32 dev, char *out, size_t len);	/* uevent DEVNAME; -1: none */
 int sys_partition(u32 dev, u32 *disk);	/* 1: a partition (of *disk), 0: not */
 int sys_comm(u32 pid, char out[16]);	/* /proc/PID/comm, no newline; -1: gone */
-int sys_cpus(void);			/* CPUs the kernel may number */
+int sys_cpus(const char *which);		/* CPUs the kernel may number ("possible", "present") */
 void sys_fd_room(u64 n);		/* open files: the limit raised to n */
 
 /* capture/cap.c: live capture.  A driver fills a cap_cfg (cap_defaults,

@@ -129,12 +129,12 @@ int sys_comm(u32 pid, char out[16])
 	return 0;
 }
 
-/* CPUs the kernel may number: "0-3" or "0,2-5" in cpu/possible, the
- * highest plus one. */
-int sys_cpus(void)
+/* CPUs the kernel may number (WHICH "possible"; "present": those there
+ * now): "0-3" or "0,2-5" in cpu/WHICH, the highest plus one. */
+int sys_cpus(const char *which)
 {
 	char buf[64], *p = buf;
-	int n = sys_read("/sys/devices/system/cpu/possible", buf, sizeof(buf));
+	int n = sys_readf(buf, sizeof(buf), "/sys/devices/system/cpu/%s", which);
 	u64 hi = 0;
 
 	if (n == -1) {

@@ -580,7 +580,7 @@ int replay_main(int argc, char **argv)
 	P.ibase = "replay";
 	P.iters = 1;
 	P.acc = 1;
-	P.cpus = sys_cpus();
+	P.cpus = sys_cpus("possible");
 	P.genesis = ~0ull;
 	while ((c = opt_get(argc, argv, "c:d:Fhi:I:M:Nx:vVW", lo)) != -1)
 		if ((rc = option(c, opt_arg)))

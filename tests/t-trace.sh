@@ -58,6 +58,30 @@ if live_ok "live capture"; then
 	check "trace -w 1: the window ends it, exit 0 ($rc)" test $rc = 0
 	check "trace -w 1: blktrace's summary" grep -qE "^  Total: +[0-9]+ events \(dropped 0\)" "$OUT/capw.sum"
 
+	# a firmware that names far more CPU slots than the machine holds
+	# ("smpboot: Allowing 384 CPUs, 382 hotplug CPUs"): cpu/possible
+	# past CAP_CPUS (256), the present CPUs followed, as the original
+	# counts them; refused, said, only where those are past it too
+	if ! unshare -m true 2>/dev/null; then
+		skip "trace, 384 possible CPUs" "unshare -m cannot make / private here (a chroot?): the check needs its own /sys/devices/system/cpu/possible"
+	else
+		C=/sys/devices/system/cpu
+		echo 0-383 >"$OUT/possible"; echo 0-299 >"$OUT/present"
+		# cpus SH ARGS...: trace ARGS after SH (mounts) in a mount
+		# namespace of its own, the same process all the way (exec)
+		cpus() { exec unshare -m sh -c "$1 && exec \"\$@\"" - "$IOMON" trace "${@:2}"; }
+		b="mount --bind '$OUT/possible' $C/possible"
+		rm -rf "$OUT/cap384"; mkdir -p "$OUT/cap384"
+		rm -f "$OUT/cap384.err"; (cpus "$b" -d "$LOOP" -D "$OUT/cap384") >"$OUT/cap384.sum" 2>"$OUT/cap384.err" &
+		pid=$!; capturing "$OUT/cap384.err" $pid; load; kill -INT $pid; wait $pid; rc=$?
+		check "trace, 384 possible CPUs, $(tr -d '\n' <$C/present) present: exit 0 ($rc: $(head -c 200 "$OUT/cap384.err" | tr '\n' ' '))" test $rc = 0
+		check "trace, 384 possible CPUs: the 100 writes in its files" \
+			test "$("$IOMON" parse -D "$OUT/cap384" -i "$LN" 2>&1 | grep -cE ' Q +WS? [0-9]+ \+ 8 \[dd\]')" = 100
+		(cpus "$b && mount --bind '$OUT/present' $C/present" -d "$LOOP" -D "$OUT/cap384") >/dev/null 2>"$OUT/cap300.err"; rc=$?
+		check "trace, 300 present CPUs: refused, exit 1 ($rc), said" \
+			sh -c "test $rc = 1 && grep -q '^trace: 300 CPUs; this build handles 256 (CAP_CPUS)' '$OUT/cap300.err'"
+	fi
+
 	# -I: devices listed in a file
 	echo "$LOOP" >"$OUT/devs.txt"
 	rm -rf "$OUT/capI"; mkdir -p "$OUT/capI"
