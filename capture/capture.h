@@ -174,7 +174,7 @@ extern u16 window_order[PIPE_WINDOW];		/* after window_sort */
 extern u64 window_hold_overflow;
 u32 window_fill(struct src *s, const struct window_cfg *c, int *end);
 void window_sort(u32 n);		/* (time, device, sequence); ties: later read first */
-int window_has(u32 n, u32 dev, u32 cpu, u32 seq);	/* the batch holds that record */
+int window_has(u32 n, const struct rec *r, u32 seq);	/* r's CPU's seq is in the batch or held */
 int window_hold(const struct rec *r, int late);	/* late, or behind the first held: to the end; 0: printed now */
 void window_release(void (*fn)(struct rec *r));	/* the held, stably ordered */
 

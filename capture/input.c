@@ -161,7 +161,7 @@ static int emit(const struct rec *r, u32 n)
 	}
 	last = ACT32(r) != TN_MESSAGE && r->cpu < CPUS_MAX ? &last_seq[d][r->cpu] : NULL;
 	if (n && window_hold(r, last && *last && r->seq != *last &&
-				(r->seq < *last || window_has(n, r->dev, r->cpu, (u32)*last))))
+				(r->seq < *last || window_has(n, r, (u32)*last))))
 		return 1;
 	if (last)
 		*last = (u64)r->seq + 1;

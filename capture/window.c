@@ -110,15 +110,6 @@ void window_sort(u32 n)
 	}
 }
 
-/* 1: the batch (n records) holds the record of dev's cpu numbered seq */
-int window_has(u32 n, u32 dev, u32 cpu, u32 seq)
-{
-	while (n--)
-		if (window_rec[n].seq == seq && window_rec[n].dev == dev && window_rec[n].cpu == cpu)
-			return 1;
-	return 0;
-}
-
 /* x sorts after y in blkparse's tree (time, device, sequence) */
 static int rec_after(const struct rec *x, const struct rec *y)
 {
@@ -127,6 +118,30 @@ static int rec_after(const struct rec *x, const struct rec *y)
 	if (x->dev != y->dev)
 		return x->dev > y->dev;
 	return x->seq > y->seq;
+}
+
+static int same_cpu_seq(const struct rec *x, const struct rec *r, u32 seq)
+{
+	return x->seq == seq && x->dev == r->dev && x->cpu == r->cpu;
+}
+
+/* 1: r's CPU's record numbered seq was read and is not shown yet: it is
+ * in the batch (n records, sorting after r) or held (blkparse stalls on
+ * r until it shows that one, which a hold keeps to the end).  A record
+ * behind the first held one is held anyway: 1 without looking. */
+int window_has(u32 n, const struct rec *r, u32 seq)
+{
+	u32 i;
+
+	if (nheld && !rec_after(&held[held_first], r))
+		return 1;
+	while (n--)
+		if (same_cpu_seq(&window_rec[n], r, seq))
+			return 1;
+	for (i = 0; i < nheld; i++)
+		if (same_cpu_seq(&held[i], r, seq))
+			return 1;
+	return 0;
 }
 
 /* blkparse's loop stops at the first record in its tree that fails the

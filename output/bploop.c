@@ -229,7 +229,7 @@ static int pipe_batch(u32 n, int live)
 		 * device behind it; so do we.  (A next record not read yet
 		 * may be lost: the gap is counted and output goes on.) */
 		if (window_hold(r, ACT32(r) != TN_MESSAGE && c->seen && r->seq != c->last_seq + 1 &&
-				(r->seq <= c->last_seq || window_has(n, r->dev, r->cpu, c->last_seq + 1))))
+				(r->seq <= c->last_seq || window_has(n, r, c->last_seq + 1))))
 			continue;
 		emit(d, c, r);
 	}

@@ -99,5 +99,8 @@ wait
 flush_logs
 [ -n "$CROSS" ] && echo "tests took ${SECONDS} s ($CROSS under $IOMON_QEMU)"
 [ -n "${LONG:-}" ] && echo "(long run: tests/long/; make check runs tests/t-*.sh)"
+# the failures again, named, where a log cut to its tail still shows them
+awk -F '\t' '$1 == "FAIL" && ++n <= 10 { print "failed: " $2 ": " $3 }
+	END { if (n > 10) print "failed: " n - 10 " more (above)" }' "$T_RESULTS"
 echo "$(count PASS) passed, $(count FAIL) failed, $(count SKIP) skipped"
 [ "$(count FAIL)" -eq 0 ]
