@@ -76,7 +76,7 @@ case ${1:-} in
 esac
 G=$1; shift
 mkdir -p "$G" || exit 2
-B=$G/blocks.tmp
+B=$G/blocks.$$.tmp	# (per process: two makes may run at once)
 blocks >"$B" || exit 2
 ver=$(cat VERSION 2>/dev/null) || { echo "applets.sh: no VERSION file" >&2; exit 2; }
 
@@ -90,7 +90,7 @@ awk -v want="$want" '
 	  exit bad }' "$B" >"$B.sel" || { rm -f "$B" "$B.sel"; exit 2; }
 
 put() {	# FILE: from stdin, only when different
-	if cmp -s "$1.new" "$1" 2>/dev/null; then rm -f "$1.new"; else mv -f "$1.new" "$1"; fi
+	if cmp -s "$1.new.$$" "$1" 2>/dev/null; then rm -f "$1.new.$$"; else mv -f "$1.new.$$" "$1"; fi
 }
 
 # the table: one row a name, sorted; generic (made by --install only with
@@ -113,7 +113,7 @@ put() {	# FILE: from stdin, only when different
 	awk '{ for (i = 4; $i != ":"; i++) print $i }' "$B.sel" | LC_ALL=C sort -u >"$B.in"
 	awk '{ for (i = 4; $i != ":"; i++) print $i }' "$B" | LC_ALL=C sort -u | LC_ALL=C comm -23 - "$B.in" | sed 's/$/\\0/' | tr -d '\n'
 	echo '";	/* left out of this build */'
-} >"$G/applets.c.new" && put "$G/applets.c"
+} >"$G/applets.c.new.$$" && put "$G/applets.c"
 
 # the sources: each chosen driver and what it needs, in flow order
 {
@@ -128,5 +128,5 @@ put() {	# FILE: from stdin, only when different
 		LC_ALL=C sort -u | sed 's/^[0-9] / /' | tr -d '\n'
 	echo
 	for f in output/*.c; do sed -n 's/^\/\/option: \([A-Z0-9_]*\) \(.*\)/OPTION_\1 := \2/p' "$f"; done
-} >"$G/srcs.mk.new" && put "$G/srcs.mk"
+} >"$G/srcs.mk.new.$$" && put "$G/srcs.mk"
 rm -f "$B" "$B.sel" "$B.in"
