@@ -120,11 +120,6 @@ static int rec_after(const struct rec *x, const struct rec *y)
 	return x->seq > y->seq;
 }
 
-static int same_cpu_seq(const struct rec *x, const struct rec *r, u32 seq)
-{
-	return x->seq == seq && x->dev == r->dev && x->cpu == r->cpu;
-}
-
 /* 1: r's CPU's record numbered seq was read and is not shown yet: it is
  * in the batch (n records, sorting after r) or held (blkparse stalls on
  * r until it shows that one, which a hold keeps to the end).  A record
@@ -135,12 +130,12 @@ int window_has(u32 n, const struct rec *r, u32 seq)
 
 	if (nheld && !rec_after(&held[held_first], r))
 		return 1;
-	while (n--)
-		if (same_cpu_seq(&window_rec[n], r, seq))
+	for (i = 0; i < n + nheld; i++) {
+		const struct rec *x = i < n ? &window_rec[i] : &held[i - n];
+
+		if (x->seq == seq && x->dev == r->dev && x->cpu == r->cpu)
 			return 1;
-	for (i = 0; i < nheld; i++)
-		if (same_cpu_seq(&held[i], r, seq))
-			return 1;
+	}
 	return 0;
 }
 

@@ -269,9 +269,7 @@ static void queued(struct btt_dev *d, const struct rec *r, u32 proc)
 	struct btt_q *q;
 	int dm = d->dm;
 
-	d->n_qs++;
 	btt_seek_add(&d->q2q, r->sector, r->bytes);
-	d->t_act_q += d->n_act_q++;
 	q2q(&d->last_q, &d->avg[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
 	q2q(&last_q, &btt_all[dm ? BTT_Q2Q_DM : BTT_Q2Q], r->time);
 	if (btt_per_proc && proc)	/* (a Q the table has no room for too) */
@@ -516,7 +514,13 @@ void btt_event(const struct rec *r)
 	if (btt_ev_more)	/* -I, the option files */
 		ev_more(d, r, act);
 	switch (act) {
-	case TA_QUEUE: queued(d, r, proc); break;
+	case TA_QUEUE:
+		queued(d, r, proc);
+		/* fall through */
+	case TA_REQUEUE:	/* #Q and Avg Reqs @ Q count it as a Q (btt's handle_requeue) */
+		d->n_qs++;
+		d->t_act_q += d->n_act_q++;
+		break;
 	case TA_REMAP: remapped(r); break;
 	case TA_ISSUE:
 		d->n_ds++;
@@ -537,7 +541,6 @@ void btt_event(const struct rec *r)
 		}
 		each_q(d, r, 1);
 		break;
-	case TA_REQUEUE: break;
 	case TA_BACKMERGE:
 	case TA_FRONTMERGE:
 		d->n_act_q -= d->n_act_q != 0;	/* found or not */
