@@ -463,6 +463,18 @@ static void remapped(const struct rec *r)
 	both(from, q, from->dm ? BTT_Q2A_DM : BTT_Q2A, tdelta(q->time, r->time));
 }
 
+/* A D: its seek, its size, the Qs it covers (the seek asked for first,
+ * counted last: bttseek.c) */
+static void dispatched(struct btt_dev *d, const struct rec *r)
+{
+	d->n_ds++;
+	btt_seek_add(&d->d2d, r->sector, r->bytes);
+	d->n_act_q -= d->n_act_q != 0;
+	size_hist(d, 1, r->bytes);
+	each_q(d, r, 0);
+	btt_seek_count(&d->d2d);
+}
+
 void btt_event(const struct rec *r)
 {
 	u32 a = ACT32(r), act = a & 0xffff, proc;
@@ -522,14 +534,7 @@ void btt_event(const struct rec *r)
 		d->t_act_q += d->n_act_q++;
 		break;
 	case TA_REMAP: remapped(r); break;
-	case TA_ISSUE:
-		d->n_ds++;
-		btt_seek_add(&d->d2d, r->sector, r->bytes);
-		d->n_act_q -= d->n_act_q != 0;
-		size_hist(d, 1, r->bytes);
-		each_q(d, r, 0);
-		btt_seek_count(&d->d2d);
-		break;
+	case TA_ISSUE: dispatched(d, r); break;
 	case TA_COMPLETE:
 		blocks(d, r);
 		btt_ranges_add(d, proc, 1, r->time);
