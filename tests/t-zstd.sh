@@ -318,6 +318,22 @@ fi
 testcmd "zstd: a level past ZSTD_LEVEL_MAX" "trace -z20 -d /dev/null 2>&1; echo rc=\$?" "trace: -z20: a level from 0 (stored) to 19\nrc=1\n"
 # trace -z: two captures of one loop device at once (tracefs instances are
 # private), one compressed: the same events, and zstd -d gives the files
+# notesaside FILE...: each file's records but its notes, times left out
+# (each capture's tracefs instance stamps its own copy of an event), as a
+# count and a checksum a line
+notesaside() {
+	python3 - "$@" <<'PY'
+import hashlib, struct, sys
+for f in sys.argv[1:]:
+    d = open(f, 'rb').read(); o = k = 0; keep = bytearray()
+    while o + 48 <= len(d):
+        n = 48 + struct.unpack_from('<H', d, o + 46)[0]
+        if not struct.unpack_from('<I', d, o + 28)[0] & 0x04000000:
+            keep += d[o:o + 8] + d[o + 16:o + n]; k += 1
+        o += n
+    print(k, hashlib.md5(keep).hexdigest())
+PY
+}
 if live_ok "zstd: trace -z live" zstd; then
 	LI=$OUT/loop.img; rm -f "$LI"; truncate -s 64M "$LI"
 	LOOP=$(losetup -f --show "$LI"); LN=${LOOP#/dev/}
@@ -335,13 +351,25 @@ if live_ok "zstd: trace -z live" zstd; then
 	check "trace -z: its tracefs instance removed (the compressing child holds none of its files)" \
 		sh -c "! grep -q 'could not remove' '$Z/cz.err'"
 	check "trace -z: files NAME.blktrace.CPU.zst, mode 0600" test "$(stat -c %a "$Z/cz/$LN.blktrace.0.zst")" = 600
-	same "trace -z: the summary counts what was traced (uncompressed), as without" "$Z/cz.sum" "$Z/cp.sum"
 	ok=1
 	for f in "$Z"/cz/*.zst; do zstd -q -t "$f" || ok=0; done
 	check "trace -z: every file is valid zstd (zstd -t), a CPU without events too" test $ok = 1
 	for f in "$Z"/cz/*.zst; do b=$(basename "$f" .zst); zstd -q -d -c "$f" >"$Z/cz/$b.plain"; done
-	check "trace -z: zstd -d gives files of the plain capture's sizes" \
-		test "$(cd "$Z/cz" && stat -c %s *.plain | tr '\n' ' ')" = "$(cd "$Z/cp" && stat -c %s *.blktrace.* | tr '\n' ' ')"
+	# (each capture reads its CPUs' pages in turn, and notes a process
+	# again where an earlier event of it comes after its note: how many
+	# notes a capture writes is its own, so the captures are compared
+	# without them, and each summary with its own files; CI once saw one
+	# note more in the compressed capture)
+	sumof() {	# FILE...: the summary's CPU lines for files of these sizes
+		local f c=0
+		for f; do s=$(stat -c %s "$f")
+			printf '  CPU%3u: %20u events, %8u KiB data\n' $c $((s / 48)) $(((s + 1023) >> 10)); c=$((c + 1)); done
+	}
+	sumof $(ls "$Z"/cz/*.plain | sort -V) >"$Z/cz.exp"
+	check "trace -z: the summary counts what was traced (uncompressed: zstd -d's bytes)" \
+		sh -c "grep '^  CPU' '$Z/cz.sum' | cmp -s - '$Z/cz.exp'"
+	check "trace -z: zstd -d gives the plain capture's records (notes aside)" \
+		test "$(notesaside "$Z"/cz/*.plain)" = "$(notesaside "$Z"/cp/*.blktrace.*)"
 	notime() { "$IOMON" parse -i "$LN" | sed '/^Input file/d' | awk '{ $4 = ""; print }'; }
 	(cd "$Z/cz" && notime) >"$Z/cz.txt"; (cd "$Z/cp" && notime) >"$Z/cp.txt"
 	check "trace -z: parse shows the plain capture's events ($(grep -c ' C ' "$Z/cz.txt") completions)" \
@@ -358,8 +386,8 @@ if live_ok "zstd: trace -z live" zstd; then
 		test $ok = 1 -a $n = "$(nproc)" -a $e -ge 1
 	# -z0: frames stored, not compressed (zstd's raw blocks): still zstd
 	for f in "$Z"/c0/*.zst; do b=$(basename "$f" .zst); zstd -q -d -c "$f" >"$Z/c0/$b.plain" || echo bad >>"$Z/c0.bad"; done
-	check "trace -z0: valid zstd, restoring the plain capture's sizes" \
-		test "$(cat "$Z/c0.bad" 2>/dev/null)$(cd "$Z/c0" && stat -c %s *.plain | tr '\n' ' ')" = "$(cd "$Z/cp" && stat -c %s *.blktrace.* | tr '\n' ' ')"
+	check "trace -z0: valid zstd, restoring the plain capture's records (notes aside)" \
+		test "$(cat "$Z/c0.bad" 2>/dev/null)$(notesaside "$Z"/c0/*.plain)" = "$(notesaside "$Z"/cp/*.blktrace.*)"
 	(cd "$Z/c0" && notime) >"$Z/c0.txt"
 	check "trace -z0: parse shows the plain capture's events" cmp -s "$Z/c0.txt" "$Z/cp.txt"
 	# a compressor that falls behind stores frames instead (and says how
