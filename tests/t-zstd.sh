@@ -316,8 +316,6 @@ PY
 	rm -rf "$Z/c72"
 fi
 testcmd "zstd: a level past ZSTD_LEVEL_MAX" "trace -z20 -d /dev/null 2>&1; echo rc=\$?" "trace: -z20: a level from 0 (stored) to 19\nrc=1\n"
-# trace -z: two captures of one loop device at once (tracefs instances are
-# private), one compressed: the same events, and zstd -d gives the files
 # notesaside FILE...: each file's records but its notes, times left out
 # (each capture's tracefs instance stamps its own copy of an event), as a
 # count and a checksum a line
@@ -334,6 +332,8 @@ for f in sys.argv[1:]:
     print(k, hashlib.md5(keep).hexdigest())
 PY
 }
+# trace -z: two captures of one loop device at once (tracefs instances are
+# private), one compressed: the same events, and zstd -d gives the files
 if live_ok "zstd: trace -z live" zstd; then
 	LI=$OUT/loop.img; rm -f "$LI"; truncate -s 64M "$LI"
 	LOOP=$(losetup -f --show "$LI"); LN=${LOOP#/dev/}
@@ -361,7 +361,7 @@ if live_ok "zstd: trace -z live" zstd; then
 	# without them, and each summary with its own files; CI once saw one
 	# note more in the compressed capture)
 	sumof() {	# FILE...: the summary's CPU lines for files of these sizes
-		local f c=0
+		local f s c=0
 		for f; do s=$(stat -c %s "$f")
 			printf '  CPU%3u: %20u events, %8u KiB data\n' $c $((s / 48)) $(((s + 1023) >> 10)); c=$((c + 1)); done
 	}

@@ -54,9 +54,9 @@ else
 		check "s390x net: both clients at once, each its folder" test -n "$D" -a -n "$L"
 		# (a CPU that did no I/O on a device has its file, empty, as blktrace's)
 		check "s390x net: the guest's files are big-endian (65 61 74 07), each device's" \
-			sh -c "n=0; for f in '$D'/nullb*.blktrace.*; do [ -s \"\$f\" ] || continue; n=\$((n + 1))
+			sh -c "for f in '$D'/nullb*.blktrace.*; do [ -s \"\$f\" ] || continue
 				[ \"\$(od -A n -t x1 -N 4 \"\$f\" | tr -s ' ')\" = ' 65 61 74 07' ] || exit 1; done
-				[ \$n -ge 2 ] && [ -s '$D/nullb0.blktrace.0' -o -s '$D/nullb0.blktrace.1' ] &&
+				[ -s '$D/nullb0.blktrace.0' -o -s '$D/nullb0.blktrace.1' ] &&
 				[ -s '$D/nullb1.blktrace.0' -o -s '$D/nullb1.blktrace.1' ]"
 		check "s390x net: the little-endian client's records as sent, both messages" \
 			sh -c "cat '$E/nullb0.blktrace.0' '$E/nullb0.blktrace.1' | cmp -s - '$L/le.blktrace.0'"
