@@ -105,6 +105,15 @@ if need "btt vs Debian's btt" btt blkparse; then
 		check "btt -A, brd-unmatched: Per Process Q2Q counts every Q, those past BTT_REQS too (14,088, as btt)" \
 			grep -qE '^iogen +0\.000004848 +0\.000010647 +0\.002068925 +14088$' "$OUT/bu.avg"
 	fi
+	# fixtures/requeue: null_blk throttled (configfs mbps) under
+	# mq-deadline, so requests come back (99 R) while 3,406 Qs merge into
+	# 531 Ds; btt counts each R as a Q again (handle_requeue): #Q is
+	# 3,406 + 99, where Qs alone gave 3,406 (compared whole above too)
+	if [ -s "$OUT/requeue.dump" ]; then
+		"$IOMON" btt -i "$OUT/requeue.dump" -o "$OUT/rq" >/dev/null 2>&1
+		check "btt, requeue: Device Merge Information's #Q counts the 99 requeues (3,505), as btt" \
+			grep -qE '^ \(254,  0\) \|     3505      531     6\.6 \|' "$OUT/rq.avg"
+	fi
 	# a raw trace stream on stdin (blktrace -o -), as blkparse -i - -d and btt
 	blkparse -i - -d "$OUT/stream.dump" -O <"$FIX/stream/nullb0.stream" >/dev/null 2>&1
 	(cd "$OUT" && btt -i stream.dump >ref-stream.avg 2>/dev/null)
