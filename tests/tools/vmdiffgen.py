@@ -5,7 +5,8 @@ same every run (issue 29's: -t's table past full), a sixth and a
 seventh drawn from SEED by generators of their own (a filesystem's
 traffic or discards; a dm-stripe or an error target over two null_blk
 disks), an eighth on a virtio disk in Debian's 6.1 (VIRTIO=1), and a
-ninth on a disk in two partitions (brd, or in 6.1 the virtio disk), each
+ninth on a disk in two partitions (brd, or in 6.1 the virtio disk), a
+tenth on a throttled null_blk whose requests come back (requeues), each
 traced by Debian's blktrace into /out/wN (its devices in /out/wN/devs,
 a line saying what it is in /out/wN/what), then /out/done.  busybox
 sh; nb, waitb, said and load come from tests/vm/guest.sh.
@@ -269,5 +270,35 @@ out.append("mkdir -p /out/w9; echo '%s; %s' > /out/w9/what; echo %s > /out/w9/de
 out.append("blktrace.real -d /dev/%s -D /out/w9 -w 10 > /out/w9/blktrace.log 2>&1 &" % traced9)
 out.append("made /sys/kernel/debug/block/%s/trace0" % traced9)
 out += [cmd9, "wait"]
+# w10, from a generator of its own: null_blk made through configfs with
+# its bandwidth throttled (mbps), so that past a tick's budget a request
+# comes back (BLK_STS_DEV_RESOURCE: an R) and is dispatched again, behind
+# mq-deadline (Qs merging while they wait) or none.  null_blk refills the
+# budget every 20 ms to mbps x 20,971 bytes and never lets through a
+# request larger than that: max_sectors keeps every request within it
+# (64 KiB against 100 KiB at 5 MB/s), else the device would stall.
+r10 = random.Random("w10 %s" % sys.argv[1])
+mbps10, depth10 = r10.choice([5, 10]), r10.choice([4, 16, 64])
+sched10 = r10.choice(["mq-deadline", "mq-deadline", "none"])
+nb10 = "/sys/kernel/config/nullb/rq0"
+words10 = "null_blk via configfs throttled to %d MB/s, depth %d, %s" % (mbps10, depth10, sched10)
+# (one load past the budget always: 2 threads of 64 KiB writes; then
+# others drawn)
+loads10, lw10 = ["iogen /dev/rq0 seqw 2 2 65536 &"], ["iogen seqw 2 threads 65536 B"]
+for _ in range(r10.choice([0, 1, 2])):
+    mode10, th10, bs10 = r10.choice(["seqw", "randrw", "randr", "seqw"]), r10.choice([1, 2]), r10.choice([4096, 16384, 65536])
+    loads10.append("iogen /dev/rq0 %s 2 %d %d &" % (mode10, th10, bs10))
+    lw10.append("iogen %s %d thread(s) %d B" % (mode10, th10, bs10))
+lw10 = ", ".join(lw10) + " at once"
+out += ["# w10: %s; %s" % (words10, lw10),
+        "rmmod null_blk 2>/dev/null; insmod /lib/mod/null_blk.ko nr_devices=0",
+        "insmod /lib/mod/configfs.ko 2>/dev/null; mkdir -p /sys/kernel/config; mount -t configfs none /sys/kernel/config 2>/dev/null; mkdir %s" % nb10,
+        "echo 1024 > %s/size; echo 2 > %s/queue_mode; echo %d > %s/hw_queue_depth; echo 128 > %s/max_sectors; echo %d > %s/mbps; echo 1 > %s/power"
+        % (nb10, nb10, depth10, nb10, nb10, mbps10, nb10, nb10),
+        "waitb /dev/rq0; echo %s > /sys/block/rq0/queue/scheduler" % sched10,
+        "mkdir -p /out/w10; echo '%s; %s' > /out/w10/what; echo rq0 > /out/w10/devs" % (words10, lw10),
+        "blktrace.real -d /dev/rq0 -D /out/w10 -w 6 > /out/w10/blktrace.log 2>&1 &",
+        "made /sys/kernel/debug/block/rq0/trace0"] + loads10 + [
+        "wait", "echo 0 > %s/power; rmdir %s; rmmod null_blk" % (nb10, nb10)]
 out.append("touch /out/done")
 print("\n".join(out))
