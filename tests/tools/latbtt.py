@@ -25,6 +25,10 @@ not btt lists it.  The requests btt lists no line for, by kind:
   split    a piece of a split bio: its D and C hold no whole Q
   no-Q     a D and C whose Q came before the trace (or was replaced by a
            later Q at its sector)
+  unreached  a request whose Qs btt's walk of its tree did not reach: a Q
+           still in flight spans them to the C's end and lies above them
+           in btt's tree (which the model cannot see: it takes btt's file
+           for it, where such a Q is there), and btt keeps them in flight
 and one btt lists with another's latency:
   shared   two requests in flight at one sector at once (a read and a
            write of one block from two processes, completed by the
@@ -50,6 +54,7 @@ PCT: each direction's p50 p90 p99 p99.9 within 1 % (and btt's rounding)
 of the exact nearest-rank value of those same latencies, max within it.
 Prints a summary line; exit 1 on any difference.
 """
+import bisect
 import math
 import sys
 from latpair import BttQs, Pairing, op
@@ -73,6 +78,10 @@ def us(t):
 
 def slot(u):
     return 1 if u < 2 else u.bit_length()
+
+
+def printed(t):
+    return us("%.6f" % (t / 1e9))
 
 
 # btt's side (tests/tools/latpair.py)
@@ -103,7 +112,32 @@ while i < len(order):
         j += 1
     order[i:j] = sorted(order[i:j], key=lambda k: recs[k][1])
     i = j
-clines, ckind, ckq, qseen, cshared = {}, {}, {}, set(), set()
+# btt's lines, (time, latency) to the microsecond, as a set (the model
+# asks it only where btt's own search decides, below)
+listed = set()
+for l in open(bttf):
+    w = l.split()
+    if len(w) == 2:
+        listed.add((us(w[0]), us(w[1])))
+
+
+def unreached(s0, held, end):
+    """btt finds the Qs a C holds by walking its tree of Qs in flight from
+    the root, going left only below a Q starting after the C's start and
+    right only past one ending before the C's end: a Q in flight that
+    starts at or before s0 and ends at or past the C's end (a split bio
+    never completed whole, a dm-mirror's leg: a real capture) stops the
+    walk where it is s0's ancestor, which only btt's tree shape decides"""
+    i = bisect.bisect_right(B.starts, s0)
+    return any(x not in held and x + B.qs[x][0] >= end for x in B.starts[:i])
+
+
+def in_btt(line):
+    a, b = printed(line[0]), printed(line[1])
+    return any((a + i, b + j) in listed for i in (0, -1, 1) for j in (0, -1, 1))
+
+
+clines, ckind, ckq, qseen, cshared, chidden = {}, {}, {}, set(), set(), set()
 for idx, (t, cpu, act, rwbs, sec, n, _, _) in enumerate(recs):
     if n and act == 'Q':
         qseen.add(sec)
@@ -112,10 +146,20 @@ for idx, (t, cpu, act, rwbs, sec, n, _, _) in enumerate(recs):
         B.issue(sec, n, t)
     lines = []
     if n and act == 'C':
-        for q in B.complete(sec, n):
+        held = B.holds(sec, n)
+        for s0 in held:
+            q = B.qs[s0]
+            line = (q[1], t - q[1]) if queued else (t, t - q[2]) if q[2] is not None else None
+            # (one btt's walk may not reach: where btt has no line for it,
+            # it is still in flight there, for a later C to end)
+            if line and not in_btt(line) and unreached(s0, held, sec + n):
+                chidden.add(idx)
+                continue
+            del B.qs[s0]
+            B.starts.remove(s0)
             if q[3]:
                 cshared.add(idx)
-            lines.append((q[1], t - q[1]) if queued else (t, t - q[2]) if q[2] is not None else None)
+            lines.append(line)
         lines = [x for x in lines if x]
         model += [(round(a / 1000), round(b / 1000)) for a, b in lines]
         clines[idx] = lines
@@ -130,7 +174,7 @@ for idx in order:
     if act == 'C' and (lines or s0):
         kind = 'before' if queued and lines and not s0 and not ckq[idx] else \
             'shared' if lines and idx in cshared else 'btt' if lines else 'flush' if not n else \
-            'split' if ckind.get(idx) else 'no-Q'
+            'unreached' if idx in chidden else 'split' if ckind.get(idx) else 'no-Q'
         reqs.append([max(t - s0[0], 0) if s0 else None, s0[1] if s0 else op(rwbs, n), lines, kind])
 
 # btt's file against the lines made from TEXT, as multisets (each side
@@ -161,10 +205,6 @@ def take(k, near):
             got[kk] -= 1
             return kk[1]
     return None
-
-
-def printed(t):
-    return us("%.6f" % (t / 1e9))
 
 
 keys = [[(printed(a), printed(b)) for a, b in r[2]] for r in reqs]

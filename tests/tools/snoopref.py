@@ -80,7 +80,12 @@ def main():
                     n += 1
                     break
         return (n, e)
-    cands = {bt[k] - st[j] for k in range(min(20, len(bt))) for j in range(min(20, len(st)))}
+    # (candidates: each of btt's first 20 against snoop's lines up to its
+    # time with its LAT; snoop lists requests btt does not, so btt's first
+    # may be far down snoop's: a dm-mirror's leg, its first 60 ms all
+    # pieces of split bios)
+    first = [(bt[k], allowed(btt[k][1])) for k in range(min(20, len(bt)))]
+    cands = {t - st[j] for t, a in first for j in range(len(st)) if st[j] <= t + 2 and snoop[j]["LAT(ms)"] in a}
     cands |= {o + d for o in cands for d in (-1, 1)}
     off = max(sorted(cands), key=score) if cands else 0
     bad = 0
