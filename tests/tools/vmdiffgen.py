@@ -6,7 +6,9 @@ seventh drawn from SEED by generators of their own (a filesystem's
 traffic or discards; a dm-stripe or an error target over two null_blk
 disks), an eighth on a virtio disk in Debian's 6.1 (VIRTIO=1), and a
 ninth on a disk in two partitions (brd, or in 6.1 the virtio disk), a
-tenth on a throttled null_blk whose requests come back (requeues), each
+tenth on a throttled null_blk whose requests come back (requeues), an
+eleventh on a dm-mirror, dm-snapshot or dm-crypt (I/O of the target's
+own beside the remapped bios), each
 traced by Debian's blktrace into /out/wN (its devices in /out/wN/devs,
 a line saying what it is in /out/wN/what), then /out/done.  busybox
 sh; nb, waitb, said and load come from tests/vm/guest.sh.
@@ -300,5 +302,45 @@ out += ["# w10: %s; %s" % (words10, lw10),
         "blktrace.real -d /dev/rq0 -D /out/w10 -w 6 > /out/w10/blktrace.log 2>&1 &",
         "made /sys/kernel/debug/block/rq0/trace0"] + loads10 + [
         "wait", "echo 0 > %s/power; rmdir %s; rmmod null_blk" % (nb10, nb10)]
+# w11, from a generator of its own: device-mapper targets that make I/O
+# of their own beside the bios they remap: dm-mirror (every write cloned
+# to both legs, its region log in core), dm-snapshot (a write to the
+# origin first copies its chunk to the COW disk, kcopyd's reads and
+# writes; the snapshot read beside it) or dm-crypt (aes-cbc-plain, each
+# write's data encrypted into bios of its own); the target traced with
+# the disks under it, or alone
+r11 = random.Random("w11 %s" % sys.argv[1])
+kind11 = r11.choice(["mirror", "snapshot", "crypt"])
+depth11, irq11 = r11.choice([8, 32, 128]), r11.choice([0, 2])
+nb11 = "nb queue_mode=2 gb=1 nr_devices=%d hw_queue_depth=%d irqmode=%d%s" % (
+    1 if kind11 == "crypt" else 2, depth11, irq11, " completion_nsec=40000" if irq11 == 2 else "")
+mode11, th11, bs11 = r11.choice(["randrw", "seqw", "randrw", "randr"]), r11.choice([1, 2]), r11.choice([4096, 16384, 65536])
+cmd11 = "iogen /dev/dm-0 %s 2 %d %d" % (mode11, th11, bs11)
+lw11 = "iogen %s %d thread(s) %d B" % (mode11, th11, bs11)
+if kind11 == "mirror":
+    tables11 = ["echo '0 2097152 mirror core 1 1024 2 /dev/nullb0 0 /dev/nullb1 0 1 handle_errors' | %s create m" % DM]
+    disks11, words11 = ["nullb0", "nullb1"], "dm-mirror over two null_blk"
+elif kind11 == "snapshot":
+    chunk11 = r11.choice([8, 16, 64])
+    tables11 = ["echo '0 2097152 snapshot-origin /dev/nullb0' | %s create o" % DM,
+                "echo '0 2097152 snapshot /dev/nullb0 /dev/nullb1 N %d' | %s create s" % (chunk11, DM)]
+    disks11, words11 = ["nullb0", "nullb1"], "dm-snapshot (chunk %d) of null_blk, its COW on another" % chunk11
+    cmd11 += " & dd if=/dev/dm-1 of=/dev/null bs=64k count=64 iflag=direct 2>/dev/null"
+    lw11 += ", the snapshot read beside it"
+else:
+    tables11 = ["echo '0 2097152 crypt aes-cbc-plain 000102030405060708090a0b0c0d0e0f 0 /dev/nullb0 0' | %s create c" % DM]
+    disks11, words11 = ["nullb0"], "dm-crypt (aes-cbc-plain) over null_blk"
+devs11 = ["dm-0"] + (["dm-1"] if kind11 == "snapshot" else [])
+if r11.random() < 0.7:
+    devs11 += disks11
+    words11 += ", the disks traced too"
+words11 += " (null_blk mq depth %d, irqmode %d)" % (depth11, irq11)
+out += ["# w11: %s; %s" % (words11, lw11),
+        "for m in dm-bufio dm-log dm-region-hash dm-mirror dm-snapshot dm-crypt; do insmod /lib/mod/$m.ko 2>/dev/null; done",
+        "%s remove_all 2>/dev/null" % DM, nb11, "waitb /dev/nullb%d" % (len(disks11) - 1)] + tables11 + [
+        "mkdir -p /out/w11; echo '%s; %s' > /out/w11/what; echo %s > /out/w11/devs" % (words11, lw11, " ".join(devs11)),
+        "blktrace.real %s -D /out/w11 -w 6 > /out/w11/blktrace.log 2>&1 &" % " ".join("-d /dev/" + d for d in devs11),
+        "made /sys/kernel/debug/block/%s/trace0" % devs11[-1],
+        cmd11, "wait", "%s remove_all" % DM]
 out.append("touch /out/done")
 print("\n".join(out))
