@@ -476,13 +476,15 @@ if live_ok "zstd: trace -z live" zstd; then
 			sh -c "test $rz = 0 && test $n -gt 64 && test \$(grep -c '^  Total:' '$Z/mz.sum') = 40"
 		check "trace -z, 40 devices: zstd -d gives the plain capture's file sizes" \
 			test "$(cd "$Z/md" && stat -c '%n %s' * | tr '\n' ' ')" = "$(cd "$Z/mp" && stat -c '%n %s' * | tr '\n' ' ')"
-		ok=0
+		# (each device's records but notes and times, CPU by CPU, as above:
+		# each capture stamps its own copy of an event, so the text's order
+		# across CPUs may differ by a pair; its writes in its parsed text)
+		ok=0 bad=
 		for d in $(sed 's,^/dev/,,' "$Z/many.devs"); do
-			a=$(cd "$Z/mz" && "$IOMON" parse -i "$d" 2>&1 | sed '/^Input file/d' | awk '{ $4 = ""; print }')
-			b=$(cd "$Z/mp" && "$IOMON" parse -i "$d" 2>&1 | sed '/^Input file/d' | awk '{ $4 = ""; print }')
-			[ "$a" = "$b" ] && echo "$a" | grep -qE ' Q +WS? 0 \+ 8 ' && ok=$((ok + 1))
+			if [ "$(notesaside "$Z"/md/"$d".blktrace.*)" = "$(notesaside "$Z"/mp/"$d".blktrace.*)" ] &&
+			   (cd "$Z/mz" && "$IOMON" parse -i "$d" 2>&1) | grep -qE ' Q +WS? 0 \+ 8 '; then ok=$((ok + 1)); else bad="$bad $d"; fi
 		done
-		check "trace -z, 40 devices: each device's .zst files parse as its plain ones, its writes there ($ok of 40)" test $ok = 40
+		check "trace -z, 40 devices: each device's .zst files hold its plain ones' records, its writes there ($ok of 40${bad:+; not:$bad})" test $ok = 40
 		rm -rf "$Z/mz" "$Z/mp" "$Z/md"
 	else
 		skip "trace -z, 40 devices" "only $(wc -l <"$Z/many.devs") loop devices could be made"
