@@ -26,7 +26,7 @@ not btt lists it.  The requests btt lists no line for, by kind:
   no-Q     a D and C whose Q came before the trace (or was replaced by a
            later Q at its sector)
   unreached  a request whose Qs btt's walk of its tree did not reach: a Q
-           still in flight spans them to the C's end and lies above them
+           spans them to the C's end or beyond and lies above them
            in btt's tree (which the model cannot see: it takes btt's file
            for it, where such a Q is there), and btt keeps them in flight
 and one btt lists with another's latency:
@@ -57,6 +57,7 @@ Prints a summary line; exit 1 on any difference.
 import bisect
 import math
 import sys
+from collections import Counter
 from latpair import BttQs, Pairing, op
 
 args = [a for a in sys.argv[1:] if not a.startswith('-')]
@@ -112,29 +113,36 @@ while i < len(order):
         j += 1
     order[i:j] = sorted(order[i:j], key=lambda k: recs[k][1])
     i = j
-# btt's lines, (time, latency) to the microsecond, as a set (the model
-# asks it only where btt's own search decides, below)
-listed = set()
+# btt's lines, (time, latency) to the microsecond, counted (the model
+# asks it only where btt's own search decides, below: each line answers
+# once, as a request's merged bios share one)
+listed = Counter()
 for l in open(bttf):
     w = l.split()
     if len(w) == 2:
-        listed.add((us(w[0]), us(w[1])))
+        listed[(us(w[0]), us(w[1]))] += 1
 
 
-def unreached(s0, held, end):
+def unreached(s0, pre, end):
     """btt finds the Qs a C holds by walking its tree of Qs in flight from
     the root, going left only below a Q starting after the C's start and
-    right only past one ending before the C's end: a Q in flight that
-    starts at or before s0 and ends at or past the C's end (a split bio
-    never completed whole, a dm-mirror's leg: a real capture) stops the
-    walk where it is s0's ancestor, which only btt's tree shape decides"""
-    i = bisect.bisect_right(B.starts, s0)
-    return any(x not in held and x + B.qs[x][0] >= end for x in B.starts[:i])
+    right only past one ending before the C's end: a Q that starts before
+    s0 and ends at or past the C's end (in flight: a split bio never
+    completed whole, a dm-mirror's leg, a real capture; or one this C
+    holds, taken out already: pre) stops the walk going right where it is
+    s0's ancestor, which only btt's tree shape decides"""
+    i = bisect.bisect_left(B.starts, s0)
+    return any(x + B.qs[x][0] >= end for x in B.starts[:i]) or any(x < s0 and x + n >= end for x, n in pre)
 
 
 def in_btt(line):
     a, b = printed(line[0]), printed(line[1])
-    return any((a + i, b + j) in listed for i in (0, -1, 1) for j in (0, -1, 1))
+    for i in (0, -1, 1):
+        for j in (0, -1, 1):
+            if listed[(a + i, b + j)] > 0:
+                listed[(a + i, b + j)] -= 1
+                return True
+    return False
 
 
 clines, ckind, ckq, qseen, cshared, chidden = {}, {}, {}, set(), set(), set()
@@ -147,14 +155,16 @@ for idx, (t, cpu, act, rwbs, sec, n, _, _) in enumerate(recs):
     lines = []
     if n and act == 'C':
         held = B.holds(sec, n)
+        gone = []
         for s0 in held:
             q = B.qs[s0]
             line = (q[1], t - q[1]) if queued else (t, t - q[2]) if q[2] is not None else None
             # (one btt's walk may not reach: where btt has no line for it,
             # it is still in flight there, for a later C to end)
-            if line and not in_btt(line) and unreached(s0, held, sec + n):
+            if line and not in_btt(line) and unreached(s0, gone, sec + n):
                 chidden.add(idx)
                 continue
+            gone.append((s0, q[0]))
             del B.qs[s0]
             B.starts.remove(s0)
             if q[3]:
