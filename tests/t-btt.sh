@@ -106,9 +106,10 @@ if need "btt vs Debian's btt" btt blkparse; then
 			grep -qE '^iogen +0\.000004848 +0\.000010647 +0\.002068925 +14088$' "$OUT/bu.avg"
 	fi
 	# fixtures/requeue: null_blk throttled (configfs mbps) under
-	# mq-deadline, so requests come back (99 R) while 3,406 Qs merge into
-	# 531 Ds; btt counts each R as a Q again (handle_requeue): #Q is
-	# 3,406 + 99, where Qs alone gave 3,406 (compared whole above too)
+	# mq-deadline, so requests come back (99 R): 3,406 Qs merge into 432
+	# requests, dispatched 531 times; btt counts each R as a Q again
+	# (handle_requeue): #Q is 3,406 + 99, where Qs alone gave 3,406
+	# (compared whole above too)
 	if [ -s "$OUT/requeue.dump" ]; then
 		"$IOMON" btt -i "$OUT/requeue.dump" -o "$OUT/rq" >/dev/null 2>&1
 		check "btt, requeue: Device Merge Information's #Q counts the 99 requeues (3,505), as btt" \

@@ -9,7 +9,8 @@
 # null_blk disks; in 6.1, a virtio disk: qemu's pace, its scheduler,
 # sometimes throttled; a disk in two partitions, the whole disk traced
 # or one partition alone; a null_blk throttled through configfs, its
-# requests coming back as requeues), then
+# requests coming back as requeues; a dm-mirror, dm-snapshot or dm-crypt,
+# targets making I/O of their own), then
 # every output compared with Debian's own tools on the host: blkparse's
 # text (plain, -t, -s, a format, a stream on stdin), blkrawverify and
 # verify_blkparse, btt (every option,
@@ -174,14 +175,18 @@ if { [ -n "$KEPT" ] || vm_ok "differential harness"; } && have_oracle "t-vmdiff.
 				rv=$OUT/rv; rm -rf "$rv"; mkdir -p "$rv/d" "$rv/o"; cp "$w"/*.blktrace.* "$rv/d/"; cp "$w"/*.blktrace.* "$rv/o/"
 				(cd "$rv/d" && blkrawverify $devs >../d.out 2>/dev/null; echo "rc=$?" >>../d.out)
 				(cd "$rv/o" && "$IOMON" rawverify $devs >../o.out 2>../o.err; echo "rc=$?" >>../o.out)
-				! grep -q 'truncated record' "$rv/o.err" || sed -i '$s/rc=1/rc=0/' "$rv/o.out"
+				! grep -q 'truncated record' "$rv/o.err" || ! tail -n 1 "$rv/d.out" | grep -qx rc=0 || sed -i '$s/rc=1/rc=0/' "$rv/o.out"
 				same "seed $SEED $n ($what): blkrawverify's text and exit status" "$rv/o.out" "$rv/d.out"
 				for d in $devs; do same "seed $SEED $n ($what): blkrawverify's $d.verify.out" "$rv/o/$d.verify.out" "$rv/d/$d.verify.out"; done
 			fi
-			if [ "$have_vp" = 1 ] && awk -v n="$(nproc)" '/^ *[0-9]+,[0-9]+ / && $2 + 0 >= n { exit 1 }' "$OUT/bp"; then
-				verify_blkparse "$OUT/bp" >"$OUT/vd" 2>/dev/null; echo "rc=$?" >>"$OUT/vd"
-				"$IOMON" verifyparse "$OUT/bp" >"$OUT/vo" 2>/dev/null; echo "rc=$?" >>"$OUT/vo"
-				same "seed $SEED $n ($what): verify_blkparse on blkparse's text" "$OUT/vo" "$OUT/vd"
+			if [ "$have_vp" = 1 ]; then
+				if awk -v n="$(getconf _NPROCESSORS_CONF)" '/^ *[0-9]+,[0-9]+ / && $2 + 0 >= n { exit 1 }' "$OUT/bp"; then
+					verify_blkparse "$OUT/bp" >"$OUT/vd" 2>/dev/null; echo "rc=$?" >>"$OUT/vd"
+					"$IOMON" verifyparse "$OUT/bp" >"$OUT/vo" 2>/dev/null; echo "rc=$?" >>"$OUT/vo"
+					same "seed $SEED $n ($what): verify_blkparse on blkparse's text" "$OUT/vo" "$OUT/vd"
+				else
+					skip "seed $SEED $n ($what): verify_blkparse" "the capture has CPUs this machine lacks, where the original stops (verify_blkparse.1)"
+				fi
 			fi
 			for o in -s "-f %D_%2c_%8s_%5T.%9t_%5p_%2a_%3d_%S+%n_(%d)_[%e]\n"; do
 				( cd "$w" && blkparse $ins $o ) >"$OUT/bp" 2>/dev/null

@@ -304,7 +304,9 @@ out += ["# w10: %s; %s" % (words10, lw10),
         "wait", "echo 0 > %s/power; rmdir %s; rmmod null_blk" % (nb10, nb10)]
 # w11, from a generator of its own: device-mapper targets that make I/O
 # of their own beside the bios they remap: dm-mirror (every write cloned
-# to both legs, its region log in core), dm-snapshot (a write to the
+# to both legs, its region log in core, and, made without nosync, its
+# first resync copying one leg to the other in 512 KiB bios the disks
+# split), dm-snapshot (a write to the
 # origin first copies its chunk to the COW disk, kcopyd's reads and
 # writes; the snapshot read beside it) or dm-crypt (aes-cbc-plain, each
 # write's data encrypted into bios of its own); the target traced with
@@ -314,7 +316,10 @@ kind11 = r11.choice(["mirror", "snapshot", "crypt"])
 depth11, irq11 = r11.choice([8, 32, 128]), r11.choice([0, 2])
 nb11 = "nb queue_mode=2 gb=1 nr_devices=%d hw_queue_depth=%d irqmode=%d%s" % (
     1 if kind11 == "crypt" else 2, depth11, irq11, " completion_nsec=40000" if irq11 == 2 else "")
-mode11, th11, bs11 = r11.choice(["randrw", "seqw", "randrw", "randr"]), r11.choice([1, 2]), r11.choice([4096, 16384, 65536])
+# (writes for a mirror or a snapshot: reads alone clone nothing and copy
+# nothing to the COW disk)
+modes11 = ["randrw", "seqw", "randrw", "randr"] if kind11 == "crypt" else ["randrw", "seqw", "randrw"]
+mode11, th11, bs11 = r11.choice(modes11), r11.choice([1, 2]), r11.choice([4096, 16384, 65536])
 cmd11 = "iogen /dev/dm-0 %s 2 %d %d" % (mode11, th11, bs11)
 lw11 = "iogen %s %d thread(s) %d B" % (mode11, th11, bs11)
 if kind11 == "mirror":
