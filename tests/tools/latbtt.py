@@ -116,11 +116,20 @@ while i < len(order):
 # btt's lines, (time, latency) to the microsecond, counted (the model
 # asks it only where btt's own search decides, below: each line answers
 # once, as a request's merged bios share one)
-listed = Counter()
-for l in open(bttf):
-    w = l.split()
-    if len(w) == 2:
-        listed[(us(w[0]), us(w[1]))] += 1
+btt_lines = Counter((us(w[0]), us(w[1])) for w in (l.split() for l in open(bttf)) if len(w) == 2)
+listed = btt_lines.copy()
+# within a microsecond either way, the exact one first (take, below)
+NEAR = sorted(((a, b) for a in (0, -1, 1) for b in (0, -1, 1)), key=lambda d: abs(d[0]) + abs(d[1]))
+
+
+def take(k, near, pool):
+    """a line of pool near k, used up: its latency; None if none is"""
+    for a, b in near:
+        kk = (k[0] + a, k[1] + b)
+        if pool.get(kk):
+            pool[kk] -= 1
+            return kk[1]
+    return None
 
 
 def unreached(s0, pre, end):
@@ -136,13 +145,7 @@ def unreached(s0, pre, end):
 
 
 def in_btt(line):
-    a, b = printed(line[0]), printed(line[1])
-    for i in (0, -1, 1):
-        for j in (0, -1, 1):
-            if listed[(a + i, b + j)] > 0:
-                listed[(a + i, b + j)] -= 1
-                return True
-    return False
+    return take((printed(line[0]), printed(line[1])), NEAR, listed) is not None
 
 
 clines, ckind, ckq, qseen, cshared, chidden = {}, {}, {}, set(), set(), set()
@@ -190,12 +193,7 @@ for idx in order:
 # btt's file against the lines made from TEXT, as multisets (each side
 # to the microsecond: a value on a rounding edge may be one apart)
 bad = 0
-got = {}
-for l in open(bttf):
-    w = l.split()
-    if len(w) == 2:
-        k = (us(w[0]), us(w[1]))
-        got[k] = got.get(k, 0) + 1
+got = btt_lines.copy()
 nbtt = sum(got.values())
 
 
@@ -204,23 +202,12 @@ nbtt = sum(got.values())
 # 0.000003 there, where round() gives 4).  Every line takes its exact
 # value first; a line left takes the nearest a microsecond away (one
 # taking a neighbour's value first would leave that neighbour without
-# its own: seeds 5869 and 38587, two Qs a microsecond or two apart)
-NEAR = sorted(((a, b) for a in (0, -1, 1) for b in (0, -1, 1)), key=lambda d: abs(d[0]) + abs(d[1]))
-
-
-def take(k, near):
-    for a, b in near:
-        kk = (k[0] + a, k[1] + b)
-        if got.get(kk):
-            got[kk] -= 1
-            return kk[1]
-    return None
-
-
+# its own: seeds 5869 and 38587, two Qs a microsecond or two apart;
+# take and NEAR, above)
 keys = [[(printed(a), printed(b)) for a, b in r[2]] for r in reqs]
-found = [[take(k, NEAR[:1]) for k in ks] for ks in keys]
+found = [[take(k, NEAR[:1], got) for k in ks] for ks in keys]
 for r, ks, vals in zip(reqs, keys, found):
-    vals[:] = [v if v is not None else take(k, NEAR[1:]) for k, v in zip(ks, vals)]
+    vals[:] = [v if v is not None else take(k, NEAR[1:], got) for k, v in zip(ks, vals)]
     if None in vals:
         if bad < 5:
             print("btt's file lacks the line(s) %s made from the text" % r[2])
