@@ -369,12 +369,13 @@ guest_scenario() {
 	cat "$TOP/tests/vm/guest.sh" "$@" "$f" >"$s" && echo "$s"
 }
 
-# twin_checks TAG IOMON-TEXT BLKTRACE-TEXT: a VM capture by iomon against
-# Debian's blktrace on a twin device under the same load.
+# twin_checks TAG IOMON-TEXT BLKTRACE-TEXT N: a VM capture by iomon against
+# Debian's blktrace on a twin device under the same load of N requests by
+# dd; both captures run from before the load starts until after it ends
 twin_checks() {
 	local q1 q2 c1
-	q1=$(grep -c ' Q ' "$2"); q2=$(grep -c ' Q ' "$3"); c1=$(grep -c ' C ' "$2")
-	check "$1 relay: as many requests as blktrace saw on its twin device ($q1 vs $q2)" \
-		test "$q1" -gt $((q2 * 7 / 10)) -a "$q1" -lt $((q2 * 13 / 10))
-	check "$1 relay: completions match queued requests ($c1 of $q1)" test "$c1" -ge $((q1 - 10)) -a "$q1" -gt 100
+	q1=$(grep -cE ' Q .*\[dd\]' "$2"); q2=$(grep -cE ' Q .*\[dd\]' "$3"); c1=$(grep -cE ' C ' "$2")
+	check "$1 relay: every request of the load ($q1 of $4)" test "$q1" = "$4"
+	check "$1 relay: as many as blktrace saw on its twin device ($q2)" test "$q1" = "$q2"
+	check "$1 relay: completions match queued requests ($c1 of $q1)" test "$c1" -ge "$q1"
 }

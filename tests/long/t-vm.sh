@@ -14,7 +14,7 @@ vm_checks() {	# TAG DIR VERSION
 		same "$t relay: Debian's blkparse reads iomon's capture identically" "$OUT/vm.ip" "$OUT/vm.bp"
 	fi
 	( cd "$V/bt" && "$IOMON" parse -i nullb1 ) >"$OUT/vm.bt" 2>&1
-	twin_checks "$t" "$OUT/vm.ip" "$OUT/vm.bt"
+	twin_checks "$t" "$OUT/vm.ip" "$OUT/vm.bt" 384
 	check "$t relay: process names" grep -qE '\[(iogen|dd)\]' "$OUT/vm.ip"
 	check "$t tracefs forced: named" grep -q 'tracefs' "$V/tfs.err"
 	( cd "$V/tfs" && "$IOMON" parse -i nullb0 ) >"$OUT/vm.tfs" 2>&1

@@ -67,7 +67,7 @@ xvm_checks() {	# TAG DIR MAGIC QEMU-USER BIN
 	else
 		skip "$t: iomon parse under qemu-user" "no $4 (qemu-user-static)"
 	fi
-	twin_checks "$t" "$p.ip" "$p.bt"
+	twin_checks "$t" "$p.ip" "$p.bt" 192
 	check "$t relay: process names" grep -qE '\[dd\]' "$p.ip"
 }
 

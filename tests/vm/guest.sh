@@ -16,14 +16,16 @@ said() {
 	while ! grep -q 'capturing through' "$1" 2>/dev/null && [ "$n" -lt 300 ]; do n=$((n + 1)); sleep 0.1; done
 }
 # made PATH [PID]: wait (30 s at most each) until PATH exists (blktrace's
-# relay files, made at its BLKTRACESETUP), then until blktrace (PID, else
-# the last job started) runs its reader threads: it starts them, then
-# issues BLKTRACESTART, within the moment the load takes to begin
+# relay files, made at its BLKTRACESETUP), then until one of blktrace's
+# reader threads (PID, else the last job started) sleeps in poll: they wait
+# on a condition until all are ready, and blktrace issues BLKTRACESTART as
+# it releases them.  Counting its threads was not enough: a CI run's load
+# began on a loaded host before BLKTRACESTART, and blktrace missed a round.
 made() {
 	n=0
 	while [ ! -e "$1" ] && [ "$n" -lt 300 ]; do n=$((n + 1)); sleep 0.1; done
 	p=${2:-$!} n=0
-	while [ "$(ls /proc/"$p"/task 2>/dev/null | wc -l)" -lt 2 ] && [ "$n" -lt 300 ]; do n=$((n + 1)); sleep 0.1; done
+	while ! cat /proc/"$p"/task/*/wchan 2>/dev/null | grep -q poll && [ "$n" -lt 300 ]; do n=$((n + 1)); sleep 0.1; done
 }
 # load DEV ROUNDS [BLOCKS]: 4 KiB direct I/O from dd, a fixed amount, so
 # twin devices see the same requests (iogen's threads soft-locked Debian's

@@ -9,11 +9,14 @@ nb queue_mode=2 nr_devices=2 irqmode=0 gb=1
 # iomon's relay capture on nullb0 while Debian's blktrace traces nullb1,
 # the same load on both
 mkdir -p /out/iomon /out/bt
-iomon trace -d /dev/nullb0 -w 3 -D /out/iomon > /out/iomon.sum 2> /out/iomon.err &
-blktrace.real -d /dev/nullb1 -w 3 -D /out/bt > /out/bt.sum 2>&1 &
-said /out/iomon.err; made /sys/kernel/debug/block/nullb1/trace0
-load /dev/nullb0 3 32 & load /dev/nullb1 3 32
-wait
+iomon trace -d /dev/nullb0 -D /out/iomon > /out/iomon.sum 2> /out/iomon.err &
+I=$!
+blktrace.real -d /dev/nullb1 -D /out/bt > /out/bt.sum 2>&1 &
+B=$!
+said /out/iomon.err; made /sys/kernel/debug/block/nullb1/trace0 $B
+# both stopped once the load is done, however long it took (TCG)
+load /dev/nullb0 3 32 & L=$!; load /dev/nullb1 3 32; wait $L
+kill -TERM $I $B; wait
 # both parsers natively, on the guest's own byte order
 cd /out/iomon
 blkparse.real -i nullb0 > /out/native-blkparse.txt 2> /out/native-blkparse.err
