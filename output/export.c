@@ -110,33 +110,25 @@ static void text_write(struct obuf *o, const struct dstat *s, s64 t)
 	ob_printf(o, "bidirectional requests: %llu\n", (unsigned long long)s->bidir);
 }
 
-static void put_be(u8 *p, u64 v, int n)
-{
-	while (n--) {
-		p[n] = (u8)v;
-		v >>= 8;
-	}
-}
-
 static void emit_binary(const struct dstat *s, s64 t, u8 *out)
 {
 	const struct minmax *mm[6] = { &s->size[0], &s->size[1], &s->d2c[0], &s->d2c[1], &s->thr[0], &s->thr[1] };
 	int i;
 
-	put_be(out, (u64)t, 8);
+	be_store(out, (u64)t, 8);
 	for (i = 0; i < SIZE_BUCKETS; i++)
-		put_be(out + 8 + 4 * i, s->size_hist[i], 4);
+		be_store(out + 8 + 4 * i, s->size_hist[i], 4);
 	for (i = 0; i < D2C_BUCKETS; i++)
-		put_be(out + 72 + 4 * i, s->d2c_hist[i], 4);
-	put_be(out + 172, s->device, 4);
+		be_store(out + 72 + 4 * i, s->d2c_hist[i], 4);
+	be_store(out + 172, s->device, 4);
 	for (i = 0; i < 6; i++) {
-		put_be(out + 176 + 40 * i, mm[i]->min, 8);
-		put_be(out + 184 + 40 * i, mm[i]->max, 8);
-		put_be(out + 192 + 40 * i, mm[i]->sum, 8);
-		put_be(out + 200 + 40 * i, mm[i]->sos, 8);
-		put_be(out + 208 + 40 * i, mm[i]->num, 8);
+		be_store(out + 176 + 40 * i, mm[i]->min, 8);
+		be_store(out + 184 + 40 * i, mm[i]->max, 8);
+		be_store(out + 192 + 40 * i, mm[i]->sum, 8);
+		be_store(out + 200 + 40 * i, mm[i]->sos, 8);
+		be_store(out + 208 + 40 * i, mm[i]->num, 8);
 	}
-	put_be(out + 416, s->bidir, 8);
+	be_store(out + 416, s->bidir, 8);
 }
 
 /* blkiomon blocks while the queue is full, and so do we: the reader
