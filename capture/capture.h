@@ -249,6 +249,7 @@ void runs_take(struct src *s, void (*fn)(void *ctx, const struct rec *r), void *
  * bytes read, NUL-terminated (buf[0] = 0 on failure); -1: cannot open
  * (errno says why), -2: a read failed. */
 int sys_read(const char *path, char *buf, size_t len);
+long proc_holding(char *want);	/* a pid with such a file open, else 0 */
 int sys_readf(char *buf, size_t len, const char *pathfmt, ...) __attribute__((format(printf, 3, 4)));
 int sys_u64f(u64 *v, const char *pathfmt, ...) __attribute__((format(printf, 2, 3)));	/* 0, -1 */
 int sys_write(const char *path, const char *val);	/* 0: all written, -1 */

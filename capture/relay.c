@@ -16,7 +16,6 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
@@ -32,30 +31,6 @@ static int trace_path(char *p, size_t n, const struct tdev *d, const char *file)
 	return (size_t)sfmt(p, n, "%s/block/%s/%s", C.cfg.debugfs, d->name, file) >= n ? -1 : 0;
 }
 
-static long fd_points_at(const char *dir, const char *name, void *want)
-{
-	char p[96], link[PATH_LEN];
-	ssize_t n;
-
-	sfmt(p, sizeof(p), "%s/%s", dir, name);
-	n = readlink(p, link, sizeof(link) - 1);
-	if (n <= 0)
-		return 0;
-	link[n] = 0;
-	return !strncmp(link, want, strlen(want));
-}
-
-static long pid_holds(const char *dir, const char *name, void *want)
-{
-	char p[64];
-
-	(void)dir;
-	if (name[0] < '1' || name[0] > '9' || atol(name) == (long)getpid())
-		return 0;
-	sfmt(p, sizeof(p), "/proc/%s/fd", name);
-	return dir_each(p, fd_points_at, want) ? atol(name) : 0;
-}
-
 /* Which live process has this device's relay files open, if any. */
 static long holder(const struct tdev *d)
 {
@@ -63,7 +38,7 @@ static long holder(const struct tdev *d)
 
 	if (trace_path(want, sizeof(want), d, "trace"))
 		return 0;
-	return dir_each("/proc", pid_holds, want);
+	return proc_holding(want);
 }
 
 static int sysfs_flag(const struct tdev *d, const char *file)
@@ -74,12 +49,17 @@ static int sysfs_flag(const struct tdev *d, const char *file)
 			 DEV_MINOR(d->kdev), file) > 0 && buf[0] == '1';
 }
 
+/* d's trace's relay files: 0 none (the tracefs blk tracer's trace), 1,
+ * or 2 refused (lockdown) */
 static int relay_files(const struct tdev *d)
 {
 	char p[PATH_LEN];
-	struct stat st;
+	int fd;
 
-	return !trace_path(p, sizeof(p), d, "dropped") && !stat(p, &st);
+	trace_path(p, sizeof(p), d, "trace0");	/* cut short: no such file */
+	if ((fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) >= 0)
+		return close(fd), 1;
+	return errno == EPERM || errno == EACCES ? 2 : 0;
 }
 
 static int setup_once(struct tdev *d)
@@ -115,13 +95,13 @@ TEXT(relay_the_tracefs_blk, "%s: the tracefs blk tracer is on for this device; n
 	"it (echo 0 > /sys/block/%s/trace/enable frees it)")
 TEXT(relay_already_being_traced, "%s: already being traced by pid %ld; not touching it")
 TEXT(relay_blktracesetup_failed, "BLKTRACESETUP(2) %s failed: %s")
-TEXT(relay_blktracesetup_failed2, "BLKTRACESETUP(2) %s failed: %s")
 TEXT(relay_trying_tracefs, "%s: %s; trying tracefs, which needs no device node")
 TEXT(relay_cleared_a_trace, "%s: cleared a trace left behind by a capture that is gone")
 /* SETUP, clearing a trace that a dead capture left behind. */
 static int setup(struct tdev *d)
 {
 	long pid;
+	int f;
 
 	d->fd = open(d->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (d->fd < 0) {
@@ -153,10 +133,15 @@ static int setup(struct tdev *d)
 	}
 	/* sysfs trace/enable reads 1 for any trace; only an ioctl trace has
 	 * relay files, so without them it is the tracefs blk tracer. */
-	if (sysfs_flag(d, "enable") && !relay_files(d)) {
+	if (!(f = relay_files(d)) && sysfs_flag(d, "enable")) {
 		warn_text(U_relay_the_tracefs_blk, d->path, d->name);
 		return -1;
 	}
+	/* Refused relay files: a live capture's setup holds none on its way
+	 * to tracefs, so it looks gone; ours could not read them either.
+	 * Left alone: tracefs instances do not collide. */
+	if (f == 2)
+		return RUN_FALLBACK;
 	if ((pid = holder(d))) {
 		warn_text(U_relay_already_being_traced, d->path, pid);
 		return -1;
@@ -166,7 +151,7 @@ static int setup(struct tdev *d)
 	note_msg(TX(relay_cleared_a_trace), d->path);
 	if (!setup_once(d))
 		return 0;
-	warn_text(U_relay_blktracesetup_failed2, d->path, strerror(errno));
+	warn_text(U_relay_blktracesetup_failed, d->path, strerror(errno));
 	/* busy again: another capture's setup, in lockdown on its way to
 	 * tracefs as ours is; tracefs instances do not collide */
 	return errno == EBUSY ? RUN_FALLBACK : -1;
@@ -585,8 +570,6 @@ int relay_run(void)
 }
 
 /* -k: stop and remove whatever trace is set up on the devices. */
-TEXT(relay_this_kernel_has2, "%s: this kernel has no blktrace ioctls (CONFIG_BLK_DEV_IO_TRACE "
-	"is off)")
 int relay_kill(void)
 {
 	u32 i;
@@ -606,7 +589,7 @@ int relay_kill(void)
 		if (!ioctl(d->fd, K_BLKTRACETEARDOWN) || stopped)
 			warn_msg("%s: trace stopped and removed", d->path);
 		else if (errno == ENOTTY)
-			warn_text(U_relay_this_kernel_has2, d->path);
+			warn_text(U_relay_this_kernel_has, d->path);
 		else if (C.cfg.verbose)
 			warn_msg("%s: no trace was set up (%s)", d->path, strerror(errno));
 		close(d->fd);

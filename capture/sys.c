@@ -6,6 +6,7 @@
  * one read). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -183,4 +184,35 @@ void sys_fd_room(u64 n)
 			syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, &r, NULL);
 		}
 	}
+}
+
+static long fd_points_at(const char *dir, const char *name, void *want)
+{
+	char p[96], link[PATH_LEN];
+	ssize_t n;
+
+	sfmt(p, sizeof(p), "%s/%s", dir, name);
+	n = readlink(p, link, sizeof(link) - 1);
+	if (n <= 0)
+		return 0;
+	link[n] = 0;
+	return !strncmp(link, want, strlen(want));
+}
+
+static long pid_holds(const char *dir, const char *name, void *want)
+{
+	char p[64];
+
+	(void)dir;
+	if (name[0] < '1' || name[0] > '9' || atol(name) == (long)getpid())
+		return 0;
+	sfmt(p, sizeof(p), "/proc/%s/fd", name);
+	return dir_each(p, fd_points_at, want) ? atol(name) : 0;
+}
+
+/* The pid of a live process other than this one with a file open whose
+ * path starts with want (a device's relay files), else 0. */
+long proc_holding(char *want)
+{
+	return dir_each("/proc", pid_holds, want);
 }

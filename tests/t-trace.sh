@@ -48,6 +48,43 @@ if live_ok "live capture"; then
 	else
 		skip "trace after a SIGKILLed one" "the killed capture used relay (tests/long/t-vm.sh covers it)"
 	fi
+	# Captures of one device at once under lockdown: each sets up the
+	# relay trace in turn on its way to tracefs, so one found another's
+	# setup without relay files open and cleared it as a dead capture's
+	# ("cleared a trace left behind"), and a capture whose setup was
+	# cleared under it found no relay files and failed.  Three at once,
+	# six times: each must capture through tracefs and clear nothing.
+	if grep -q 'relay files refused' "$OUT/cap.err"; then
+		rm -f "$OUT"/at.*; r=0
+		while [ $r -lt 6 ]; do
+			r=$((r + 1))
+			ps=
+			for c in a b c; do
+				timeout 30 "$IOMON" trace -d "$LOOP" -w 1 -D "$OUT/cap" -o at.$r$c >/dev/null 2>"$OUT/at.$r$c.err" &
+				ps="$ps $!"
+			done
+			for p in $ps; do wait "$p"; echo "rc=$?" >>"$OUT/at.rc"; done
+		done
+		check "trace, three captures of one device at once (lockdown): each exits 0 ($(grep -vc 'rc=0' "$OUT/at.rc") did not)" \
+			test "$(grep -c '^rc=0$' "$OUT/at.rc")" = 18
+		check "trace, three at once (lockdown): each through tracefs ($(cat "$OUT"/at.*.err | grep -c 'capturing through tracefs') of 18)" \
+			test "$(cat "$OUT"/at.*.err | grep -c 'capturing through tracefs')" = 18
+		check "trace, three at once (lockdown): none clears another's setup or fails to remove its own" \
+			sh -c "! cat '$OUT'/at.*.err | grep -E 'cleared a trace|BLKTRACETEARDOWN|no device'"
+	else
+		skip "trace, three captures of one device at once" "relay works here: the second is refused, naming the first (tests/long/t-vm.sh)"
+	fi
+	# the tracefs blk tracer (sysfs trace/enable) on the device: its trace
+	# has no relay files, and it is refused, named with how to free it
+	if echo 1 >/sys/block/$LN/trace/enable 2>/dev/null; then
+		timeout 30 "$IOMON" trace -d "$LOOP" -w 1 -D "$OUT/cap" -o blk >/dev/null 2>"$OUT/blk.err"
+		rc=$?; echo 0 >/sys/block/$LN/trace/enable
+		check "trace, the tracefs blk tracer on: refused, exit 1 ($rc)" test $rc = 1
+		check "trace, the tracefs blk tracer on: said, with how to free it" \
+			grep -qF "$LOOP: the tracefs blk tracer is on for this device; not touching it (echo 0 > /sys/block/$LN/trace/enable frees it)" "$OUT/blk.err"
+	else
+		skip "trace, the tracefs blk tracer on" "/sys/block/$LN/trace/enable cannot be written here"
+	fi
 	state >"$OUT/state.after"
 	same "trace: global tracing state left as found" "$OUT/state.after" "$OUT/state.before"
 	# -w: the window ends the capture by itself (timeout: a window that
