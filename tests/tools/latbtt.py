@@ -50,8 +50,11 @@ plus the requests btt does not list, binned from TEXT.  btt's values are
 rounded to the microsecond, so one on a bucket's edge may lie in either
 bucket: the check takes each request's possible buckets and asserts the
 table's running totals lie between the fewest and the most they allow.
-PCT: each direction's p50 p90 p99 p99.9 within 1 % (and btt's rounding)
-of the exact nearest-rank value of those same latencies, max within it.
+PCT: each direction's p50 p90 p99 p99.9 and max within 1 % of the
+nearest-rank value of those same latencies, taken with btt's values at
+their least and at their most: a value btt rounded to the microsecond may
+change places with a neighbour, so the rank may fall on another request
+(fixtures/mirror-leg: p50 1,793 ns exact, 1,854 ns on btt's rounding).
 Prints a summary line; exit 1 on any difference.
 """
 import bisect
@@ -276,17 +279,23 @@ if pctf:
         w = l.split()
         if len(w) == 8 and w[1] in 'RWFD' and w[2].isdigit():
             got[w[1]] = w[2:]
+    # a rank's value from the latencies at their least and at their most
+    # (btt's are rounded): a value btt rounded may change places with its
+    # neighbours, so the rank may fall on another request
+    def ranks(v):
+        v = sorted(v)
+        return [v[max(math.ceil(p * len(v)) - 1, 0)] for p in (0.5, 0.9, 0.99, 0.999)] + [v[-1]]
     for d, v in sorted(vals.items()):
-        v.sort()
-        exp = [v[max(math.ceil(p * len(v)) - 1, 0)] for p in (0.5, 0.9, 0.99, 0.999)] + [v[-1]]
+        lows, highs = ranks(x - s for x, s in v), ranks(x + s for x, s in v)
         g = got.get(d)
         if not g or int(g[0]) != len(v):
             print(d, 'count', g and g[0], 'expected', len(v)); bad += 1; continue
-        for name, (e, slack), x in zip(('p50', 'p90', 'p99', 'p99.9', 'max'), exp, g[1:]):
+        for name, lo, hi, x in zip(('p50', 'p90', 'p99', 'p99.9', 'max'), lows, highs, g[1:]):
             a, b = x.split('.')
             x = int(a) * DIV + int(b.ljust(3, '0')[:3]) * (DIV // 1000)
-            if abs(x - e) > e / 100 + slack + (DIV // 1000 if msecs else 0):
-                print(d, name, x, 'expected', e, '+-', slack); bad += 1
+            ms = DIV // 1000 if msecs else 0
+            if not lo - lo / 100 - ms <= x <= hi + hi / 100 + ms:
+                print(d, name, x, 'expected', lo, 'to', hi); bad += 1
 print("%d requests: %s; btt's %d lines%s" % (len(counted), ', '.join('%s %d' % kv for kv in sorted(kinds.items())),
                                             nbtt, '' if bad else ', all equal') +
       ('; not counted: %d whose first Q came before the trace (btt lists their merged bios)' % uncounted if uncounted else ''))
