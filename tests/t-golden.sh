@@ -3,7 +3,8 @@
 # printed for them, stored with the traces.  One line a case:
 # testcmd NAME "IOMON ARGS" EXPECTED DIR (tests/lib.sh).
 for f in brd-seq/ram0 ext4/nullb0 mq-randrw/nullb0 discard-flush/nullb0 split/nullb0 \
-	 remap/nullb0 two-devs/nullb0 two-devs/nullb1 s390x-discard-flush/nullb0 cpus72/nullb0 requeue/n0; do
+	 remap/nullb0 two-devs/nullb0 two-devs/nullb1 s390x-discard-flush/nullb0 cpus72/nullb0 requeue/n0 \
+	 mirror-leg/nullb0; do
 	testcmd "golden ${f%/*} (${f#*/})" "parse -i ${f#*/}" "$FIX/$f.blkparse.txt.gz" "${f%/*}"
 done
 # Byte-swapped copies print exactly what the little-endian originals print.
