@@ -152,8 +152,8 @@ static int setup(struct tdev *d)
 	if (!setup_once(d))
 		return 0;
 	warn_text(U_relay_blktracesetup_failed, d->path, strerror(errno));
-	/* busy again: another capture's setup, in lockdown on its way to
-	 * tracefs as ours is; tracefs instances do not collide */
+	/* busy again: another capture set up in between; tracefs
+	 * instances do not collide */
 	return errno == EBUSY ? RUN_FALLBACK : -1;
 }
 

@@ -279,9 +279,7 @@ if pctf:
         w = l.split()
         if len(w) == 8 and w[1] in 'RWFD' and w[2].isdigit():
             got[w[1]] = w[2:]
-    # a rank's value from the latencies at their least and at their most
-    # (btt's are rounded): a value btt rounded may change places with its
-    # neighbours, so the rank may fall on another request
+    # (each rank at the latencies' least and most: PCT above)
     def ranks(v):
         v = sorted(v)
         return [v[max(math.ceil(p * len(v)) - 1, 0)] for p in (0.5, 0.9, 0.99, 0.999)] + [v[-1]]

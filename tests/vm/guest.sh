@@ -19,8 +19,7 @@ said() {
 # relay files, made at its BLKTRACESETUP), then until one of blktrace's
 # reader threads (PID, else the last job started) sleeps in poll: they wait
 # on a condition until all are ready, and blktrace issues BLKTRACESTART as
-# it releases them.  Counting its threads was not enough: a CI run's load
-# began on a loaded host before BLKTRACESTART, and blktrace missed a round.
+# it releases them (a second thread alone may come before it)
 made() {
 	n=0
 	while [ ! -e "$1" ] && [ "$n" -lt 300 ]; do n=$((n + 1)); sleep 0.1; done
@@ -37,4 +36,17 @@ load() {
 		dd if=/dev/zero of="$1" bs=4k count="${3:-64}" seek=$((RANDOM % 1000)) oflag=direct 2>/dev/null
 		dd if="$1" of=/dev/null bs=4k count="${3:-64}" skip=$((RANDOM % 1000)) iflag=direct 2>/dev/null
 	done
+}
+# twins [BLOCKS]: iomon's relay capture of nullb0 (/out/iomon) beside Debian's
+# blktrace of nullb1 (/out/bt), the same load of 3 rounds on both; both
+# stopped once the load is done, however long it took (TCG)
+twins() {
+	mkdir -p /out/iomon /out/bt
+	iomon trace -d /dev/nullb0 -D /out/iomon > /out/iomon.sum 2> /out/iomon.err &
+	I=$!
+	blktrace.real -d /dev/nullb1 -D /out/bt > /out/bt.sum 2>&1 &
+	B=$!
+	said /out/iomon.err; made /sys/kernel/debug/block/nullb1/trace0 $B
+	load /dev/nullb0 3 $1 & L=$!; load /dev/nullb1 3 $1; wait $L
+	kill -TERM $I $B; wait
 }

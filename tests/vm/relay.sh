@@ -1,20 +1,12 @@
 # Runs inside Debian's 6.1 kernel under qemu (busybox sh, root, debugfs
 # mounted, results under /out); see tests/long/t-vm.sh.  iomon is in /bin;
-# nb and load come from tests/vm/guest.sh.
+# nb, twins and load come from tests/vm/guest.sh.
 # softirq completions and one load thread per device: timer completions
 # under heavy load soft-locked Debian's 6.1 kernel under TCG now and then
 nb queue_mode=2 nr_devices=2 irqmode=0 gb=1
 # 1. relay capture by iomon on nullb0 while Debian's blktrace traces nullb1,
 #    the same load on both
-mkdir -p /out/iomon /out/bt
-iomon trace -d /dev/nullb0 -D /out/iomon > /out/iomon.sum 2> /out/iomon.err &
-I=$!
-blktrace.real -d /dev/nullb1 -D /out/bt > /out/bt.sum 2>&1 &
-B=$!
-said /out/iomon.err; made /sys/kernel/debug/block/nullb1/trace0 $B
-# both stopped once the load is done, however long it took (TCG)
-load /dev/nullb0 3 & L=$!; load /dev/nullb1 3; wait $L
-kill -TERM $I $B; wait
+twins
 # 2. the tracefs backend, forced
 mkdir -p /out/tfs
 mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
