@@ -150,6 +150,15 @@ int usage_put(int fd, const unsigned short *id)
 	return write(fd, t, n) == (ssize_t)n ? 0 : -1;
 }
 
+/* -V: "PROG version VER" on stdout; 0, or -1 where it could not be written */
+int version_put(const char *prog, const char *ver)
+{
+	char line[128];
+	int n = sfmt(line, sizeof(line), "%s version %s\n", prog, ver);
+
+	return write(1, line, (size_t)n) == n ? 0 : -1;
+}
+
 void err_sys(const char *what)
 {
 	warn_msg("%s: %s", what, strerror(errno));

@@ -101,6 +101,7 @@ void warn_text(const unsigned short *id, ...);
 #define TX(id) text_of(U_##id)
 #endif
 int usage_put(int fd, const unsigned short *id);
+int version_put(const char *prog, const char *ver);	/* -V's line; -1: not written */
 const char *usage_text(const unsigned short *id, size_t *n);	/* unpacked, n bytes (U_errs: libc.c's strerror) */
 /* The applet table (applet.c), generated from the drivers' //applet:
  * lines (tests/tools/applets.sh writes build/applets.c): the applets

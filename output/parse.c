@@ -161,13 +161,9 @@ static int opt_mask(int c, u32 *mask)
 /* -V, --help and a bad option: -2 (done, exit 0) or 1 */
 static int opt_exit(int c, const char *prog)
 {
-	char line[128];
-	int n;
-
 	switch (c) {
 	case 'V':
-		n = sfmt(line, sizeof(line), "%s version 1.2.0\n", prog);
-		return write(1, line, (size_t)n) == n ? -2 : 1;
+		return version_put(prog, "1.2.0") ? 1 : -2;
 	case 'H':
 		return usage_put(1, U_parse) ? 1 : -2;
 	default:

@@ -54,10 +54,7 @@ static const struct lopt longopts[] = {
 
 static int version(const char *prog)
 {
-	char line[128];
-	int n = sfmt(line, sizeof(line), "%s version 2.0.0\n", prog);
-
-	return write(1, line, (size_t)n) == n ? -2 : 1;
+	return version_put(prog, "2.0.0") ? 1 : -2;
 }
 
 /* One option: 0 to go on, 1 failed, -2 done (help, version). */
