@@ -88,7 +88,7 @@ static void debug_rec(const char *what, const struct dc_rec *p)
 /* when the pool is full the oldest waiting record ages out (-D says so);
  * slots above hwm were never used (untouched pages) */
 IFT_POOL(pend, struct dc_ent, MON_PENDING, MON_HASH, IFT_AGE_FIFO);
-static struct dcpair DC = { .t = &pend, .notes = 1 };
+static struct dcpair DC = { .t = &pend };	/* notes: -D's */
 
 /* ---- input ---- */
 
@@ -236,7 +236,7 @@ COLD static int options(int argc, char **argv)
 		case 'h': A.h = opt_arg; break;
 		case 'b': A.b = opt_arg; break;
 		case 'd': A.d = opt_arg; break;
-		case 'D': A.g = opt_arg; break;
+		case 'D': A.g = opt_arg, DC.notes = 1; break;
 		case 'I': M.interval = atoi(opt_arg); break;
 		case 'Q': M.msg_q_name = opt_arg; break;
 		case 'q': M.msg_q_id = atol(opt_arg); break;
@@ -259,18 +259,14 @@ COLD static int options(int argc, char **argv)
 		case 'P': O.prom = opt_arg; break;
 		case 'J': A.j = opt_arg; break;
 		case 'C':
-			if (strcmp(opt_arg, "wall") && strcmp(opt_arg, "trace")) {
+			A.clock = !strcmp(opt_arg, "trace");
+			if (!A.clock && strcmp(opt_arg, "wall")) {
 				warn_text(U_monitor_clock_wall_or, opt_arg);
 				return 1;
 			}
-			A.clock = !strcmp(opt_arg, "trace");
 			break;
-		case 'V': {
-			char line[96];
-			int n = sfmt(line, sizeof(line), "%s version 0.3\n", argv[0]);
-
-			return write(1, line, (size_t)n) == n ? 0 : 1;
-		}
+		case 'V':
+			return -version_put(argv[0], "0.3");
 		case 'H':
 			return usage_put(1, U_monitor) != 0;
 		default:

@@ -56,7 +56,12 @@
   reachback  200 writes (Q D C) 1 ms apart, done in 100 us, in time
              order; then one whose Q, D and C come last but carry times
              back at 5, 5.05 and 20 ms: its busy period reaches back over
-             periods that had finished when it came"""
+             periods that had finished when it came
+  dmflood N  a write on 8,16 issued at 1 ms that completes after N
+             4 KiB writes through a bio-based dm device (its disks not
+             traced), 1 ms apart: 253,0 queues and completes each with no
+             D, as such a device does; blkiomon's table keeps every one of
+             those Cs, which never find a D"""
 import struct, sys
 
 TC = lambda bit: 1 << (bit + 16)
@@ -188,6 +193,15 @@ elif sys.argv[1] == "reachback":
             rec(16 * i, W | a, 900, at=t + dt)
     for a, at in ((QUEUE | 1, 5000000), (ISSUE | 7, 5050000), (COMPLETE | 8, 20000000)):
         rec(8000, W | a, 900, at=at)
+elif sys.argv[1] == "dmflood":
+    W, FS, DM, LEG = WRITE, TC(8), (253 << 20) | 0, (8 << 20) | 16
+    rec(800000, W | FS | ISSUE | 7, 950, at=1000000, dev=LEG)
+    n = int(sys.argv[2])
+    for i in range(n):
+        t = 1000000 * (i + 2)
+        rec(8 * i, W | FS | QUEUE | 1, 950, at=t, dev=DM)
+        rec(8 * i, W | FS | COMPLETE | 8, 950, at=t + 105000, dev=DM)
+    rec(800000, W | FS | COMPLETE | 8, 950, at=1000000 * (n + 2), dev=LEG)
 else:
     sys.exit(__doc__)
 sys.stdout.buffer.write(b"".join(out))
