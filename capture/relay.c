@@ -96,6 +96,7 @@ TEXT(relay_the_tracefs_blk, "%s: the tracefs blk tracer is on for this device; n
 TEXT(relay_already_being_traced, "%s: already being traced by pid %ld; not touching it")
 TEXT(relay_blktracesetup_failed, "BLKTRACESETUP(2) %s failed: %s")
 TEXT(relay_trying_tracefs, "%s: %s; trying tracefs, which needs no device node")
+TEXT(relay_files_refused, "%s: relay files refused (%s; kernel lockdown?)")
 TEXT(relay_cleared_a_trace, "%s: cleared a trace left behind by a capture that is gone")
 /* SETUP, clearing a trace that a dead capture left behind. */
 static int setup(struct tdev *d)
@@ -140,8 +141,10 @@ static int setup(struct tdev *d)
 	/* Refused relay files: a live capture's setup holds none on its way
 	 * to tracefs, so it looks gone; ours could not read them either.
 	 * Left alone: tracefs instances do not collide. */
-	if (f == 2)
+	if (f == 2) {
+		note_msg(TX(relay_files_refused), d->path, strerror(errno));
 		return RUN_FALLBACK;
+	}
 	if ((pid = holder(d))) {
 		warn_text(U_relay_already_being_traced, d->path, pid);
 		return -1;
@@ -203,7 +206,6 @@ static int have_debugfs(void)
 	return 0;
 }
 
-TEXT(relay_files_refused, "%s: relay files refused (%s; kernel lockdown?)")
 static int open_relay(struct tdev *d)
 {
 	char p[PATH_LEN];

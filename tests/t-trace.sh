@@ -69,6 +69,8 @@ if live_ok "live capture"; then
 			test "$(grep -c '^rc=0$' "$OUT/at.rc")" = 18
 		check "trace, three at once (lockdown): each through tracefs ($(cat "$OUT"/at.*.err | grep -c 'capturing through tracefs') of 18)" \
 			test "$(cat "$OUT"/at.*.err | grep -c 'capturing through tracefs')" = 18
+		check "trace, three at once (lockdown): each says why ($(cat "$OUT"/at.*.err | grep -c 'relay files refused') of 18 name the refused relay files)" \
+			test "$(cat "$OUT"/at.*.err | grep -c 'relay files refused')" = 18
 		check "trace, three at once (lockdown): none clears another's setup or fails to remove its own" \
 			sh -c "! cat '$OUT'/at.*.err | grep -E 'cleared a trace|BLKTRACETEARDOWN|no device'"
 	else
