@@ -223,11 +223,10 @@ static inline void dc_store(struct dcpair *p, const struct dc_rec *r)
 	}
 }
 /* in meets its partner (same device, sector, class) or waits; 1: a D then
- * a C, set in d and c, counted in match.  A C that finds no D waits only
- * with notes on: blkiomon keeps it, but all it can make is a mismatch (a
- * D after it is kept as if it were not there), and bio-based dm completes
- * every request without a D: thousands of them would push a slow
- * request's D out of a full table before its C. */
+ * a C, set in d and c, counted in match.  A C waits too: its D can come
+ * after it from another CPU's stream (network mode) and pairs by time;
+ * so a bio-based dm device's Cs, which never find a D, wait until they
+ * age out, and can push a slow request's D out of a full table first */
 static inline int dc_pair(struct dcpair *p, const struct dc_rec *in, struct dc_rec *d, struct dc_rec *c)
 {
 	struct dc_ent *e = ift_find(p->t, in->dev, in->sector, DC_CLASS(in->action));
@@ -235,8 +234,7 @@ static inline int dc_pair(struct dcpair *p, const struct dc_rec *in, struct dc_r
 	const struct dc_rec *old, *young;
 
 	if (!e) {
-		if (p->notes || (in->action & TC(TC_ISSUE)))
-			dc_store(p, in);
+		dc_store(p, in);
 		return 0;
 	}
 	dc_rec_of(e, &got);

@@ -52,25 +52,6 @@ if command -v blkiomon >/dev/null; then
 else
 	skip "monitor against blkiomon" "Debian's blkiomon is not installed"
 fi
-# A bio-based dm device completes its requests without a D.  blkiomon
-# keeps each such C waiting forever; iomon kept them in its pool, and
-# 5,000 of them pushed a slow write on 8,16 (D at 1 ms, C 5.001 s later)
-# out of the full pool (MON_PENDING 4096) before its C: the request was
-# missing.  Without -D a C that finds no D is not kept.
-python3 "$TOOLS/craft.py" dmflood 5000 >"$M/flood"
-flood() {	# TXT CMD...: the flood paced into CMD -I 4 -h -
-	local txt=$1; shift
-	PACED_WAIT=40 python3 "$TOOLS/paced.py" "$M/flood" "$txt" 1 0 | "$@" -I 4 -h - >"$txt"
-}
-flood "$M/fl.txt" "$IOMON" monitor 2>"$M/fl.err"
-check "monitor, 5,000 Cs of dm without a D: the slow write on 8,16 counted (d2c 5001000 us)" \
-	grep -q '^d2c write (usec): num 1, min 5001000, max 5001000, sum 5001000,' "$M/fl.txt"
-check "monitor, 5,000 Cs of dm without a D: no pool ran out" test ! -s "$M/fl.err"
-if need "monitor against blkiomon, 5,000 Cs of dm without a D" blkiomon; then
-	flood "$M/flb.txt" blkiomon 2>/dev/null
-	grep -v '^time: ' "$M/fl.txt" >"$M/fl.m"; grep -v '^time: ' "$M/flb.txt" >"$M/flb.m"
-	same "monitor, 5,000 Cs of dm without a D: as blkiomon (time aside)" "$M/fl.m" "$M/flb.m"
-fi
 # A paced stream (issue 27): blkiomon's interval thread wakes at start +
 # k*I, start read to the nanosecond, and its reader counts each record
 # when it arrives.  The stream's two halves arrive 0.6 s and 1.4 s after
