@@ -281,8 +281,8 @@
 
 /* ---- monitor ---- */
 
-/* Devices per interval, and D or C records waiting for their partner;
- * when the pool is full the oldest waiting record ages out (counted). */
+/* Devices per interval, and D or C records waiting for their partner; a
+ * full pool ages out (counts) its oldest C, a D only when there is none */
 #ifndef MON_DEVS
 #define MON_DEVS 64
 #endif

@@ -46,5 +46,6 @@ COLD void dc_mismatch(struct dcpair *p, const struct dc_rec *old, const struct d
 		e->time = young->time;	/* dc_store, not inline */
 		e->action = young->action;
 		e->bytes = young->bytes;
+		e->h.used += !!(young->action & TC(TC_ISSUE));
 	}
 }

@@ -17,7 +17,8 @@
  *   IFT_DROP       the new request is not kept (counted in dropped)     parse -t
  *   IFT_AGE_FIFO   the oldest stored entry goes: a ring of (slot, stamp)
  *                  in store order, stale pairs skipped; when the ring is
- *                  full its oldest pair is dropped                      monitor
+ *                  full its oldest pair is dropped; entries marked
+ *                  used 2 go last                                       monitor
  *   IFT_AGE_NEAR   the least `born` of 32 slots past a moving hand goes  top
  * Aged entries are counted (aged) and shown to evict() first, if set.
  *
@@ -43,16 +44,37 @@ static COLD __attribute__((noinline)) void age(struct ift *t, struct ift_hdr *e)
 	t->aged++;
 }
 
-/* the oldest stored entry: pop (slot, stamp) pairs until one is live */
+__attribute__((noinline)) void ift_ring(struct ift *t, struct ift_hdr *e, u32 idx)
+{
+	u32 h = t->ring_head, n = ift_next(t, h), *p = &t->ring[2 * h];
+
+	p[0] = idx;
+	p[1] = e->stamp = ++t->stamp;
+	t->ring_head = n;
+	if (t->ring_n == t->cap)	/* full of stale pairs: h held the oldest, dropped */
+		t->ring_tail = n;
+	else
+		t->ring_n++;
+}
+
+/* the oldest stored entry: pop (slot, stamp) pairs until one is live;
+ * one its caller marked (used 2) goes back in as the youngest, at most
+ * cap times, so a pool of nothing but those still ages its oldest */
 static __attribute__((noinline, cold)) void age_fifo(struct ift *t)
 {
+	u32 spared = 0;
+
 	while (!t->freelist) {
 		u32 slot = t->ring[2 * t->ring_tail], st = t->ring[2 * t->ring_tail + 1];
 		struct ift_hdr *e = E(t, slot);
 
 		t->ring_tail = ift_next(t, t->ring_tail);
 		t->ring_n--;
-		if (e->used && e->stamp == st)
+		if (!e->used || e->stamp != st)
+			continue;
+		if (e->used == 2 && spared++ < t->cap)
+			ift_ring(t, e, slot);
+		else
 			age(t, e);
 	}
 }

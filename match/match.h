@@ -19,7 +19,7 @@ struct ift_hdr {
 	u64 sector, born;	/* born: IFT_AGE_NEAR ages the least */
 	u32 dev, kind, next, stamp;	/* next: chain or free list, slot + 1 */
 	u32 chain;		/* its bucket */
-	u8 used;
+	u8 used;		/* 1; 2 (set by the caller): IFT_AGE_FIFO ages it after the others */
 } __attribute__((aligned(8)));	/* payload words follow it whole */
 struct ift {
 	u8 *pool;
@@ -68,6 +68,7 @@ static inline void *ift_find(const struct ift *t, u32 dev, u64 sector, u32 kind)
 	return NULL;
 }
 u32 ift_room(struct ift *t);	/* no free slot: bump or age; 0: IFT_DROP */
+void ift_ring(struct ift *t, struct ift_hdr *e, u32 idx);	/* IFT_AGE_FIFO: e, slot idx, the youngest (a new stamp) */
 /* ring position after i (a divide by cap per record showed in monitor's time) */
 static inline u32 ift_next(const struct ift *t, u32 i)
 {
@@ -117,17 +118,8 @@ static inline void *ift_add(struct ift *t, u32 dev, u64 sector, u32 kind, u64 bo
 	e->chain = h;
 	e->used = 1;
 	t->bucket[h] = idx;
-	if (t->full == IFT_AGE_FIFO) {	/* (slot, stamp) into the ring */
-		e->stamp = ++t->stamp;
-		if (t->ring_n == t->cap) {	/* ring full of stale pairs: drop one */
-			t->ring_tail = ift_next(t, t->ring_tail);
-			t->ring_n--;
-		}
-		t->ring[2 * t->ring_head] = idx;
-		t->ring[2 * t->ring_head + 1] = e->stamp;
-		t->ring_head = ift_next(t, t->ring_head);
-		t->ring_n++;
-	}
+	if (t->full == IFT_AGE_FIFO)
+		ift_ring(t, e, idx);
 	return e;
 }
 /* An entry found by other means than its key (btt's trees): a slot off
@@ -220,13 +212,16 @@ static inline void dc_store(struct dcpair *p, const struct dc_rec *r)
 		e->time = r->time;
 		e->action = r->action;
 		e->bytes = r->bytes;
+		e->h.used += !!(r->action & TC(TC_ISSUE));	/* a D ages last */
 	}
 }
 /* in meets its partner (same device, sector, class) or waits; 1: a D then
  * a C, set in d and c, counted in match.  A C waits too: its D can come
  * after it from another CPU's stream (network mode) and pairs by time;
  * so a bio-based dm device's Cs, which never find a D, wait until they
- * age out, and can push a slow request's D out of a full table first */
+ * age out.  A full table ages Cs before Ds (h.used 2): a
+ * slow request's D outlives a flood of them, as in blkiomon, which keeps
+ * every record */
 static inline int dc_pair(struct dcpair *p, const struct dc_rec *in, struct dc_rec *d, struct dc_rec *c)
 {
 	struct dc_ent *e = ift_find(p->t, in->dev, in->sector, DC_CLASS(in->action));

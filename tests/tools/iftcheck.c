@@ -38,6 +38,7 @@ IFT_POOL(near, struct ent, 4, 8, IFT_AGE_NEAR);
 IFT_POOL(wide, struct ent, 40, 16, IFT_AGE_NEAR);
 IFT_POOL(fifo, struct ent, 3, 1, IFT_AGE_FIFO);
 IFT_POOL(fifo2, struct ent, 3, 5, IFT_AGE_FIFO);
+IFT_POOL(fifo3, struct ent, 3, 2, IFT_AGE_FIFO);
 IFT_POOL(bare, struct ent, 3, 0, IFT_DROP);
 IFT_POOL(lostp, struct ent, 4, 4, IFT_AGE_NEAR);
 
@@ -141,6 +142,28 @@ static void test_fifo(void)
 	       ((struct ent *)ift_slot(t, 3))->tag == 5);
 }
 
+/* entries marked used 2 (monitor's Ds) age after the unmarked ones,
+ * each going back in as the youngest; a pool of nothing but marked ones
+ * still ages, the oldest first */
+static void test_fifo_marked(void)
+{
+	struct ift *t = &fifo3;
+
+	nevicted = 0, t->evict = on_evict, t->ctx = &nevicted;
+	add(t, 1, 0, 1)->h.used = 2;
+	add(t, 2, 0, 2), add(t, 3, 0, 3)->h.used = 2;
+	EXPECT(slot_of(t, add(t, 4, 0, 4)) == 2 && nevicted == 1 && evicted[0] == 2);	/* not 1 */
+	EXPECT(slot_of(t, add(t, 5, 0, 5)) == 2 && evicted[1] == 4);	/* 1 and 3 spared again */
+	EXPECT(ift_find(t, 7, 1, 0) && ift_find(t, 7, 3, 0));
+	((struct ent *)ift_find(t, 7, 5, 0))->h.used = 2;
+	/* all three marked: each is spared once (cap spares), then the first
+	 * in the ring goes: 3, spared first of the three last time */
+	EXPECT(slot_of(t, add(t, 6, 0, 6)) == 3 && evicted[2] == 3 && nevicted == 3);
+	EXPECT(ift_find(t, 7, 1, 0) && ift_find(t, 7, 5, 0) && ift_find(t, 7, 6, 0));
+	EXPECT(slot_of(t, add(t, 7, 0, 7)) == 3 && evicted[3] == 6);	/* 6 unmarked */
+	EXPECT(t->aged == 4 && t->dropped == 0);
+}
+
 /* unkeyed slots (btt's): new ones in order, the last given back first
  * taken again, a full pool counted, slot order seeing only taken ones */
 static void test_take(void)
@@ -204,6 +227,7 @@ int main(void)
 	test_drop();
 	test_near();
 	test_fifo();
+	test_fifo_marked();
 	if (!bad)
 		printf("ok\n");
 	return bad;
