@@ -50,7 +50,7 @@ static int sysfs_flag(const struct tdev *d, const char *file)
 }
 
 /* d's trace's relay files: 0 none (the tracefs blk tracer's trace), 1,
- * or 2 refused (lockdown) */
+ * or refused (lockdown): -errno */
 static int relay_files(const struct tdev *d)
 {
 	char p[PATH_LEN];
@@ -59,7 +59,7 @@ static int relay_files(const struct tdev *d)
 	trace_path(p, sizeof(p), d, "trace0");	/* cut short: no such file */
 	if ((fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) >= 0)
 		return close(fd), 1;
-	return errno == EPERM || errno == EACCES ? 2 : 0;
+	return errno == EPERM || errno == EACCES ? -errno : 0;
 }
 
 static int setup_once(struct tdev *d)
@@ -141,8 +141,8 @@ static int setup(struct tdev *d)
 	/* Refused relay files: a live capture's setup holds none on its way
 	 * to tracefs, so it looks gone; ours could not read them either.
 	 * Left alone: tracefs instances do not collide. */
-	if (f == 2) {
-		note_msg(TX(relay_files_refused), d->path, strerror(errno));
+	if (f < 0) {
+		note_msg(TX(relay_files_refused), d->path, strerror(-f));
 		return RUN_FALLBACK;
 	}
 	if ((pid = holder(d))) {
