@@ -110,6 +110,10 @@ if need "lat against btt" btt && have_oracle; then
 	check "lat, split: btt lists none; 928 pieces' Qs before the trace" grep -qx "7320 requests: no-Q 928, split 6392; btt's 0 lines, all equal" "$OUT/lb-split-nullb0/r"
 	check "lat, loop-shared: a write and a read at one sector at once, btt's line for the write the read's D (shared 1)" \
 		grep -qx "363 requests: btt 361, no-Q 1, shared 1; btt's 362 lines, all equal" "$OUT/lb-loop-shared-loop0/r"
+	# three requests at one sector (brd): the read's C ends in btt with
+	# a later write's Q, queued after btt had let the read's Q go
+	check "lat -Q, brd-shared3: a read, and a write queued at its sector while it was in flight after btt had ended it (shared 2)" \
+		grep -qx "66 requests: btt 63, no-Q 1, shared 2; btt's 65 lines, all equal" "$OUT/lb-brd-shared3-ram0/r-Q"
 	# a dm-mirror's leg (7.2): 64 KiB bios split at 255 sectors whose
 	# pieces, still in flight across a held Q, stop btt's tree walk
 	# (unreached: btt lists none for them); most latencies a microsecond

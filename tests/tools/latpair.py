@@ -87,10 +87,22 @@ class BttQs:
     start taking the older one's place (and marked: it replaced one in
     flight, so btt's line for the next C there is that C minus this Q's
     D, whichever request the C ends); each [size, Q time, D time,
-    replaced]"""
+    replaced].  Also marked: a Q at a start where a request btt no longer
+    holds is still in flight (live: Qs less Cs at each start, whatever
+    btt kept).  Seed 52817 w3, brd: a write, a read, a write at one
+    sector; the first write's C ended the read's Q in btt, the second
+    write's Q came before the read's C, and btt paired them (158 us where
+    the read took 709)"""
 
     def __init__(self):
-        self.qs, self.starts = {}, []
+        self.qs, self.starts, self.live = {}, [], {}
+
+    def ended(self, s, n, held):
+        """a C at [s, s + n) holding btt's Qs at held: one request less in
+        flight at each of those starts and its own"""
+        for x in set(held) | {s}:
+            if self.live.get(x, 0) > 0:
+                self.live[x] -= 1
 
     def holds(self, s, n):
         """the starts of the Qs inside [s, s + n)"""
@@ -103,9 +115,11 @@ class BttQs:
         return out
 
     def queue(self, sec, n, t):
+        rep = sec in self.qs or self.live.get(sec, 0) > 0
         if sec not in self.qs:
             bisect.insort(self.starts, sec)
-        self.qs[sec] = [n, t, None, sec in self.qs]
+        self.qs[sec] = [n, t, None, rep]
+        self.live[sec] = self.live.get(sec, 0) + 1
 
     def issue(self, sec, n, t):
         for s in self.holds(sec, n):
@@ -113,10 +127,11 @@ class BttQs:
 
     def complete(self, sec, n):
         """the Qs a C holds whole, taken out"""
-        out = []
-        for s in self.holds(sec, n):
+        out, held = [], self.holds(sec, n)
+        for s in held:
             out.append(self.qs.pop(s))
             self.starts.remove(s)
+        self.ended(sec, n, held)
         return out
 
 
