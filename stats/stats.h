@@ -186,8 +186,10 @@ extern struct btt_avg btt_all[BTT_NAVG];
 extern struct btt_live btt_live_all;
 extern unsigned long long btt_live_folds;	/* spans the full pool let go of that a later one might have joined */
 /* the spans the full pool let go of (-Z writes them after each record):
- * how many so far, the last BTT_FOLDS of them */
+ * how many so far, the last BTT_FOLDS of them (build/big's: a capture's) */
+#ifndef BTT_FOLDS
 #define BTT_FOLDS 8
+#endif
 struct btt_fold { unsigned long long n; struct { const struct btt_live *l; u64 dt, ct; } last[BTT_FOLDS]; };
 extern struct btt_fold btt_fold;
 void btt_live_add(struct btt_live *l, u64 dt, u64 ct);
