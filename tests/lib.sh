@@ -213,6 +213,7 @@ have_oracle() { if [ $# = 0 ]; then command -v blkparse >/dev/null 2>&1; else ne
 # does, and since -v's lines do not say their CPU, whose order blkparse
 # prints them in, OUT.anyorder then says to compare them as a set
 # (skipsort).  False where CLOSED still has a gap (closegaps.py finds one).
+SKIPLINE='^\([0-9]+,[0-9]+\): skipping [0-9]+ -> [0-9]+$'	# -v's, blkparse's and iomon's
 gaporacle() {
 	local in=$1 closed=$2 o=$3; shift 3
 	blkparse -i - "$@" <"$in" >"$o.asis" 2>"$o.asis.err"
@@ -222,18 +223,17 @@ gaporacle() {
 		/^Skips:/ { a = s[k++]; if ($2 != 0) { split(a, w, /[ (]+/); split($0, v, /[ (]+/); c = v[2] + w[2]; l = v[4] + w[4]
 			a = sprintf("Skips: %d forward (%d - %5.1f%%)", c, l, (!c && !e) ? 0 : 100 * l / (e + l)) }
 			$0 = a } 1' <(grep '^Skips:' "$o.asis") "$o.c" >"$o"
-	local sk='^\([0-9]+,[0-9]+\): skipping [0-9]+ -> [0-9]+$'
 	rm -f "$o.anyorder"
-	grep -qE "$sk" "$o.c.err" && : >"$o.anyorder"
-	{ grep -vE "$sk" "$o.c.err"; grep -hE "$sk" "$o.c.err" "$o.asis.err"; } >"$o.err"
+	grep -qE "$SKIPLINE" "$o.c.err" && : >"$o.anyorder"
+	{ grep -vE "$SKIPLINE" "$o.c.err"; grep -hE "$SKIPLINE" "$o.c.err" "$o.asis.err"; } >"$o.err"
 	[ "$(python3 "$TOOLS/closegaps.py" stream "$closed" /dev/null)" = 0 ]
 }
 # skipsort FILE...: each FILE's -v "skipping" lines (last, as blkparse and
 # iomon print them) sorted, where gaporacle could not know their order
 skipsort() {
-	local f sk='^\([0-9]+,[0-9]+\): skipping [0-9]+ -> [0-9]+$'
+	local f
 	for f; do
-		{ grep -vE "$sk" "$f"; grep -E "$sk" "$f" | sort; } >"$f.s" && mv "$f.s" "$f"
+		{ grep -vE "$SKIPLINE" "$f"; grep -E "$SKIPLINE" "$f" | sort; } >"$f.s" && mv "$f.s" "$f"
 	done
 }
 

@@ -176,7 +176,7 @@ for idx, (t, cpu, act, rwbs, sec, n, _, _) in enumerate(recs):
             if q[3]:
                 cshared.add(idx)
             lines.append(line)
-        B.ended(sec, n, gone and [x for x, _ in gone])
+        B.ended(sec, [x for x, _ in gone])
         lines = [x for x in lines if x]
         model += [(round(a / 1000), round(b / 1000)) for a, b in lines]
         clines[idx] = lines

@@ -97,9 +97,9 @@ class BttQs:
     def __init__(self):
         self.qs, self.starts, self.live = {}, [], {}
 
-    def ended(self, s, n, held):
-        """a C at [s, s + n) holding btt's Qs at held: one request less in
-        flight at each of those starts and its own"""
+    def ended(self, s, held):
+        """a C at s holding btt's Qs at held: one request less in flight at
+        each of those starts and its own"""
         for x in set(held) | {s}:
             if self.live.get(x, 0) > 0:
                 self.live[x] -= 1
@@ -131,7 +131,7 @@ class BttQs:
         for s in held:
             out.append(self.qs.pop(s))
             self.starts.remove(s)
-        self.ended(sec, n, held)
+        self.ended(sec, held)
         return out
 
 
