@@ -210,8 +210,6 @@ static COLD __attribute__((noinline)) void slow_record(const struct rec *r)
 		return;
 	if (A.verbose && !(ACT32(r) & (TC(TC_NOTIFY) | TC(TC_PC))))
 		verbose_rec();
-	if (A.slow)
-		btt_opt_before();
 	btt_event(r);
 	if (btt_msg_dev) {
 		message(btt_msg_dev, r);

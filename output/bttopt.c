@@ -486,9 +486,7 @@ static int sps_end(const struct btt_dev *d)
 	return rc | f_close(d, F_SPSQ);
 }
 
-TEXT(bttopt_i_os_one, "%llu I/Os one D or C met past %d (BTT_OPT_QS), or busy periods "
-	"one record let go of past %d (BTT_FOLDS), left out of -p -P "
-	"-Z's files")
+TEXT(bttopt_i_os_one, "%llu I/Os one D or C met past %d (BTT_OPT_QS), left out of -p -P's files")
 /* after the run: the last lines, the files btt writes at its end */
 int btt_opt_end(void)
 {
@@ -521,17 +519,8 @@ int btt_opt_end(void)
 			rc |= ob_close(&of[k]);
 	if (btt_opt_lost)
 		warn_text(U_bttopt_i_os_one,
-			 btt_opt_lost, BTT_OPT_QS, BTT_FOLDS);
+			 btt_opt_lost, BTT_OPT_QS);
 	return rc;
-}
-
-/* -Z: the spans the full pool let go of, before the record: those it
- * lets go of are written after it (past BTT_FOLDS, counted) */
-static unsigned long long folds_before;
-
-void btt_opt_before(void)
-{
-	folds_before = btt_fold.n;
 }
 
 /* after each record (the driver's, with an option): what btt's options
@@ -541,15 +530,6 @@ void btt_opt_after(const struct rec *r)
 	const struct btt_dev *d = btt_opt_dev;
 	u32 act = btt_opt_act;
 
-	if (btt_opt.live && btt_fold.n - folds_before > BTT_FOLDS) {
-		btt_opt_lost += btt_fold.n - folds_before - BTT_FOLDS;
-		folds_before = btt_fold.n - BTT_FOLDS;
-	}
-	for (; btt_opt.live && folds_before != btt_fold.n; folds_before++) {
-		typeof(btt_fold.last[0]) *f = &btt_fold.last[folds_before % BTT_FOLDS];
-
-		live_fold(f->l, f->dt, f->ct);
-	}
 	if (btt_opt.unplug && !(ACT32(r) & (TC(TC_NOTIFY) | TC(TC_PC))) && (ACT32(r) & 0xffff) == TA_UNPLUG_IO &&
 	    (d = btt_dev_get(r->dev)))	/* -u: each unplug of a known device */
 		ev(d, r, TA_UNPLUG_IO);
@@ -577,5 +557,7 @@ int btt_opt_start(void)
 	btt_opt_qs = btt_opt.pio || btt_opt.pit;
 	btt_opt_on = btt_opt.bno || btt_opt.seek || btt_opt.sps || btt_opt.aqd || btt_opt_qs;
 	pit_d = ~0ull;
+	if (btt_opt.live)
+		btt_fold_out = live_fold;
 	return 0;
 }

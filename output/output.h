@@ -78,8 +78,7 @@ extern struct bttopt_cfg btt_opt;
 extern struct obuf *btt_xvg;	/* output/bttrep.c: -X's NAME.xvg */
 int btt_opt_start(void);
 int btt_opt_end(void);
-void btt_opt_before(void);	/* around each record, with an option file */
-void btt_opt_after(const struct rec *r);
+void btt_opt_after(const struct rec *r);	/* after each record, with an option file */
 void btt_plat(const struct btt_dev *d, int kind, u64 ts, u64 lat);	/* -L: each latency line's figures */
 void btt_interval_report(struct obuf *o, u64 secs);
 /* output/bttdm.c: btt's -D (the devices reported, in its order) and -M

@@ -220,7 +220,7 @@ u32 btt_rb_within(u32 r, u64 s, u64 e, u32 *out)
  * (times out of order) can leave overlapping nodes apart, and the tree's
  * shape, btt's, decides.  Nodes from PBASE, a free list through nd[].kid[0]. */
 static u32 pfree, phwm = PBASE, pused;
-struct btt_fold btt_fold;
+void (*btt_fold_out)(const struct btt_live *l, u64 dt, u64 ct);
 int btt_live_odd;	/* a span ended before it began: shapes matter from here on */
 
 static u32 p_new(void)
@@ -271,7 +271,8 @@ static void fold(struct btt_live *l, u32 m)
 {
 	u64 x;
 
-	btt_fold.last[btt_fold.n++ % BTT_FOLDS] = (typeof(btt_fold.last[0])){ l, nd[m].from, nd[m].to };
+	if (btt_fold_out)
+		btt_fold_out(l, nd[m].from, nd[m].to);
 	l->folded++;
 	l->n--;
 	if (nd[m].to > l->fold_end)

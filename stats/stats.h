@@ -185,13 +185,8 @@ extern u32 btt_ndevs;
 extern struct btt_avg btt_all[BTT_NAVG];
 extern struct btt_live btt_live_all;
 extern unsigned long long btt_live_folds;	/* spans the full pool let go of that a later one might have joined */
-/* the spans the full pool let go of (-Z writes them after each record):
- * how many so far, the last BTT_FOLDS of them (build/big's: a capture's) */
-#ifndef BTT_FOLDS
-#define BTT_FOLDS 8
-#endif
-struct btt_fold { unsigned long long n; struct { const struct btt_live *l; u64 dt, ct; } last[BTT_FOLDS]; };
-extern struct btt_fold btt_fold;
+/* -Z's: each span the full pool lets go of, as it goes (NULL: not wanted) */
+extern void (*btt_fold_out)(const struct btt_live *l, u64 dt, u64 ct);
 void btt_live_add(struct btt_live *l, u64 dt, u64 ct);
 void btt_live_split(void);	/* a second device: all devices' tree from the first's */
 u32 btt_live_next(const struct btt_live *l, u32 n, u64 *dt, u64 *ct);	/* in order: after node n (0: the first) */

@@ -61,7 +61,15 @@
              4 KiB writes through a bio-based dm device (its disks not
              traced), 1 ms apart: 253,0 queues and completes each with no
              D, as such a device does; blkiomon's table keeps every one of
-             those Cs, which never find a D"""
+             those Cs, which never find a D
+  requeue N  a 64 KiB write of 16 merged 4 KiB Qs (pid 960) issued at 150
+             us, then N writes (Q G I D C, 1 ms apart, done in 50 us)
+             whose busy periods its waiting D keeps btt's tree from letting
+             go of; then it is requeued, issued again and completed: its C
+             ends 16 Qs' periods, each of which lets go of two.  At N 128
+             the tree's look after its last refusal (63 in a row) is that
+             C's, and one record lets go of 32 periods (seed 36073 w10's
+             case: -Z's files lost those past 8)"""
 import struct, sys
 
 TC = lambda bit: 1 << (bit + 16)
@@ -202,6 +210,20 @@ elif sys.argv[1] == "dmflood":
         rec(8 * i, W | FS | QUEUE | 1, 950, at=t, dev=DM)
         rec(8 * i, W | FS | COMPLETE | 8, 950, at=t + 105000, dev=DM)
     rec(800000, W | FS | COMPLETE | 8, 950, at=1000000 * (n + 2), dev=LEG)
+elif sys.argv[1] == "requeue":
+    W, REQ, n = WRITE | TC(8), TC(5), int(sys.argv[2])
+    for k in range(16):
+        rec(1000000 + 8 * k, W | QUEUE | 1, 960, at=100000 + 2000 * k)
+        rec(1000000 + 8 * k, W | QUEUE | (4 if k == 0 else 2), 960, at=101000 + 2000 * k)
+    rec(1000000, W | QUEUE | 12, 960, at=140000, nb=65536)
+    rec(1000000, W | ISSUE | 7, 960, at=150000, nb=65536)
+    for i in range(n):
+        t = 1000000 * (i + 1)
+        for a, dt in ((QUEUE | 1, 0), (QUEUE | 4, 1000), (QUEUE | 12, 2000), (ISSUE | 7, 3000), (COMPLETE | 8, 50000)):
+            rec(16 * i, W | a, 961, at=t + dt)
+    t = 1000000 * (n + 1)
+    for a, dt in ((REQ | 6, 0), (ISSUE | 7, 100000), (COMPLETE | 8, 150000)):
+        rec(1000000, W | a, 960, at=t + dt, nb=65536)
 else:
     sys.exit(__doc__)
 sys.stdout.buffer.write(b"".join(out))
