@@ -35,17 +35,10 @@ COLD void dc_init(struct dcpair *p)
 /* no D then C: keep the more recent one */
 COLD void dc_mismatch(struct dcpair *p, const struct dc_rec *old, const struct dc_rec *young)
 {
-	struct dc_ent *e;
-
 	p->mismatch++;
 	if (p->notes) {
 		keep(p, "mismatch", old);
 		keep(p, "mismatch", young);
 	}
-	if ((e = ift_put(p->t, young->dev, young->sector, DC_CLASS(young->action), young->time))) {
-		e->time = young->time;	/* dc_store, not inline */
-		e->action = young->action;
-		e->bytes = young->bytes;
-		e->h.used += !!(young->action & TC(TC_ISSUE));
-	}
+	dc_fill(ift_put(p->t, young->dev, young->sector, DC_CLASS(young->action), young->time), young);
 }

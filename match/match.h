@@ -204,16 +204,19 @@ static inline void dc_rec_of(const struct dc_ent *e, struct dc_rec *r)
 			      .action = e->action, .bytes = e->bytes };
 }
 /* r waits for its partner */
-static inline void dc_store(struct dcpair *p, const struct dc_rec *r)
+/* r into its entry e (NULL: none to be had), for dc_store and dc_mismatch */
+static inline __attribute__((always_inline)) void dc_fill(struct dc_ent *e, const struct dc_rec *r)
 {
-	struct dc_ent *e = ift_add(p->t, r->dev, r->sector, DC_CLASS(r->action), r->time);
-
 	if (e) {
 		e->time = r->time;
 		e->action = r->action;
 		e->bytes = r->bytes;
 		e->h.used += !!(r->action & TC(TC_ISSUE));	/* a D ages last */
 	}
+}
+static inline void dc_store(struct dcpair *p, const struct dc_rec *r)
+{
+	dc_fill(ift_add(p->t, r->dev, r->sector, DC_CLASS(r->action), r->time), r);
 }
 /* in meets its partner (same device, sector, class) or waits; 1: a D then
  * a C, set in d and c, counted in match.  A C waits too: its D can come
