@@ -237,6 +237,36 @@ skipsort() {
 	done
 }
 
+# btrecord's .replay files (t-btrecord, t-vmdiff):
+# counts FILE: "HEADER-BUNCHES HEADER-IOS FILE-BUNCHES FILE-IOS LAST-BUNCH-IOS"
+counts() {
+	python3 - "$1" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+ver, gen, hb, hp = struct.unpack_from("<4Q", d, 0)
+o, b, p, last = 32, 0, 0, 0
+while o < len(d):
+    n, t = struct.unpack_from("<2Q", d, o)
+    o += 16 + 24 * n
+    b, p, last = b + 1, p + n, n
+if o != len(d) or ver != 0x10000:
+    sys.exit("%s: not a replay file (version %x, %d bytes over)" % (sys.argv[1], ver, o - len(d)))
+print(hb, hp, b, p, last)
+PY
+}
+# body GOT EXP: the same bytes but the header's counts (bytes 16 to 31)
+body() { cmp <(head -c 16 "$1"; tail -c +33 "$1") <(head -c 16 "$2"; tail -c +33 "$2"); }
+# true_counts OURS DEBIANS: ours count what the file holds; Debian's one
+# bunch and its I/Os fewer (none when the file has none)
+true_counts() {
+	local o d
+	o=$(counts "$1") && d=$(counts "$2") || return 1
+	set -- $o $d
+	[ "$1 $2" = "$3 $4" ] || { echo "ours: header $1 $2, file $3 $4"; return 1; }
+	if [ "$8" = 0 ]; then [ "$6 $7" = "0 0" ]; else [ "$6 $7" = "$(($8 - 1)) $(($9 - ${10}))" ]; fi ||
+		{ echo "Debian's: header $6 $7, file $8 $9, last bunch ${10}"; return 1; }
+}
+
 # Dumps in the host's order (parse -d, monitor -d write what btt and
 # blkiomon's readers on that host read).  Expected dumps come from Debian's
 # x86_64 tools, so on a big-endian host every 48-byte header is compared

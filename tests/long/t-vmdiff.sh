@@ -12,8 +12,8 @@
 # requests coming back as requeues; a dm-mirror, dm-snapshot or dm-crypt,
 # targets making I/O of their own), then
 # every output compared with Debian's own tools on the host: blkparse's
-# text (plain, -t, -s, a format, a stream on stdin), blkrawverify and
-# verify_blkparse, btt (every option,
+# text (plain, -t, -s, a format, a stream on stdin), blkrawverify,
+# verify_blkparse and btrecord's files, btt (every option,
 # every file, a time window), blkiomon's intervals; biolatency and biosnoop against btt's
 # per-I/O files, and failures in top -e and monitor's exports against
 # blkparse's C lines with an error (issue 30).  The seed is printed; SEED=N replays it.
@@ -107,8 +107,9 @@ if { [ -n "$KEPT" ] || vm_ok "differential harness"; } && have_oracle "t-vmdiff.
    need "t-vmdiff.sh: Debian's btt" btt && need "t-vmdiff.sh: Debian's blkiomon" blkiomon &&
    { [ -n "$KEPT" ] || need "t-vmdiff.sh: dmsetup (dm stacks in the guest)" dmsetup; }; then
 	V=$OUT/vmd; rm -rf "$V"
-	have_rv=0 have_vp=0
+	have_rv=0 have_vp=0 have_br=0
 	need "t-vmdiff.sh: Debian's blkrawverify" blkrawverify && have_rv=1
+	need "t-vmdiff.sh: Debian's btrecord" btrecord && have_br=1
 	need "t-vmdiff.sh: Debian's verify_blkparse" verify_blkparse && have_vp=1
 	if [ -n "$KEPT" ]; then
 		mkdir -p "$V"; i=0
@@ -179,6 +180,25 @@ if { [ -n "$KEPT" ] || vm_ok "differential harness"; } && have_oracle "t-vmdiff.
 				! grep -q 'truncated record' "$rv/o.err" || ! tail -n 1 "$rv/d.out" | grep -qx rc=0 || sed -i '$s/rc=1/rc=0/' "$rv/o.out"
 				same "seed $SEED $n ($what): blkrawverify's text and exit status" "$rv/o.out" "$rv/d.out"
 				for d in $devs; do same "seed $SEED $n ($what): blkrawverify's $d.verify.out" "$rv/o/$d.verify.out" "$rv/d/$d.verify.out"; done
+			fi
+			# btrecord on the capture, by default and in bunches of at most
+			# 3 I/Os within 0.2 ms: Debian's files, each with its bytes
+			# but the header's counts, which count what the file holds
+			# (Debian's leave out the last bunch: btrecord.8)
+			if [ "$have_br" = 1 ]; then
+				for o in "" "-M 3 -m 200000"; do
+					br=$OUT/br; rm -rf "$br"; mkdir -p "$br/d" "$br/o"
+					(cd "$br/d" && btrecord -d "$w" -F $o >/dev/null 2>&1)
+					(cd "$br/o" && "$IOMON" btrecord -d "$w" -F $o >/dev/null 2>../o.err)
+					check "seed $SEED $n ($what): btrecord${o:+ $o} exits 0" test $? = 0
+					(cd "$br/d" && ls) >"$br/d.ls"; (cd "$br/o" && ls) >"$br/o.ls"
+					check "seed $SEED $n ($what): btrecord${o:+ $o}: Debian's wrote files ($(wc -l <"$br/d.ls"))" test -s "$br/d.ls"
+					same "seed $SEED $n ($what): btrecord${o:+ $o}: the files Debian's writes" "$br/o.ls" "$br/d.ls"
+					for f in $(cat "$br/d.ls"); do
+						check "seed $SEED $n ($what): btrecord${o:+ $o} $f: Debian's bytes but the header's counts" body "$br/o/$f" "$br/d/$f"
+						check "seed $SEED $n ($what): btrecord${o:+ $o} $f: the header counts what the file holds" true_counts "$br/o/$f" "$br/d/$f"
+					done
+				done
 			fi
 			if [ "$have_vp" = 1 ]; then
 				if awk -v n="$(getconf _NPROCESSORS_CONF)" '/^ *[0-9]+,[0-9]+ / && $2 + 0 >= n { exit 1 }' "$OUT/bp"; then
