@@ -203,7 +203,6 @@ static inline void dc_rec_of(const struct dc_ent *e, struct dc_rec *r)
 	*r = (struct dc_rec){ .time = e->time, .sector = e->h.sector, .dev = e->h.dev,
 			      .action = e->action, .bytes = e->bytes };
 }
-/* r waits for its partner */
 /* r into its entry e (NULL: none to be had), for dc_store and dc_mismatch */
 static inline __attribute__((always_inline)) void dc_fill(struct dc_ent *e, const struct dc_rec *r)
 {
@@ -214,6 +213,7 @@ static inline __attribute__((always_inline)) void dc_fill(struct dc_ent *e, cons
 		e->h.used += !!(r->action & TC(TC_ISSUE));	/* a D ages last */
 	}
 }
+/* r waits for its partner */
 static inline void dc_store(struct dcpair *p, const struct dc_rec *r)
 {
 	dc_fill(ift_add(p->t, r->dev, r->sector, DC_CLASS(r->action), r->time), r);
