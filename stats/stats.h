@@ -317,7 +317,7 @@ extern int btt_ev_more, btt_opt_on, btt_opt_qs;
 extern const struct btt_dev *btt_opt_dev;
 extern u32 btt_opt_act, btt_nqseen;
 extern struct btt_qseen btt_qseen[BTT_OPT_QS];
-extern unsigned long long btt_opt_lost;	/* Qs past those kept, and busy spans missed */
+extern unsigned long long btt_opt_lost;	/* Qs past those kept (BTT_OPT_QS) */
 const struct btt_dev *btt_dev_get(u32 dev);	/* the device's figures, or NULL */
 extern int btt_seek_abs;	/* -a */
 /* stats/latstat.c: biolatency's histograms (per interval; lat_clear).
