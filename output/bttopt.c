@@ -361,7 +361,9 @@ void btt_plat(const struct btt_dev *d, int k, u64 ts, u64 lat)
  * said at the end) */
 static struct { u64 last; int y; u8 on; } lv[BTT_DEVS + 1];
 
-static int has_lives(const struct btt_live *l) { return l->n || l->folded; }
+/* (a tree whose first span is going in, when the full pool lets go of
+ * another's for its room, has one) */
+static int has_lives(const struct btt_live *l) { return l->n || l->folded || l == btt_live_adding; }
 
 /* a device's height: 1 + the devices listed before it that have spans
  * (-D: before its last place in the list; 0: not listed) */

@@ -221,6 +221,7 @@ u32 btt_rb_within(u32 r, u64 s, u64 e, u32 *out)
  * shape, btt's, decides.  Nodes from PBASE, a free list through nd[].kid[0]. */
 static u32 pfree, phwm = PBASE, pused;
 void (*btt_fold_out)(const struct btt_live *l, u64 dt, u64 ct);
+const struct btt_live *btt_live_adding;	/* the tree a span goes into (it has spans from then on) */
 int btt_live_odd;	/* a span ended before it began: shapes matter from here on */
 
 static u32 p_new(void)
@@ -341,6 +342,7 @@ void btt_live_add(struct btt_live *l, u64 dt, u64 ct)
 	u32 r = l->id, c, p, n, e;
 	int d;
 
+	btt_live_adding = l;	/* a fold for its room (p_fold) sees it has spans */
 	btt_live_odd |= dt > ct;
 	if (dt <= l->fold_end && l->fold_end)
 		btt_live_early++;

@@ -187,6 +187,7 @@ extern struct btt_live btt_live_all;
 extern unsigned long long btt_live_folds;	/* spans the full pool let go of that a later one might have joined */
 /* -Z's: each span the full pool lets go of, as it goes (NULL: not wanted) */
 extern void (*btt_fold_out)(const struct btt_live *l, u64 dt, u64 ct);
+extern const struct btt_live *btt_live_adding;	/* the tree a span goes into (it has spans from then on) */
 void btt_live_add(struct btt_live *l, u64 dt, u64 ct);
 void btt_live_split(void);	/* a second device: all devices' tree from the first's */
 u32 btt_live_next(const struct btt_live *l, u32 n, u64 *dt, u64 *ct);	/* in order: after node n (0: the first) */

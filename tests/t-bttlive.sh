@@ -101,6 +101,16 @@ else
 	check "btt small-three: four trees filled the 16 nodes ($(held "$OUT/small-three/got.err"))" \
 		test "$(held "$OUT/small-three/got.err")" = 16
 	check "btt small-three: nothing said" test -z "$(said "$OUT/small-three/got.err")"
+	# the full pool lets go of a device's first period for the room of
+	# one listed before it that has none yet: its -Z height counts that
+	# one (it was one low, said at the end, when the tree whose first span
+	# was going in did not count)
+	python3 "$CRAFT" heights >"$OUT/heights.dump"
+	live_case heights "$OUT/heights.dump" "$P"
+	check "btt heights: btt's 8,32 at height 3" grep -q '^0.000000000 3.0$' "$OUT/heights/ref/8,32_live.dat"
+	check "btt heights: the full pool let go of 8,32's periods (said as approximate)" \
+		grep -q "^btt: 2 busy periods let go of past the 16 (BTT_PERIODS) kept" "$OUT/heights/got.err"
+	check "btt heights: no height said to be low" sh -c '! grep -q "below the height btt gives" "$1"' - "$OUT/heights/got.err"
 	# a period let go of early, reached by one whose records come later
 	# out of time order: said, as a full pool's approximation is
 	python3 "$CRAFT" reachback >"$OUT/reachback.dump"

@@ -69,7 +69,17 @@
              ends 16 Qs' periods, each of which lets go of two.  At N 128
              the tree's look after its last refusal (63 in a row) is that
              C's, and one record lets go of 32 periods (seed 36073 w10's
-             case: -Z's files lost those past 8)"""
+             case: -Z's files lost those past 8)
+  heights    three devices listed 8,0 8,16 8,32 (btt's -Z heights 1 2 3):
+             a write on 8,0 issued at 0.5 ms and done at 100 ms keeps
+             every tree; 8,32 eight writes done 1 ms apart (D at i ms, C
+             100 us later), 8,0 one from each odd one to the next (D at
+             i + 0.05 ms to i + 1.05), so the system's tree joins two of
+             8,32's in one: 8,32 8 nodes, 8,0 and all 4 each; 8,16 queued
+             at 0.2 ms, its first D and C at 12 and 12.1 ms.  With 16
+             nodes (build/periods) that C finds the pool full and 8,32's
+             first period let go of while 8,16 has none yet
+"""
 import struct, sys
 
 TC = lambda bit: 1 << (bit + 16)
@@ -224,6 +234,20 @@ elif sys.argv[1] == "requeue":
     t = 1000000 * (n + 1)
     for a, dt in ((REQ | 6, 0), (ISSUE | 7, 100000), (COMPLETE | 8, 150000)):
         rec(1000000, W | a, 960, at=t + dt, nb=65536)
+elif sys.argv[1] == "heights":
+    W, ev = WRITE | TC(8), []
+    def io(dev, s, d, c, q=None):	# times in us
+        q = d - 30 if q is None else q
+        ev.extend([(q, s, W | QUEUE | 1, dev), (q + 5, s, W | QUEUE | 4, dev), (q + 10, s, W | QUEUE | 12, dev),
+                   (d, s, W | ISSUE | 7, dev), (c, s, W | COMPLETE | 8, dev)])
+    io(8 << 20 | 16, 5000, 12000, 12100, q=200)
+    io(8 << 20, 9000, 500, 100000, q=400)
+    for i in range(1, 9):
+        io(8 << 20 | 32, 16 * i, 1000 * i, 1000 * i + 100)
+        if i % 2:
+            io(8 << 20, 100 + 16 * i, 1000 * i + 50, 1000 * i + 1050)
+    for at, s, a, dev in sorted(ev):
+        rec(s, a, 970, at=1000000 + 1000 * at, dev=dev)
 else:
     sys.exit(__doc__)
 sys.stdout.buffer.write(b"".join(out))
