@@ -54,7 +54,7 @@ static struct {
 	struct obuf msg, *msgs;	/* msgs: NAME.msg, or text */
 	const char *argv0;
 	int nin, hist, json_on, every, xvg;
-	int slow;		/* -t/-T, -r or an option file: each record by slow_record */
+	int slow;		/* -t/-T, -r, -v, -u or an option file (not -Z's: stats hands it its spans): each record by slow_record */
 	int bounded, no_remaps;	/* -t/-T given (2: past -T, stopped), -r */
 	double t_start, t_end;
 	int verbose;		/* -v: btt's progress on stdout */
@@ -392,7 +392,7 @@ static COLD int run_start(void)
 	A.next = A.t0 + (u64)A.every * 1000;
 	ob_init(&A.text, 1, "(stdout)", btt_out, sizeof(btt_out));
 	btt_ev_more = btt_ios_on | btt_opt_on;
-	A.slow = A.bounded | A.no_remaps | btt_opt_on | btt_opt.live | !!btt_opt.unplug | A.verbose;
+	A.slow = A.bounded | A.no_remaps | btt_opt_on | !!btt_opt.unplug | A.verbose;
 	if (A.verbose && A.out)	/* btt names its files as it makes them */
 		ob_printf(&A.text, "Sending range data to %s.dat\nSending stats data to %s.avg\nSending K messages to %s.msg\n",
 			  A.out, A.out, A.out);
