@@ -359,10 +359,12 @@ $(B)/periods/iomon: $(SRCS) $(USAGE_C) $(APPLETS_C) $(HDRS) Makefile $(STAMP) $(
 
 # Only btt's output pool small: 3 chunks of 512 bytes, fewer than the files
 # with every output on (t-btt: each file still btt's, byte for byte, when
-# files give up their own chunks and write a few lines at a time)
+# files give up their own chunks and write a few lines at a time); it says
+# what the busy-period trees held, as build/periods does, at the product's
+# sizes (t-bttlive: that one record let go of more than 8)
 $(B)/pool/iomon: $(SRCS) $(USAGE_C) $(APPLETS_C) $(HDRS) Makefile $(STAMP) $(ZLIB)
 	@mkdir -p $(dir $@)
-	$(CC) -I. $(ZCPP) -DBTT_POOL=3 -DBTT_CHUNK=512 -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS) $(USAGE_C) $(APPLETS_C) $(ZLIB)
+	$(CC) -I. $(ZCPP) -DBTT_POOL=3 -DBTT_CHUNK=512 -DBTT_PERIODS_SAY -Os $(WARN) $(NOUNWIND) $(LDFLAGS) -o $@ $(SRCS) $(USAGE_C) $(APPLETS_C) $(ZLIB)
 
 # Every pool blkparse's text and btt's files can outgrow, and the requests
 # in flight of biolatency, biosnoop and top, as large as a whole capture's

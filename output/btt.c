@@ -120,7 +120,7 @@ static COLD void pools_report(void)
 	else if (btt_live_early)
 		warn_text(U_btt_busy_periods_early, btt_live_early);
 #ifdef BTT_PERIODS_SAY
-	warn_msg("busy periods: %u nodes held at most", btt_live_hwm());
+	warn_msg("busy periods: %u nodes held at most, %u let go of in one record at most", btt_live_hwm(), btt_live_most());
 #endif
 	if (proc_dropped)
 		warn_text(U_btt_process_names_past, proc_dropped, PROC_MAX);

@@ -267,6 +267,10 @@ static void edges(u32 r)
 
 u32 btt_live_next(const struct btt_live *l, u32 n, u64 *dt, u64 *ct);
 
+#ifdef BTT_PERIODS_SAY
+static u32 folds_now, folds_most;	/* periods let go of: by this record, by one at most */
+#endif
+
 /* node m, the first of l's tree, leaves it for the tally (-Z writes it) */
 static void fold(struct btt_live *l, u32 m)
 {
@@ -274,6 +278,10 @@ static void fold(struct btt_live *l, u32 m)
 
 	if (btt_fold_out)
 		btt_fold_out(l, nd[m].from, nd[m].to);
+#ifdef BTT_PERIODS_SAY
+	if (++folds_now > folds_most)
+		folds_most = folds_now;
+#endif
 	l->folded++;
 	l->n--;
 	if (nd[m].to > l->fold_end)
@@ -314,8 +322,11 @@ static void p_fold(void)
 int btt_unordered;
 unsigned long long btt_live_early;
 
-#ifdef BTT_PERIODS_SAY	/* build/periods (t-bttlive): the most nodes held at once */
+#ifdef BTT_PERIODS_SAY	/* build/periods, build/pool (t-bttlive): the most nodes held at
+			 * once, and the most periods one record let go of */
 u32 btt_live_hwm(void) { return phwm - PBASE; }
+u32 btt_live_most(void) { return folds_most; }
+void btt_live_rec(void) { folds_now = 0; }
 #endif
 
 static void settle(struct btt_live *l, u64 now)

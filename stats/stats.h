@@ -195,7 +195,9 @@ int btt_d_after(u64 t);	/* bttstat.c: every D waiting for its C came after t */
 int btt_d_after_lazy(u64 t);	/* the same, or 0 without looking (63 calls after a look said no) */
 extern int btt_unordered;	/* a record came earlier than the one before */
 extern unsigned long long btt_live_early;	/* spans that reached one let go of early */
-u32 btt_live_hwm(void);	/* build/periods (BTT_PERIODS_SAY) */
+u32 btt_live_hwm(void);	/* build/periods, build/pool (BTT_PERIODS_SAY) */
+u32 btt_live_most(void);
+void btt_live_rec(void);	/* a record begins */
 extern unsigned long long btt_dev_dropped, btt_req_dropped;
 void btt_event(const struct rec *r);
 void btt_all_fold(void);	/* btt_all from the devices': once, at the end */
