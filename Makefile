@@ -277,7 +277,7 @@ deps:
 ifeq ($(ARCH),)
 check:
 	@bash tests/tools/setup-deps.sh check
-	@$(MAKE) --no-print-directory iomon build/tiny/iomon tests/tools/peakrss tests/tools/gentrace
+	@$(MAKE) --no-print-directory iomon build/tiny/iomon $(B)/pool/iomon $(B)/periods/iomon tests/tools/peakrss tests/tools/gentrace
 	bash tests/run.sh
 check-long:
 	@bash tests/tools/setup-deps.sh all

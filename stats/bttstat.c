@@ -481,9 +481,7 @@ void btt_event(const struct rec *r)
 	int msg = (u32)r->action == TN_MESSAGE;	/* on its device (made as btt makes it) once that counts */
 	struct btt_dev *d;
 	static u64 last_t;
-#ifdef BTT_PERIODS_SAY
-	btt_live_rec();
-#endif
+	btt_live_rec();	/* (BTT_PERIODS_SAY's) */
 	if (!(d = last_dev) || d->dev != r->dev)
 		d = dev_find(r->dev);
 	if (a & (TC(TC_NOTIFY) | TC(TC_PC))) {

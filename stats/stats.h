@@ -197,7 +197,11 @@ extern int btt_unordered;	/* a record came earlier than the one before */
 extern unsigned long long btt_live_early;	/* spans that reached one let go of early */
 u32 btt_live_hwm(void);	/* build/periods, build/pool (BTT_PERIODS_SAY) */
 u32 btt_live_most(void);
+#ifdef BTT_PERIODS_SAY
 void btt_live_rec(void);	/* a record begins */
+#else
+#define btt_live_rec() ((void)0)
+#endif
 extern unsigned long long btt_dev_dropped, btt_req_dropped;
 void btt_event(const struct rec *r);
 void btt_all_fold(void);	/* btt_all from the devices': once, at the end */

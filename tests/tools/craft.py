@@ -70,7 +70,8 @@
              the tree's look after its last refusal (63 in a row) is that
              C's, and one record lets go of 32 periods (seed 36073 w10's
              case: -Z's files lost those past 8)
-  heights    three devices listed 8,0 8,16 8,32 (btt's -Z heights 1 2 3):
+  heights    three devices, listed 8,16 8,0 8,32 (their first records at
+             0.2, 0.4 and 0.97 ms; btt's -Z heights 1 2 3):
              a write on 8,0 issued at 0.5 ms and done at 100 ms keeps
              every tree; 8,32 eight writes done 1 ms apart (D at i ms, C
              100 us later), 8,0 one from each odd one to the next (D at
@@ -78,7 +79,7 @@
              8,32's in one: 8,32 8 nodes, 8,0 and all 4 each; 8,16 queued
              at 0.2 ms, its first D and C at 12 and 12.1 ms.  With 16
              nodes (build/periods) that C finds the pool full and 8,32's
-             first period let go of while 8,16 has none yet
+             first period let go of while 8,16, listed first, has none yet
 """
 import struct, sys
 
