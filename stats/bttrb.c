@@ -431,6 +431,12 @@ void btt_live_split(void)
 		edges(BTT_LIVE_ALL);
 	}
 	else {
+		u32 k;
+		u64 dt, ct;
+
+		if (btt_fold_out)	/* -Z: written as the full pool's are */
+			for (k = btt_live_next(l, 0, &dt, &ct); k; k = btt_live_next(l, k, &dt, &ct))
+				btt_fold_out(&btt_live_all, dt, ct);
 		btt_live_folds += l->n;
 		btt_live_all.folded += l->n;
 		btt_live_all.n = 0;

@@ -122,6 +122,13 @@ else
 	check "btt heights: the full pool let go of 8,32's periods (said as approximate)" \
 		grep -q "^btt: 2 busy periods let go of past the 16 (BTT_PERIODS) kept" "$OUT/heights/got.err"
 	check "btt heights: no height said to be low" sh -c '! grep -q "below the height btt gives" "$1"' - "$OUT/heights/got.err"
+	# a second device when the first's tree holds more than half the
+	# pool: the system's copy goes to the tally, and -Z writes its
+	# periods then (sys_live.dat lacked them, said only as approximate)
+	python3 "$CRAFT" splitfull >"$OUT/splitfull.dump"
+	live_case splitfull "$OUT/splitfull.dump" "$P"
+	check "btt splitfull: the system's copy went to the tally (said)" \
+		grep -q "^btt: 10 busy periods let go of past the 16 (BTT_PERIODS) kept" "$OUT/splitfull/got.err"
 	# a period let go of early, reached by one whose records come later
 	# out of time order: said, as a full pool's approximation is
 	python3 "$CRAFT" reachback >"$OUT/reachback.dump"

@@ -80,6 +80,12 @@
              at 0.2 ms, its first D and C at 12 and 12.1 ms.  With 16
              nodes (build/periods) that C finds the pool full and 8,32's
              first period let go of while 8,16, listed first, has none yet
+  splitfull  a second device after the first's tree outgrew half the pool:
+             on 8,0 a Q at 2 ms, then one at 1 ms (back in time: its tree
+             lets go of nothing early), then ten writes (Q D C) 1 ms apart
+             from 3 ms, done in 100 us; then 8,16's first write at 20 ms.
+             With 16 nodes (build/periods) the system's tree, a copy of
+             8,0's when the second device comes, finds no room for it
 """
 import struct, sys
 
@@ -249,6 +255,16 @@ elif sys.argv[1] == "heights":
             io(8 << 20, 100 + 16 * i, 1000 * i + 50, 1000 * i + 1050)
     for at, s, a, dev in sorted(ev):
         rec(s, a, 970, at=1000000 + 1000 * at, dev=dev)
+elif sys.argv[1] == "splitfull":
+    W = WRITE | TC(8)
+    rec(9000, W | QUEUE | 1, 980, at=2000000)
+    rec(9008, W | QUEUE | 1, 980, at=1000000)
+    for i in range(10):
+        t = 3000000 + 1000000 * i
+        for a, dt in ((QUEUE | 1, 0), (ISSUE | 7, 10000), (COMPLETE | 8, 100000)):
+            rec(16 * i, W | a, 980, at=t + dt)
+    for a, dt in ((QUEUE | 1, 0), (ISSUE | 7, 10000), (COMPLETE | 8, 100000)):
+        rec(0, W | a, 980, at=20000000 + dt, dev=(8 << 20) | 16)
 else:
     sys.exit(__doc__)
 sys.stdout.buffer.write(b"".join(out))
