@@ -434,7 +434,10 @@ void btt_live_split(void)
 		u32 k;
 		u64 dt, ct;
 
-		if (btt_fold_out)	/* -Z: written as the full pool's are */
+		/* -Z: written as the full pool's are (one a D still waiting
+		 * reaches, btt joins to that D's span when it completes: the
+		 * file then differs, as the tally's figures do, said) */
+		if (btt_fold_out)
 			for (k = btt_live_next(l, 0, &dt, &ct); k; k = btt_live_next(l, k, &dt, &ct))
 				btt_fold_out(&btt_live_all, dt, ct);
 		btt_live_folds += l->n;
