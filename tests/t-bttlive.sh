@@ -52,6 +52,14 @@ else
 	skip "btt gen: two devices from gentrace" "no blkparse or tests/tools/gentrace"
 fi
 
+# BTT_PERIODS_SAY's line (build/periods, build/pool) in a stderr FILE:
+# said: the rest; held: the most nodes held; most: the most periods one
+# record let go of
+SAY='^btt: busy periods: \([0-9]*\) nodes held at most, \([0-9]*\) let go of in one record at most$'
+said() { grep -v "$SAY" "$1"; }
+held() { sed -n "s/$SAY/\\1/p" "$1"; }
+most() { sed -n "s/$SAY/\\2/p" "$1"; }
+
 # one record lets go of 32 periods (a requeued request's C ending 16
 # Qs): -Z writes every one (a ring of 8 lost the rest, seed 36073 w10)
 python3 "$CRAFT" requeue 128 >"$OUT/requeue.dump"
@@ -63,7 +71,7 @@ if [ -n "$CROSS" ]; then
 	skip "btt requeue: one record let go of more than 8 periods" "build/pool is x86_64's"
 elif make -s -C "$TOP" build/pool/iomon >/dev/null 2>&1; then
 	(cd "$OUT" && "$TOP/build/pool/iomon" btt -i "$OUT/requeue.dump" -Z -o requeue-pool >/dev/null 2>"$OUT/requeue-pool.err")
-	most=$(sed -n 's/^btt: busy periods: [0-9]* nodes held at most, \([0-9]*\) let go of in one record at most$/\1/p' "$OUT/requeue-pool.err")
+	most=$(most "$OUT/requeue-pool.err")
 	check "btt requeue: one record let go of more than 8 periods (${most:-none said})" test "${most:-0}" -gt 8
 else
 	check "btt requeue: build/pool/iomon builds" false
@@ -87,9 +95,6 @@ sys.exit(not any(a[0] <= b[1] and b[0] <= a[1] for i, a in enumerate(ok) for b i
 # tally exactly, early while records come in time order, else when the
 # pool is full; spans that end before they begin, or a long I/O holding
 # more than the pool, make it say so
-# said FILE: its stderr but the held-at-most line
-said() { grep -v '^btt: busy periods: [0-9]* nodes held at most, [0-9]* let go of in one record at most$' "$1"; }
-held() { sed -n 's/^btt: busy periods: \([0-9]*\) nodes held at most, .*/\1/p' "$1"; }
 if [ -n "$CROSS" ]; then
 	skip "btt with 16 busy-period nodes" "the small-pool build is x86_64's"
 elif ! make -s -C "$TOP" build/periods/iomon >/dev/null 2>&1; then	# (make: a build older than the sources is made again)
