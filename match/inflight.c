@@ -17,8 +17,8 @@
  *   IFT_DROP       the new request is not kept (counted in dropped)     parse -t
  *   IFT_AGE_FIFO   the oldest stored entry goes: a ring of (slot, stamp)
  *                  in store order, stale pairs skipped; when the ring is
- *                  full its oldest pair is dropped; entries marked
- *                  used 2 go last                                       monitor
+ *                  full its stale pairs are dropped, the live kept in
+ *                  order; entries marked used 2 go last           monitor, -t
  *   IFT_AGE_NEAR   the least `born` of 32 slots past a moving hand goes  top
  * Aged entries are counted (aged) and shown to evict() first, if set.
  *
@@ -44,17 +44,34 @@ static COLD __attribute__((noinline)) void age(struct ift *t, struct ift_hdr *e)
 	t->aged++;
 }
 
+/* A full ring keeps its live pairs, in order, and drops the stale ones
+ * (those of entries gone or stored again since).  Dropping its oldest
+ * pair instead, as it once did, lost an entry that outlived a ringful of
+ * others from the order for good: a full pool then aged younger entries
+ * and never it.  The ring has a sixteenth more pairs than there are
+ * entries, and the one being stored is not in it, so this frees that many
+ * at least: each pair costs a few steps of it at most. */
+static COLD __attribute__((noinline)) void ring_keep(struct ift *t)
+{
+	u32 i = t->ring_tail, n = t->ring_n, *p;
+
+	t->ring_head = i;
+	for (t->ring_n = 0; n--; i = ift_next(t, i))	/* the head follows i: in place */
+		if (p = &t->ring[2 * i], E(t, p[0])->used && E(t, p[0])->stamp == p[1])
+			ift_ring(t, E(t, p[0]), p[0]);
+}
+
 __attribute__((noinline)) void ift_ring(struct ift *t, struct ift_hdr *e, u32 idx)
 {
-	u32 h = t->ring_head, n = ift_next(t, h), *p = &t->ring[2 * h];
+	u32 *p;
 
+	if (t->ring_n == t->rcap)
+		ring_keep(t);
+	p = &t->ring[2 * t->ring_head];
 	p[0] = idx;
 	p[1] = e->stamp = ++t->stamp;
-	t->ring_head = n;
-	if (t->ring_n == t->cap)	/* full of stale pairs: h held the oldest, dropped */
-		t->ring_tail = n;
-	else
-		t->ring_n++;
+	t->ring_head = ift_next(t, t->ring_head);
+	t->ring_n++;
 }
 
 /* the oldest stored entry: pop (slot, stamp) pairs until one is live;

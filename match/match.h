@@ -23,7 +23,7 @@ struct ift_hdr {
 } __attribute__((aligned(8)));	/* payload words follow it whole */
 struct ift {
 	u8 *pool;
-	u32 esize, cap, shift, *bucket, *ring;	/* 2^(64-shift) buckets; ring: (slot, stamp) pairs, IFT_AGE_FIFO */
+	u32 esize, cap, shift, *bucket, *ring, rcap;	/* 2^(64-shift) buckets; ring: rcap (slot, stamp) pairs, IFT_AGE_FIFO */
 	u8 full;		/* enum ift_full */
 	u32 freelist, hwm, hand, stamp, ring_head, ring_tail, ring_n;
 	void (*evict)(void *ctx, void *e);	/* an entry aged out, before it goes */
@@ -32,13 +32,16 @@ struct ift {
 };
 /* static TYPE NAME_pool[CAP] and the table NAME (file scope); _EV: with
  * its evict hook */
+/* an IFT_AGE_FIFO ring's pairs: a sixteenth more than the entries, so
+ * that dropping its stale pairs when full always frees that many */
+#define IFT_RCAP(cap_) ((cap_) + (cap_) / 16 + 1)
 #define IFT_POOL(name, type, cap_, nbucket_, full_) IFT_POOL_EV(name, type, cap_, nbucket_, full_, 0)
 #define IFT_POOL_EV(name, type, cap_, nbucket_, full_, evict_) \
 	_Static_assert(offsetof(type, h) == 0, #type ": struct ift_hdr h must come first"); \
 	static type name##_pool[cap_]; \
-	static u32 name##_bucket[(nbucket_) < 2 ? 2 : (nbucket_)], name##_ring[(full_) == IFT_AGE_FIFO ? 2 * (cap_) : 1]; \
+	static u32 name##_bucket[(nbucket_) < 2 ? 2 : (nbucket_)], name##_ring[(full_) == IFT_AGE_FIFO ? 2 * IFT_RCAP(cap_) : 1]; \
 	static struct ift name = { .pool = (u8 *)name##_pool, .esize = sizeof(type), .cap = (cap_), \
-		.shift = __builtin_clzll((nbucket_) | 2) + 1, .bucket = name##_bucket, .ring = name##_ring, .full = (full_), \
+		.shift = __builtin_clzll((nbucket_) | 2) + 1, .bucket = name##_bucket, .ring = name##_ring, .rcap = IFT_RCAP(cap_), .full = (full_), \
 		.evict = (evict_) }
 /* the hot lookups, inline: slot i's entry, a key's chain (the top bits
  * of a multiplicative hash: the largest power of two <= the bucket count
@@ -72,7 +75,7 @@ void ift_ring(struct ift *t, struct ift_hdr *e, u32 idx);	/* IFT_AGE_FIFO: e, sl
 /* ring position after i (a divide by cap per record showed in monitor's time) */
 static inline u32 ift_next(const struct ift *t, u32 i)
 {
-	return i + 1 == t->cap ? 0 : i + 1;
+	return i + 1 == t->rcap ? 0 : i + 1;
 }
 /* a slot for a new entry: the last freed, else ift_room's; 0: none */
 static inline u32 ift_claim(struct ift *t)

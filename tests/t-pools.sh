@@ -73,6 +73,27 @@ else
 	check "tiny: monitor device table overflow reported on stderr" grep -qE 'device table full: [1-9][0-9]* requests unreported \(MON_DEVS 1\)' "$OUT/tmd.err"
 	check "tiny: monitor reports the device that fit" grep -q '^device: 254,0$' "$OUT/tmd.txt"
 	check "tiny: monitor leaves out the one that did not" test "$(grep -c '^device: 254,1$' "$OUT/tmd.txt")" = 0
+	# IFT_AGE_FIFO: a request that outlives a ringful of others is still
+	# the oldest; a full table forgets it first, not the first of those
+	# after it (the ring once dropped its oldest pair when full, and with
+	# it that request from the order for good)
+	python3 "$TOOLS/craft.py" outlive 5 4 end >"$OUT/ol.bin"
+	"$T" parse -i - -t <"$OUT/ol.bin" >"$OUT/ol.txt" 2>"$OUT/ol.err"
+	check "tiny: -t's full table forgets the write that outlived five others (its C has no figure)" \
+		grep -qE ' C +W 5000 \+ 8 \[0\]$' "$OUT/ol.txt"
+	check "tiny: ... and keeps the first of the four queued after them (its C has its figure)" \
+		grep -qE ' C +W 1000 \+ 8 \( +[0-9]+\) \[0\]$' "$OUT/ol.txt"
+	if have_oracle; then
+		blkparse -i - -t <"$OUT/ol.bin" >"$OUT/ol.exp" 2>/dev/null
+		check "tiny: -t against blkparse: only the forgotten write's C differs, and said" \
+			sh -c "test \"\$(diff '$OUT/ol.txt' '$OUT/ol.exp' | grep '^<')\" = '<   8,0    0       50     0.000049000   990  C   W 5000 + 8 [0]' &&
+				grep -q 'requests forgotten (TRACK_MAX 4): 1 lines may differ' '$OUT/ol.err'"
+	fi
+	python3 "$TOOLS/craft.py" outlive 3 2 >"$OUT/om.bin"
+	"$T" monitor -I 1 --clock=trace -h "$OUT/om.txt" -D "$OUT/om.dbg" <"$OUT/om.bin" 2>/dev/null
+	check "tiny: monitor's full pool ages the write that never completes (sector 5000), and only it" \
+		sh -c "test \"\$(grep -A2 -- '--- aged out ---' '$OUT/om.dbg' | sed -n 's/^sector  *//p')\" = 5000"
+	check "tiny: ... so all five writes that complete are matched" grep -q '^d2c write (usec): num 5,' "$OUT/om.txt"
 	# MON_PENDING: aging is said on stderr too, not only in -D
 	"$T" monitor -I 1 -i "$FIX/mq-randrw/nullb0" -h /dev/null 2>"$OUT/tma.err"
 	check "tiny: monitor's aged records reported on stderr" grep -qE 'pending pool full: [1-9][0-9]* unmatched records aged out \(MON_PENDING 2\)' "$OUT/tma.err"

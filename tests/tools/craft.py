@@ -86,6 +86,12 @@
              from 3 ms, done in 100 us; then 8,16's first write at 20 ms.
              With 16 nodes (build/periods) the system's tree, a copy of
              8,0's when the second device comes, finds no room for it
+  outlive N K [end]  a write that outlives a ringful of others: one at
+             sector 5000 queued and issued (Q G I D), then N writes done (Q G
+             I D C, sectors 0, 8 ...), then K queued and issued at once
+             (sectors 1000, 1008 ...), and their Cs in that order; with end,
+             the first one's C last.  A full in-flight table ages the first
+             write (its oldest entry), not the first of the K
 """
 import struct, sys
 
@@ -265,6 +271,17 @@ elif sys.argv[1] == "splitfull":
             rec(16 * i, W | a, 980, at=t + dt)
     for a, dt in ((QUEUE | 1, 0), (ISSUE | 7, 10000), (COMPLETE | 8, 100000)):
         rec(0, W | a, 980, at=20000000 + dt, dev=(8 << 20) | 16)
+elif sys.argv[1] == "outlive":
+    W, (n, k) = WRITE | TC(8), map(int, sys.argv[2:4])
+    for a in (QUEUE | 1, QUEUE | 4, QUEUE | 12, ISSUE | 7):
+        rec(5000, W | a, 990)
+    for s in [8 * i for i in range(n)] + [1000 + 8 * i for i in range(k)]:
+        for a in (QUEUE | 1, QUEUE | 4, QUEUE | 12, ISSUE | 7) + ((COMPLETE | 8,) if s < 1000 else ()):
+            rec(s, W | a, 990)
+    for i in range(k):
+        rec(1000 + 8 * i, W | COMPLETE | 8, 990)
+    if sys.argv[4:] == ["end"]:
+        rec(5000, W | COMPLETE | 8, 990)
 else:
     sys.exit(__doc__)
 sys.stdout.buffer.write(b"".join(out))

@@ -127,19 +127,23 @@ static void test_fifo(void)
 	EXPECT(t->aged == 3 && t->dropped == 0);
 	EXPECT(ift_find(t, 7, 5, 0) && ift_find(t, 7, 6, 0) && ift_find(t, 7, 7, 0));
 
-	/* the ring holds cap pairs: storing into a full ring drops its oldest
-	 * pair even when that entry is still live (monitor's ring, kept
-	 * for identical -D output), so the younger one ages first */
+	/* storing into a full ring drops its stale pairs and keeps the live
+	 * ones in order: an entry that outlived a ringful of others is still
+	 * the oldest and ages first (the ring once dropped its oldest pair,
+	 * and with it that entry from the order: the younger one aged) */
 	t = &fifo2;
 	nevicted = 0, t->evict = on_evict, t->ctx = &nevicted;
 	add(t, 1, 0, 1), add(t, 2, 0, 2), add(t, 3, 0, 3);
 	ift_del(t, ift_find(t, 7, 2, 0));
-	EXPECT(slot_of(t, add(t, 4, 0, 4)) == 2 && nevicted == 0);	/* drops pair of 1 */
-	EXPECT(slot_of(t, add(t, 5, 0, 5)) == 3 && evicted[0] == 3);	/* not 1 */
-	EXPECT(ift_find(t, 7, 1, 0) != NULL);
+	EXPECT(slot_of(t, add(t, 4, 0, 4)) == 2 && nevicted == 0);
+	ift_del(t, ift_find(t, 7, 4, 0));
+	EXPECT(slot_of(t, add(t, 8, 0, 8)) == 2 && nevicted == 0);	/* the ring's 4 pairs (cap + cap / 16 + 1) were full */
+	EXPECT(t->ring_n == 3);	/* 1, 3, 8: the stale pairs of 2 and 4 gone */
+	EXPECT(slot_of(t, add(t, 5, 0, 5)) == 1 && evicted[0] == 1);	/* 1, not 3 */
+	EXPECT(ift_find(t, 7, 1, 0) == NULL && ift_find(t, 7, 3, 0) != NULL);
 	/* leftovers in slot order */
-	EXPECT(((struct ent *)ift_slot(t, 1))->tag == 1 && ((struct ent *)ift_slot(t, 2))->tag == 4 &&
-	       ((struct ent *)ift_slot(t, 3))->tag == 5);
+	EXPECT(((struct ent *)ift_slot(t, 1))->tag == 5 && ((struct ent *)ift_slot(t, 2))->tag == 8 &&
+	       ((struct ent *)ift_slot(t, 3))->tag == 3);
 }
 
 /* entries marked used 2 (monitor's Ds) age after the unmarked ones,
