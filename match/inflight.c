@@ -14,11 +14,11 @@
  * never-used slots in order.  That order is output (monitor -D prints
  * leftovers by slot; top ages by slot), so it is the same for every table.
  * What differs is what a full pool does (enum ift_full):
- *   IFT_DROP       the new request is not kept (counted in dropped)     parse -t
+ *   IFT_DROP       the new request is not kept (counted in dropped)     btt
  *   IFT_AGE_FIFO   the oldest stored entry goes: a ring of (slot, stamp)
  *                  in store order, stale pairs skipped; when the ring is
  *                  full its stale pairs are dropped, the live kept in
- *                  order; entries marked used 2 go last           monitor, -t
+ *                  order; entries marked used 2 go last    monitor, -t, plot
  *   IFT_AGE_NEAR   the least `born` of 32 slots past a moving hand goes  top
  * Aged entries are counted (aged) and shown to evict() first, if set.
  *
@@ -50,7 +50,11 @@ static COLD __attribute__((noinline)) void age(struct ift *t, struct ift_hdr *e)
  * others from the order for good: a full pool then aged younger entries
  * and never it.  The ring has a sixteenth more pairs than there are
  * entries, and the one being stored is not in it, so this frees that many
- * at least: each pair costs a few steps of it at most. */
+ * at least: a store costs 17 steps of it at most, each a look at an
+ * entry.  That bound is met only where the table stays a sixteenth short
+ * of full (requests that never complete, the rest completing): a store
+ * and a delete took 91 ns there at 65536 entries, 7 before; 12 with few
+ * in the table, 10 before.  A full table ages its oldest instead. */
 static COLD __attribute__((noinline)) void ring_keep(struct ift *t)
 {
 	u32 i = t->ring_tail, n = t->ring_n, *p;
