@@ -30,11 +30,11 @@ struct ift {
 	void *ctx;
 	unsigned long long dropped, aged;
 };
-/* static TYPE NAME_pool[CAP] and the table NAME (file scope); _EV: with
- * its evict hook */
 /* an IFT_AGE_FIFO ring's pairs: a sixteenth more than the entries, so
  * that dropping its stale pairs when full always frees that many */
 #define IFT_RCAP(cap_) ((cap_) + (cap_) / 16 + 1)
+/* static TYPE NAME_pool[CAP] and the table NAME (file scope); _EV: with
+ * its evict hook */
 #define IFT_POOL(name, type, cap_, nbucket_, full_) IFT_POOL_EV(name, type, cap_, nbucket_, full_, 0)
 #define IFT_POOL_EV(name, type, cap_, nbucket_, full_, evict_) \
 	_Static_assert(offsetof(type, h) == 0, #type ": struct ift_hdr h must come first"); \
