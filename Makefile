@@ -192,8 +192,8 @@ build/packtext: tests/tools/packtext.c
 	@mkdir -p $(dir $@)
 	cc -O2 -Wall -Wextra -o $@ $<
 # (srcs.mk: a build dir's applets changed, so its texts and link do)
-$(USAGE_C): build/packtext $(SRCS) $(G)/srcs.mk
-	build/packtext $(ZT) $@ $(SRCS)
+$(USAGE_C): build/packtext $(SRCS) $(G)/srcs.mk $(wildcard output/hot.ld)
+	build/packtext $(ZT) $(if $(wildcard output/hot.ld),-h output/hot.ld) $@ $(SRCS)
 
 $(B)/obj/%.o: %.c $(HDRS) $(STAMP)
 	@mkdir -p $(dir $@)
@@ -210,9 +210,24 @@ $(B)/obj/capture/zsrc.o $(B)/obj/capture/zout.o: $(ZLIB)
 # alignment: the 4 KiB-aligned pools, the arrays (16 and more), then the
 # scalars and small structs together, at the end.
 BSSORDER := -fdata-sections -Wl,--sort-section=alignment
-$(UNSTRIPPED): $(OBJS) $(ZLIB) $(G)/srcs.mk
+# The code's layout (the build of every applet, on the host): the kernel
+# maps a program's text 64 KiB at a time around each page it touches, so a
+# run holds each 64 KiB of the binary it touches at all.  output/hot.ld
+# (make hotlist: tests/tools/hotlist.py) puts what btt runs, code and data,
+# in the first 64 KiB, the ELF header's, which every run touches: btt with
+# every output holds 64 KiB of the binary, not all of it (t-rss).  Each
+# function a section of its own to be placed; the link's map is
+# hotlist's.
+HOTLD := $(if $(SUB)$(ARCH),,$(wildcard output/hot.ld))
+ifneq ($(HOTLD),)
+LAYOUT := -ffunction-sections -Wl,-T,$(HOTLD) -Wl,-Map=$(B)/iomon.lmap
+endif
+$(UNSTRIPPED): $(OBJS) $(ZLIB) $(G)/srcs.mk $(HOTLD)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(NOUNWIND) $(LTO) $(BSSORDER) $(LDFLAGS) -Wl,--gc-sections -o $@ $(OBJS) $(ZLIB)
+	$(CC) $(CFLAGS) $(NOUNWIND) $(LTO) $(BSSORDER) $(LAYOUT) $(LDFLAGS) -Wl,--gc-sections -o $@ $(OBJS) $(ZLIB)
+
+hotlist: $(BIN)
+	bash tests/tools/hotlist.sh
 
 # make size's table: LTO's one unit does not say which object a byte came
 # from, so the same objects are linked again without it, and that link's
@@ -405,4 +420,4 @@ print-budget:
 print-cc:
 	@echo $(CC)
 
-.PHONY: all textcheck install install-initramfs uninstall deps check check-long size bloatcheck demo bench fuzz clean print-srcs print-applets print-bin print-budget print-cc FORCE
+.PHONY: hotlist all textcheck install install-initramfs uninstall deps check check-long size bloatcheck demo bench fuzz clean print-srcs print-applets print-bin print-budget print-cc FORCE

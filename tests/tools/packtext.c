@@ -1,9 +1,14 @@
 /* packtext: the build's packer of the applets' usage texts (and strerror's,
  * and the long messages).
- *   packtext [-z] OUT.c FILE.c...
+ *   packtext [-z] [-h HOT.ld] OUT.c FILE.c...
  * (-z: a build with zstd.  The texts under "#ifdef IOMON_ZSTD" are left
  * out without it, those under "#ifndef IOMON_ZSTD" with it: a build has
  * only the messages its code can say.)
+ * A run unpacks the stream as far as the furthest text it asks for, so
+ * the texts go in the order runs ask for them: first the TEXTs that
+ * HOT.ld (output/hot.ld, make hotlist) names (.rodata.U_id: btt's), then
+ * the other TEXTs, the messages, then the USAGEs, asked for only by
+ * --help (btt with every output: 12 KiB of the buffer less).
  * Each FILE's USAGE(id, "..." "...") (iomon.h) gives one text, each
  * TEXT(id, "...") one ending in a NUL (a format T(id) hands over); OUT.c gets
  * them all as one packed stream (usage_lz), where each text starts and
@@ -87,8 +92,24 @@ static const char *literal(const char *file, const char *p)
 	return p + 1;
 }
 
-/* every USAGE(id, ...) and TEXT(id, ...) in one source file */
-static void scan(const char *file, const char *s)
+static char *hot;	/* HOT.ld's text */
+
+/* is id one HOT.ld names? */
+static int is_hot(const char *id, size_t n)
+{
+	const char *p = hot;
+
+	while (p && (p = strstr(p, ".rodata.U_")) != NULL) {
+		p += 10;
+		if (!strncmp(p, id, n) && p[n] == ')')
+			return 1;
+	}
+	return 0;
+}
+
+/* in one source file, every TEXT(id, ...) HOT.ld names (want 2), every
+ * other TEXT (1), or every USAGE(id, ...) (0) */
+static void scan(const char *file, const char *s, int want)
 {
 	const char *p = s, *q, *u, *t;
 	int nul;
@@ -103,6 +124,8 @@ static void scan(const char *file, const char *s)
 		q = strchr(p, ',');
 		if (!q || q - p >= 31 || nids == MAXIDS)
 			die(file, "USAGE( or TEXT( without a short id and a comma");
+		if ((nul && is_hot(p, (size_t)(q - p))) + nul != want)
+			continue;
 		memcpy(ids[nids], p, (size_t)(q - p));
 		span[nids][0] = len;
 		for (p = q + 1; *p != ')'; p++) {
@@ -358,14 +381,21 @@ int main(int argc, char **argv)
 	int zstd = argc > 1 && !strcmp(argv[1], "-z");
 
 	argv += zstd, argc -= zstd;
-	if (argc < 3)
-		die("usage", "packtext [-z] OUT.c FILE.c...");
-	for (a = 2; a < argc; a++) {
-		char *s = slurp(argv[a]);
-
-		zstd_only(s, zstd);
-		scan(argv[a], s);
+	if (argc > 3 && !strcmp(argv[1], "-h")) {
+		hot = slurp(argv[2]);
+		if (!(hot = strdup(hot)))
+			die(argv[2], "out of memory");
+		argv += 2, argc -= 2;
 	}
+	if (argc < 3)
+		die("usage", "packtext [-z] [-h HOT.ld] OUT.c FILE.c...");
+	for (pass = 2; pass >= 0; pass--)
+		for (a = 2; a < argc; a++) {
+			char *s = slurp(argv[a]);
+
+			zstd_only(s, zstd);
+			scan(argv[a], s, pass);
+		}
 	for (i = 0; i < len; i++) {	/* each place's earlier ones, nearest first */
 		prev[i] = -1;
 		if (i + MINLEN <= len) {

@@ -1,6 +1,7 @@
 /* peakrss CMD ARGS...: run CMD and print to stderr
  *   "peakrss: N KiB"  its peak resident set (the kernel's counter, ru_maxrss)
  *   "exitrss: N KiB"  what its page tables held when it exited
+ *   "exittext: N KiB" of that, its program's text (executable mappings)
  *   "wall: S s"       its wall time, fork to reaping
  * GNU time reports at least its own size (~400 KiB), because a child's
  * maximum includes the memory it had before exec; a small static launcher
@@ -44,11 +45,35 @@ static long exit_rss(pid_t pid)
 	return kb;
 }
 
+/* the Rss of its executable mappings of files (the program's text: the
+ * kernel maps it 64 KiB around each page a run touches), in KiB; -1:
+ * none */
+static long exit_text(pid_t pid)
+{
+	char path[64], line[512], perm[8];
+	unsigned long a, b;
+	long kb, sum = -1;
+	int in = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %7s", &a, &b, perm) == 3)
+			in = perm[2] == 'x' && strchr(line, '/');
+		else if (in && sscanf(line, "Rss: %ld kB", &kb) == 1)
+			sum = (sum < 0 ? 0 : sum) + kb;
+	}
+	fclose(f);
+	return sum;
+}
+
 int main(int argc, char **argv)
 {
 	struct rusage ru;
 	double t0, held = 0, h;
-	long xrss = -1;
+	long xrss = -1, xtext = -1;
 	int st, sig, armed = 0;
 	pid_t pid;
 
@@ -71,6 +96,7 @@ int main(int argc, char **argv)
 		if (WSTOPSIG(st) == SIGTRAP && st >> 16 == PTRACE_EVENT_EXIT) {
 			h = now();
 			xrss = exit_rss(pid);
+			xtext = exit_text(pid);
 			held += now() - h;
 			sig = 0;
 		} else if (WSTOPSIG(st) == SIGTRAP && (!armed || st >> 16 == PTRACE_EVENT_EXEC)) {
@@ -88,6 +114,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "exitrss: %ld KiB\n", xrss);
 	else
 		fprintf(stderr, "exitrss: unknown\n");
+	if (xtext >= 0)
+		fprintf(stderr, "exittext: %ld KiB\n", xtext);
 	fprintf(stderr, "wall: %.4f s\n", now() - t0 - held);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
