@@ -23,9 +23,11 @@
 #ifndef STREAM_BUF
 #define STREAM_BUF (256 * 1024)
 #endif
-/* One read(2) asks for this much: 16 KiB touches fewer pages than 32, as fast. */
+/* One read(2) asks for this much: 16 KiB touched fewer pages than 32, as
+ * fast; 8 KiB 8 KiB fewer again (btt with every output within 512 KiB),
+ * its twice as many reads (30k on the bench dump) within the noise. */
 #ifndef STREAM_READ
-#define STREAM_READ (16 * 1024)
+#define STREAM_READ (8 * 1024)
 #endif
 
 /* Per-CPU trace files one parse reads (all devices together), sharing
@@ -515,12 +517,16 @@
  * the most waiting is written, one writev of them all.  Write calls of
  * 4 KiB were a third of btt's time (0.55 s of system time); a buffer of
  * 16 KiB a file (64 for -p) took 400 KiB.  -m's two streams keep a
- * stdio page each of their own (see bttopt.c). */
+ * stdio page each of their own (see bttopt.c).  64 KiB in chunks of 1
+ * KiB, not 128 in 2 KiB ones (btt with every output within 512 KiB):
+ * 107k write calls on the bench dump against 50k, in about the same time
+ * (docs/figures.md); halving the chunk too wastes less of the pool in
+ * each file's part-filled chunk (64 of 2 KiB made 138k). */
 #ifndef BTT_POOL
 #define BTT_POOL 64		/* chunks */
 #endif
 #ifndef BTT_CHUNK
-#define BTT_CHUNK 2048		/* bytes a chunk (a line asks for 512 at most) */
+#define BTT_CHUNK 1024		/* bytes a chunk (a line asks for 512 at most) */
 #endif
 /* tz.c: the zoneinfo file read once for local time (the largest in
  * tzdata, with leap seconds, is under 4 KiB), and the longest TZ=NAME */
