@@ -349,7 +349,7 @@ tests/tools/netqcheck: tests/tools/netqcheck.c $(filter-out %/applet.o,$(OBJS)) 
 	$(CC) $(CPPFLAGS) -Os -Wall -Wextra $(LDFLAGS) -o $@ $^
 
 clean:
-	rm -rf build/obj build/tiny build/big build/periods build/pool build/cc.stamp build/packtext build/usage.c build/usage.h build/usage-z.c build/usage-z.h build/applets.c build/srcs.mk build/iomon.map build/iomon_nolto \
+	rm -rf build/obj build/tiny build/big build/periods build/pool build/cc.stamp build/packtext build/usage.c build/usage.h build/usage-z.c build/usage-z.h build/applets.c build/srcs.mk build/iomon.map build/iomon.lmap build/iomon_nolto \
 		build/custom build/profile-* $(addprefix build/,$(CROSS_ARCHES)) \
 		iomon iomon_unstripped tests/tools/gentrace tests/tools/peakrss tests/tools/netqcheck
 

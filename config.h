@@ -23,9 +23,7 @@
 #ifndef STREAM_BUF
 #define STREAM_BUF (256 * 1024)
 #endif
-/* One read(2) asks for this much: 16 KiB touched fewer pages than 32, as
- * fast; 8 KiB 8 KiB fewer again (btt with every output within 512 KiB),
- * its twice as many reads (30k on the bench dump) within the noise. */
+/* One read(2): 8 KiB; 16 held 8 KiB more of btt (figures.md: the times). */
 #ifndef STREAM_READ
 #define STREAM_READ (8 * 1024)
 #endif
@@ -515,13 +513,9 @@
  * -z -l -q, -I: half a GB on the 5M-event bench dump) fills chunks of one
  * pool; a full chunk waits, and when the pool runs out the file with
  * the most waiting is written, one writev of them all.  Write calls of
- * 4 KiB were a third of btt's time (0.55 s of system time); a buffer of
- * 16 KiB a file (64 for -p) took 400 KiB.  -m's two streams keep a
- * stdio page each of their own (see bttopt.c).  64 KiB in chunks of 1
- * KiB, not 128 in 2 KiB ones (btt with every output within 512 KiB):
- * 107k write calls on the bench dump against 50k, in about the same time
- * (docs/figures.md); halving the chunk too wastes less of the pool in
- * each file's part-filled chunk (64 of 2 KiB made 138k). */
+ * 4 KiB were a third of btt's time; 16 KiB a file took 400 KiB; 128 KiB
+ * in all 50k calls, these 64 107k in about the same time (2 KiB chunks
+ * 138k: more waste in part-filled ones).  -m keeps its own (bttopt.c). */
 #ifndef BTT_POOL
 #define BTT_POOL 64		/* chunks */
 #endif

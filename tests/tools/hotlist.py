@@ -25,6 +25,7 @@ goes last: a run unpacks only as far as the furthest text it asks for,
 so its tail may lie past the window.
 """
 import bisect
+import fnmatch
 import re
 import subprocess
 import sys
@@ -97,6 +98,30 @@ def pattern(s):
     return '*%s(%s)' % (f.split('/')[-1], name)
 
 
+def loose(sec, secs):
+    """the section's line by its function's name alone where no other has
+    that name: the numbers GCC gives copies and private functions
+    (.lto_priv.3, .isra.0, .constprop.0) move as other code changes, and
+    .unlikely comes and goes with a function's callers"""
+    m = re.match(r'^\.(text|rodata)(\.(?:unlikely|startup|hot)(?=\.))?\.([A-Za-z_][A-Za-z0-9_]*)(\..*)?$', sec)
+    if not m or m.group(1) == 'rodata' and (not m.group(4) or re.match(r'^(str|cst)\d+$', m.group(3))):
+        return None	# (a table's own name; the merged strings' and constants')
+    kind, base = m.group(1), m.group(3)
+    same = [t for t in secs if (t[3].startswith('.' + kind + '.') and
+                                loose_base(t[3], kind) == base)]
+    if len(set(t[3] for t in same)) != 1:
+        return None
+    if kind == 'text':
+        return '*(%s)' % ' '.join('.text%s.%s%s' % (p, base, q) for p in ('', '.unlikely', '.startup')
+                                  for q in ('', '.*'))
+    return '*(.rodata.%s.*)' % base
+
+
+def loose_base(sec, kind):
+    m = re.match(r'^\.' + kind + r'(?:\.(?:unlikely|startup|hot)(?=\.))?\.([A-Za-z_][A-Za-z0-9_]*)', sec)
+    return m.group(1) if m else None
+
+
 def main():
     args, keep, objs = sys.argv[1:], False, []
     while args and args[0] in ('-k', '-a'):
@@ -107,9 +132,10 @@ def main():
     if len(args) < 4:
         die('usage: hotlist.py [-k] [-a OBJ]... OUT.ld MAP BIN CALLGRIND.OUT...')
     out, mapf, binf = args[:3]
-    kept = set()
+    kept = []		# (the data lines' patterns)
     if keep:
-        kept = set(re.findall(r'^\s+\*\((\.rodata[^)]*)\)$', open(out).read(), re.M))
+        for line in re.findall(r'^\s+\*\((\.rodata[^)]*)\)$', open(out).read(), re.M):
+            kept += line.split()
     secs = read_map(mapf)
     if not secs:
         die(mapf + ': no sections (not a link map?)')
@@ -187,7 +213,7 @@ def main():
                 data.add(t)
                 todo.append(t)
 
-    data |= set(s for s in secs if s[3] in kept)
+    data |= set(s for s in secs if any(fnmatch.fnmatchcase(s[3], k) for k in kept))
     lz = [s for s in data if s[3] == '.rodata.usage_lz']
     data -= set(lz)
     # each section's alignment and size: its name's, or in an archive its
@@ -213,7 +239,7 @@ def main():
         for s in ss:
             mem = s[4][:-1].split('(')[1] if s[4].endswith(')') else ''
             a, n = shape.get((mem, s[3]), shape.get(s[3], (1, s[1])))
-            line = pattern(s) or '*(%s)' % s[3]
+            line = pattern(s) or loose(s[3], secs) or '*(%s)' % s[3]
             a0, n0 = items.get(line, (1, 0))
             items[line] = (max(a, a0, 1), n + n0)
         big = sorted((-a, l) for l, (a, n) in items.items() if a > 1)
@@ -238,8 +264,8 @@ def main():
                 ' * with every output on uses goes first, in the 64 KiB the kernel maps\n'
                 ' * with the ELF header */\n' % out.split('/')[-1])
         o.write('SECTIONS\n{\n  .text.hot :\n  {\n')
-        # (_fini, which every run's exit calls: its two halves in order)
-        o.write('    KEEP(*crti.o(.fini)) KEEP(*crtn.o(.fini))\n')
+        # (_fini, which every run's exit calls: its halves in order)
+        o.write('    KEEP(*crti.o(.fini)) KEEP(*(EXCLUDE_FILE(*crtn.o) .fini)) KEEP(*crtn.o(.fini))\n')
         for p in hot_lines + data_lines:
             o.write('    %s\n' % p)
         for s in lz:
@@ -248,8 +274,8 @@ def main():
     print('hotlist: %s: %d functions, %d data, %d bytes%s' %
           (out, len(hot), len(data), size, ' and the texts\' stream' if lz else ''))
     if size > WINDOW - 4096:
-        print('hotlist: over %d bytes: btt\'s code and data no longer fit the first %d KiB '
-              'beside the ELF header and the texts it reads' % (WINDOW - 4096, WINDOW // 1024))
+        die('over %d bytes: btt\'s code and data no longer fit the first %d KiB beside the '
+            'ELF header and the texts it reads' % (WINDOW - 4096, WINDOW // 1024))
 
 
 main()

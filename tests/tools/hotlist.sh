@@ -5,10 +5,15 @@
 # big-endian), under valgrind's callgrind, which lists every function a
 # run enters.  Needs valgrind, objdump, python3; run it when t-rss says
 # btt's text has outgrown its window, and commit output/hot.ld.  The
-# build it lays out is make's without zstd (ZSTD=0), as make check's.
+# build it lays out is the one make makes (ZSTD as make takes it: CI's
+# make check is ZSTD=0).
 set -eu
 cd "$(dirname "$0")/../.."
-export ZSTD=${ZSTD:-0}
+# (none yet: an empty list, for a first link and its map)
+if [ ! -s output/hot.ld ]; then
+	printf 'SECTIONS\n{\n  .text.hot : { }\n}\nINSERT BEFORE .text;\n' >output/hot.ld
+	make --no-print-directory -s >/dev/null
+fi
 BIN=${BIN:-iomon_unstripped}
 MAP=${MAP:-build/iomon.lmap}
 T=${TMPDIR:-/tmp}/iomon-hotlist
@@ -24,12 +29,15 @@ for f in mq-randrw split remap requeue two-devs ext4-be; do
 	set -- $(ls tests/fixtures/$f/*.blktrace.0 2>/dev/null | sed 's/\.blktrace\.0$//; s/^/-i /')
 	[ $# -gt 0 ] || { echo "hotlist: no trace in tests/fixtures/$f" >&2; continue; }
 	n=$((n + 1))
-	./iomon parse "$@" -d "$T/$n.dump" -O >/dev/null 2>&1 || true
+	./iomon parse "$@" -d "$T/$n.dump" -O >/dev/null 2>"$T/err" || { echo "hotlist: parse of $f failed: $(head -2 "$T/err")" >&2; exit 1; }
 	o=$T/o$n && mkdir -p "$o"
 	(cd "$o" && valgrind -q --tool=callgrind --callgrind-out-file="$T/cg.$n.all" "$OLDPWD/$BIN" btt -i "$T/$n.dump" \
 		-A -l L -q Q -z Z -I I -B B -p P -P T -Q Q2 -s S -m M -u U -L 0.5 -X -Z -o out >/dev/null 2>&1 || true)
 	(cd "$o" && valgrind -q --tool=callgrind --callgrind-out-file="$T/cg.$n.plain" "$OLDPWD/$BIN" btt -i "$T/$n.dump" \
 		>/dev/null 2>&1 || true)
+	for c in "$T/cg.$n.all" "$T/cg.$n.plain"; do
+		[ -s "$c" ] || { echo "hotlist: $f: no callgrind output ($c)" >&2; exit 1; }
+	done
 done
 }
 # the link's objects, for each section's alignment and size: the LTO

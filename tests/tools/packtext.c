@@ -8,7 +8,7 @@
  * the texts go in the order runs ask for them: first the TEXTs that
  * HOT.ld (output/hot.ld, make hotlist) names (.rodata.U_id: btt's), then
  * the other TEXTs, the messages, then the USAGEs, asked for only by
- * --help (btt with every output: 12 KiB of the buffer less).
+ * --help (btt with every output: 8 KiB of the buffer less).
  * Each FILE's USAGE(id, "..." "...") (iomon.h) gives one text, each
  * TEXT(id, "...") one ending in a NUL (a format T(id) hands over); OUT.c gets
  * them all as one packed stream (usage_lz), where each text starts and
